@@ -1,0 +1,10 @@
+/// The schema migrations compiled into the binary, in the order they are applied.
+///
+/// Each entry is one numbered `.sql` file of this folder; add a line here with every new file
+/// (a test fails when a file is not registered, or is out of order).
+public enum MigrationFiles {
+    /// `(file name, SQL bytes)` for every migration, version 1 first.
+    public static let all: [(name: String, bytes: [UInt8])] = [
+        ("0001_create_lists.sql", PackageResources._001_create_lists_sql),
+    ]
+}

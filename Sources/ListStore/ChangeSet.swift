@@ -1,0 +1,87 @@
+/// Exactly what one mutation changed, in the coordinates UIKit's batch updates expect:
+/// deletions, move sources and updates as index paths **before** the mutation; insertions and
+/// move destinations **after** it. Shifts of untouched neighbours are implied, never listed, and the
+/// rows of an inserted or deleted section are not listed separately.
+public struct ChangeSet: Hashable, Sendable {
+    /// A section named by its index and stable id.
+    public struct SectionChange: Hashable, Comparable, Sendable {
+        /// The section's index (before or after the mutation, depending on the list).
+        public let index: Int
+        /// The section's stable id.
+        public let id: SectionID
+        /// A section change.
+        public init(index: Int, id: SectionID) { self.index = index; self.id = id }
+        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
+    }
+
+    /// A row named by its index path and stable id.
+    public struct RowChange: Hashable, Comparable, Sendable {
+        /// The row's index path (before or after the mutation, depending on the list).
+        public let indexPath: ListIndexPath
+        /// The row's stable id.
+        public let id: RowID
+        /// A row change.
+        public init(indexPath: ListIndexPath, id: RowID) { self.indexPath = indexPath; self.id = id }
+        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.indexPath, lhs.id) < (rhs.indexPath, rhs.id) }
+    }
+
+    /// A section that moved from `from` (before) to `to` (after).
+    public struct SectionMove: Hashable, Comparable, Sendable {
+        /// The index before the mutation.
+        public let from: Int
+        /// The index after the mutation.
+        public let to: Int
+        /// The section's stable id.
+        public let id: SectionID
+        /// A section move.
+        public init(from: Int, to: Int, id: SectionID) { self.from = from; self.to = to; self.id = id }
+        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
+    }
+
+    /// A row that moved from `from` (before) to `to` (after).
+    public struct RowMove: Hashable, Comparable, Sendable {
+        /// The index path before the mutation.
+        public let from: ListIndexPath
+        /// The index path after the mutation.
+        public let to: ListIndexPath
+        /// The row's stable id.
+        public let id: RowID
+        /// A row move.
+        public init(from: ListIndexPath, to: ListIndexPath, id: RowID) { self.from = from; self.to = to; self.id = id }
+        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
+    }
+
+    /// Sections removed, at their indexes before the mutation.
+    public var deletedSections: [SectionChange] = []
+    /// Sections added, at their indexes after the mutation.
+    public var insertedSections: [SectionChange] = []
+    /// Sections moved.
+    public var movedSections: [SectionMove] = []
+    /// Sections whose header changed (to reload), at their indexes before the mutation.
+    public var updatedSections: [SectionChange] = []
+    /// Rows removed, at their index paths before the mutation.
+    public var deletedRows: [RowChange] = []
+    /// Rows added, at their index paths after the mutation.
+    public var insertedRows: [RowChange] = []
+    /// Rows moved.
+    public var movedRows: [RowMove] = []
+    /// Rows whose content changed (to reload), at their index paths before the mutation.
+    public var updatedRows: [RowChange] = []
+
+    /// An empty change set.
+    public init() {}
+
+    /// True when the mutation changed nothing.
+    public var isEmpty: Bool {
+        deletedSections.isEmpty && insertedSections.isEmpty && movedSections.isEmpty && updatedSections.isEmpty
+            && deletedRows.isEmpty && insertedRows.isEmpty && movedRows.isEmpty && updatedRows.isEmpty
+    }
+
+    /// The same changes with every list sorted, as the store returns them.
+    func sorted() -> ChangeSet {
+        var copy = self
+        copy.deletedSections.sort(); copy.insertedSections.sort(); copy.movedSections.sort(); copy.updatedSections.sort()
+        copy.deletedRows.sort(); copy.insertedRows.sort(); copy.movedRows.sort(); copy.updatedRows.sort()
+        return copy
+    }
+}

@@ -1,0 +1,65 @@
+import Synchronization
+import SQLiteLayer
+
+/// A durable store of sectioned, ordered lists — the data behind a table view — in one SQLite file.
+///
+/// Sections hold rows; both are addressed by zero-based index (``ListIndexPath``) and carry stable ids.
+/// Every mutation is one `BEGIN IMMEDIATE` transaction that validates its input against the current
+/// file (another process may have written since the caller last read), is all-or-nothing, and returns
+/// a ``ChangeSet`` saying exactly what changed. The store is safe to share between threads; several
+/// processes can use the same file at once.
+public final class ListStore: Sendable {
+    /// Where the store lives: a file path, or `:memory:`.
+    public let path: String
+    /// Guards `connection`: one thread at a time uses it.
+    private let lock = Mutex(())
+    /// Only touched while holding `lock`, which is what makes sharing the store safe.
+    nonisolated(unsafe) private let connection: Connection
+
+    private init(path: String, connection: Connection) {
+        self.path = path
+        self.connection = connection
+    }
+
+    /// How a store is opened.
+    public enum AccessMode: Sendable {
+        /// Read and write; a missing file is created and every file is migrated to the current schema.
+        case readWrite
+        /// Read only; a missing file is an error and nothing is ever written.
+        case readOnly
+    }
+
+    /// Opens the store at `path`, creating and migrating it when needed.
+    ///
+    /// The file is recognised before anything is written to it: another application's SQLite file,
+    /// a file that is not SQLite, or a file from a newer ListStore throws and is left byte-for-byte untouched.
+    /// - Parameter busyTimeout: how long a write waits for another process's lock, in milliseconds.
+    public static func open(at path: String, mode: AccessMode = .readWrite, busyTimeout: Int32 = 5_000) throws -> ListStore {
+        let connection = try StoreOpener(path: path, mode: mode, busyTimeout: busyTimeout).open()
+        return ListStore(path: path, connection: connection)
+    }
+
+    /// A new, empty store that lives in memory until it is released; for previews and tests.
+    public static func inMemory() throws -> ListStore {
+        try open(at: ":memory:")
+    }
+
+    /// Runs `body` with the connection inside one `BEGIN IMMEDIATE` transaction; SQLite errors become
+    /// ``ListStoreError``s. Any error rolls the whole transaction back.
+    func write<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+        try lock.withLock { _ in
+            try Self.translatingErrors { try connection.transaction(.immediate) { try body(connection) } }
+        }
+    }
+
+    /// Runs `body` inside one read transaction, so every statement sees the same committed state.
+    func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+        try lock.withLock { _ in
+            try Self.translatingErrors { try connection.transaction(.deferred) { try body(connection) } }
+        }
+    }
+
+    static func translatingErrors<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as SQLiteError { throw ListStoreError(error) }
+    }
+}

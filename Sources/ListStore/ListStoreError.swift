@@ -1,0 +1,115 @@
+import SQLiteLayer
+
+/// Everything that can go wrong with a store. Each case names the offending input and the message
+/// says what to do. When a mutation throws, the store is exactly as it was before the call.
+public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A section index that does not exist.
+    case sectionIndexOutOfRange(index: Int, sectionCount: Int)
+    /// A section insertion index outside `0...sectionCount`.
+    case sectionInsertionIndexOutOfRange(index: Int, sectionCount: Int)
+    /// A row index path whose row does not exist (its section exists).
+    case rowIndexOutOfRange(ListIndexPath, rowCount: Int)
+    /// A row insertion point or move destination outside `0...maxRow` of its section.
+    case rowDestinationOutOfRange(ListIndexPath, maxRow: Int)
+    /// The same index path given twice in one call.
+    case duplicateIndexPath(ListIndexPath)
+    /// The same section index given twice in one call.
+    case duplicateSectionIndex(Int)
+    /// The same row id given twice in one call.
+    case duplicateRowID(RowID)
+    /// The same section id given twice in one call.
+    case duplicateSectionID(SectionID)
+    /// A row id that is not in the store (never existed, or was deleted).
+    case unknownRow(RowID)
+    /// A section id that is not in the store.
+    case unknownSection(SectionID)
+    /// A payload that is not valid JSON.
+    case invalidPayload(String)
+    /// A title that cannot be stored, with the reason.
+    case invalidTitle(String, reason: String)
+    /// The file exists but is not a ListStore database; nothing was written to it.
+    case notAListStore(path: String, reason: String)
+    /// The file was written by a newer ListStore; nothing was written to it.
+    case newerSchema(path: String, fileVersion: Int, supportedVersion: Int)
+    /// The file needs migrating but was opened read-only.
+    case needsMigration(path: String, fileVersion: Int, supportedVersion: Int)
+    /// Another connection held the write lock for longer than the busy timeout; nothing was changed.
+    case busy(String)
+    /// The file, or its folder, cannot be written; nothing was changed.
+    case readOnly(String)
+    /// The disk (or the database's size limit) is full; nothing was changed.
+    case full(String)
+    /// The file is damaged; nothing was changed.
+    case corrupt(String)
+    /// Any other SQLite failure.
+    case database(SQLiteError)
+
+    public var description: String {
+        switch self {
+        case let .sectionIndexOutOfRange(index, count):
+            return "section \(index) does not exist: the store has \(Self.countText(count, "section"))\(Self.validRange(count)); run `show` to see the current indexes"
+        case let .sectionInsertionIndexOutOfRange(index, count):
+            return "cannot insert a section at \(index): the store has \(Self.countText(count, "section")), so the index must be 0…\(count)"
+        case let .rowIndexOutOfRange(path, count):
+            return "row \(path) does not exist: section \(path.section) has \(Self.countText(count, "row"))\(Self.validRange(count)); run `show` to see the current index paths"
+        case let .rowDestinationOutOfRange(path, maxRow):
+            return "cannot put a row at \(path): in section \(path.section) the row index must be 0…\(maxRow)"
+        case let .duplicateIndexPath(path):
+            return "index path \(path) is given twice; name each row once"
+        case let .duplicateSectionIndex(index):
+            return "section \(index) is given twice; name each section once"
+        case let .duplicateRowID(id):
+            return "\(id) is given twice; name each row once"
+        case let .duplicateSectionID(id):
+            return "\(id) is given twice; name each section once"
+        case let .unknownRow(id):
+            return "\(id) does not exist (it may have been deleted); read the list again"
+        case let .unknownSection(id):
+            return "\(id) does not exist (it may have been deleted); read the list again"
+        case let .invalidPayload(text):
+            return "payload is not valid JSON: \(Self.excerpt(text)); pass a JSON value such as '{\"key\": 1}'"
+        case let .invalidTitle(title, reason):
+            return "invalid title \(Self.excerpt(title)): \(reason)"
+        case let .notAListStore(path, reason):
+            return "\(path) is not a ListStore database (\(reason)); it was left untouched — pass the path of a ListStore file, or a new path to create one"
+        case let .newerSchema(path, fileVersion, supported):
+            return "\(path) has schema version \(fileVersion), newer than this ListStore understands (\(supported)); it was left untouched — upgrade ListStore"
+        case let .needsMigration(path, fileVersion, supported):
+            return "\(path) has schema version \(fileVersion) and needs migrating to \(supported), which a read-only open cannot do; open it for writing once (e.g. `liststore init`)"
+        case let .busy(detail):
+            return "database is busy: another process kept it locked past the busy timeout (\(detail)); nothing was changed — try again"
+        case let .readOnly(detail):
+            return "cannot write the database: it or its folder is read-only (\(detail)); nothing was changed — check the file permissions"
+        case let .full(detail):
+            return "the disk or the database size limit is full (\(detail)); nothing was changed — free some space and try again"
+        case let .corrupt(detail):
+            return "the database file is damaged (\(detail)); nothing was changed — restore a backup or recover it with `sqlite3 FILE .recover`"
+        case let .database(error):
+            return error.description
+        }
+    }
+
+    /// Maps a SQLite failure to the case a caller can act on.
+    init(_ error: SQLiteError) {
+        if error.isBusy { self = .busy(error.message) }
+        else if error.isFull { self = .full(error.message) }
+        else if error.primaryCode == 8 /* SQLITE_READONLY */ { self = .readOnly(error.message) }
+        else if error.isCorruptOrNotADatabase { self = .corrupt(error.message) }
+        else { self = .database(error) }
+    }
+
+    private static func countText(_ count: Int, _ noun: String) -> String {
+        count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
+    }
+
+    private static func validRange(_ count: Int) -> String {
+        count == 0 ? "" : " (0…\(count - 1))"
+    }
+
+    /// The start of a long or multi-line input, quoted, for one-line messages.
+    static func excerpt(_ text: String) -> String {
+        let flat = text.unicodeScalars.map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+        let short = flat.count > 60 ? String(flat.prefix(60)) + "…" : flat
+        return "\"\(short)\""
+    }
+}

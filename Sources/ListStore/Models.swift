@@ -1,0 +1,96 @@
+/// A row as stored: its identity, its title and an optional JSON payload (as JSON text).
+public struct Row: Identifiable, Hashable, Sendable, Codable {
+    /// The row's stable identity.
+    public let id: RowID
+    /// The text a table view cell shows.
+    public var title: String
+    /// Optional JSON text, exactly as it was stored; nil when the row has none.
+    public var payload: String?
+
+    /// A row value; rows are created by the store, which assigns `id`.
+    public init(id: RowID, title: String, payload: String? = nil) {
+        self.id = id
+        self.title = title
+        self.payload = payload
+    }
+}
+
+/// A section without its rows: identity, title and how many rows it holds.
+public struct Section: Identifiable, Hashable, Sendable {
+    /// The section's stable identity.
+    public let id: SectionID
+    /// The section header text.
+    public var title: String
+    /// The number of rows in the section.
+    public var rowCount: Int
+
+    /// A section value; sections are created by the store, which assigns `id`.
+    public init(id: SectionID, title: String, rowCount: Int) {
+        self.id = id
+        self.title = title
+        self.rowCount = rowCount
+    }
+}
+
+/// A section with all of its rows, in order.
+public struct SectionSnapshot: Identifiable, Hashable, Sendable, Codable {
+    /// The section's stable identity.
+    public let id: SectionID
+    /// The section header text.
+    public var title: String
+    /// The rows, in display order.
+    public var rows: [Row]
+
+    /// A section with its rows.
+    public init(id: SectionID, title: String, rows: [Row]) {
+        self.id = id
+        self.title = title
+        self.rows = rows
+    }
+}
+
+/// The whole store at one moment: every section and row in display order, read in one transaction.
+public struct ListSnapshot: Hashable, Sendable, Codable {
+    /// The sections, in display order.
+    public var sections: [SectionSnapshot]
+
+    /// A snapshot of `sections`.
+    public init(sections: [SectionSnapshot]) { self.sections = sections }
+
+    /// The row at `indexPath`, or nil when it is out of range.
+    public subscript(indexPath: ListIndexPath) -> Row? {
+        guard sections.indices.contains(indexPath.section),
+              sections[indexPath.section].rows.indices.contains(indexPath.row) else { return nil }
+        return sections[indexPath.section].rows[indexPath.row]
+    }
+
+    /// The total number of rows in all sections.
+    public var rowCount: Int { sections.reduce(0) { $0 + $1.rows.count } }
+}
+
+/// A row to be inserted: the store assigns its id and position.
+public struct NewRow: Hashable, Sendable, ExpressibleByStringLiteral {
+    /// The row's title; must not be empty or contain NUL characters.
+    public var title: String
+    /// Optional JSON text; must be valid JSON.
+    public var payload: String?
+
+    /// A new row with `title` and an optional JSON `payload`.
+    public init(title: String, payload: String? = nil) {
+        self.title = title
+        self.payload = payload
+    }
+
+    /// A new row with this title and no payload.
+    public init(stringLiteral title: String) { self.init(title: title) }
+}
+
+/// What an update does to a row's payload.
+public enum PayloadUpdate: Hashable, Sendable {
+    /// Leave the payload as it is.
+    case unchanged
+    /// Replace it with this JSON text.
+    case set(String)
+    /// Remove it.
+    case remove
+}

@@ -1,0 +1,41 @@
+import SQLiteLayer
+
+/// Input checks shared by the mutations. They run inside the write transaction, against the file as
+/// it is now, and throw a ``ListStoreError`` naming the offending input.
+extension Connection {
+    /// The id of section `index`, or a `sectionIndexOutOfRange` error.
+    func sectionID(at index: Int) throws -> Int64 {
+        if index >= 0, let id = try OrderedTable.sections.id(at: index, in: nil, self) { return id }
+        throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try OrderedTable.sections.count(in: nil, self))
+    }
+
+    /// The id of the row at `path`, with its section's id, or an out-of-range error.
+    func rowID(at path: ListIndexPath) throws -> (row: Int64, section: Int64) {
+        let section = try sectionID(at: path.section)
+        if path.row >= 0, let id = try OrderedTable.rows.id(at: path.row, in: section, self) { return (id, section) }
+        throw ListStoreError.rowIndexOutOfRange(path, rowCount: try OrderedTable.rows.count(in: section, self))
+    }
+
+    /// The current index path of row `id`, with its section's id, or `unknownRow`.
+    func location(of id: RowID) throws -> (path: ListIndexPath, section: Int64) {
+        let found = try cached("SELECT s.position, r.position, s.id FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1")
+            .bind([.integer(id.rawValue)]).first { (ListIndexPath(section: $0.int(0), row: $0.int(1)), $0.int64(2)) }
+        guard let found else { throw ListStoreError.unknownRow(id) }
+        return (found.0, found.1)
+    }
+
+    /// Throws `invalidPayload` unless `payload` is nil or valid JSON (as SQLite's `json_valid` sees it,
+    /// the same check the schema enforces).
+    func validatePayload(_ payload: String?) throws {
+        guard let payload else { return }
+        guard try scalarInt("SELECT json_valid(?1)", [.text(payload)]) == 1 else {
+            throw ListStoreError.invalidPayload(payload)
+        }
+    }
+}
+
+/// Throws `invalidTitle` for titles a table view cannot show or the `sqlite3` shell would cut short.
+func validateTitle(_ title: String) throws {
+    if title.isEmpty { throw ListStoreError.invalidTitle(title, reason: "a title cannot be empty") }
+    if title.utf8.contains(0) { throw ListStoreError.invalidTitle(title, reason: "a title cannot contain NUL characters") }
+}

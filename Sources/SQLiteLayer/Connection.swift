@@ -1,0 +1,122 @@
+import CSQLite
+
+/// One SQLite connection with a cache of prepared statements.
+///
+/// Not thread-safe by itself: wrap it in a lock (ListStore uses a `Mutex`) to share it.
+/// Closing happens when the last reference goes away.
+public final class Connection {
+    /// How a database file is opened.
+    public enum Mode: Sendable {
+        /// Read and write; create the file when it does not exist.
+        case readWriteCreate
+        /// Read and write an existing file; fail when it does not exist.
+        case readWrite
+        /// Read only; any write fails with `SQLITE_READONLY`.
+        case readOnly
+    }
+
+    /// The path this connection was opened with (`:memory:` for an in-memory database).
+    public let path: String
+    let handle: OpaquePointer
+    private var statementCache: [String: Statement] = [:]
+
+    /// Opens `path` with extended result codes. Nothing is written to the file by opening it.
+    public init(path: String, mode: Mode) throws {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch mode {
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        }
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        guard code == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            let extended = opened.map { sqlite3_extended_errcode($0) } ?? code
+            sqlite3_close_v2(opened)
+            throw SQLiteError(extendedCode: extended, message: "cannot open \(path): \(message)")
+        }
+        self.path = path
+        self.handle = opened
+        sqlite3_extended_result_codes(opened, 1)
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`.
+    public func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Hardens the connection against files from elsewhere (SQLite's "Defense Against the Dark Arts"):
+    /// defensive mode (no writable schema, no corrupting pragmas) and no untrusted schema functions.
+    public func enableDefensiveMode() throws {
+        try check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1), sql: "sqlite3_db_config(SQLITE_DBCONFIG_DEFENSIVE)")
+        try check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0), sql: "sqlite3_db_config(SQLITE_DBCONFIG_TRUSTED_SCHEMA)")
+    }
+
+    /// A prepared statement for `sql`, reused across calls. Use for fixed SQL text.
+    public func cached(_ sql: String) throws -> Statement {
+        if let statement = statementCache[sql] { return statement }
+        let statement = try Statement(connection: self, sql: sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// A fresh prepared statement for `sql`, not cached.
+    public func prepare(_ sql: String) throws -> Statement {
+        try Statement(connection: self, sql: sql)
+    }
+
+    /// Runs one cached statement with `values` bound, discarding results.
+    public func run(_ sql: String, _ values: [SQLiteValue] = []) throws {
+        try cached(sql).bind(values).run()
+    }
+
+    /// Runs one cached statement and returns its first column of its first row as an integer, or nil.
+    public func scalarInt(_ sql: String, _ values: [SQLiteValue] = []) throws -> Int? {
+        try cached(sql).bind(values).first { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+    }
+
+    /// Runs one cached statement and returns its first column of its first row as text, or nil.
+    public func scalarText(_ sql: String, _ values: [SQLiteValue] = []) throws -> String? {
+        try cached(sql).bind(values).first { $0.optionalText(0) } ?? nil
+    }
+
+    /// Runs a script of several statements (such as a migration). No values can be bound.
+    public func executeScript(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        if code != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// The rowid of the most recent successful INSERT on this connection.
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// True outside an explicit transaction.
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// True when the connection was opened read-only or the file cannot be written.
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
+    func error(code: Int32, sql: String?) -> SQLiteError {
+        let extended = sqlite3_extended_errcode(handle)
+        // sqlite3_errmsg describes the most recent failure, which is this one when the codes agree.
+        let message = (extended & 0xFF) == (code & 0xFF) ? String(cString: sqlite3_errmsg(handle)) : String(cString: sqlite3_errstr(code))
+        return SQLiteError(extendedCode: (extended & 0xFF) == (code & 0xFF) ? extended : code, message: message, sql: sql)
+    }
+
+    private func check(_ code: Int32, sql: String) throws {
+        guard code == SQLITE_OK else { throw error(code: code, sql: sql) }
+    }
+}

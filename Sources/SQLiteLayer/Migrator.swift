@@ -1,0 +1,57 @@
+/// One schema change: a numbered SQL script.
+public struct Migration: Sendable, Hashable {
+    /// The schema version this migration produces (1, 2, …); stored in `PRAGMA user_version`.
+    public let version: Int
+    /// A short name, usually the file name, for error messages.
+    public let name: String
+    /// The SQL script.
+    public let sql: String
+
+    /// Creates a migration from its version, name and script.
+    public init(version: Int, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
+}
+
+/// Applies migrations in order, each in its own `BEGIN IMMEDIATE` transaction, recording the
+/// version in `PRAGMA user_version`, so a crash leaves the file at a whole version.
+public struct Migrator: Sendable {
+    /// The migrations, by ascending version without gaps.
+    public let migrations: [Migration]
+    /// Written to `PRAGMA application_id` with the first migration, so the file can be recognised.
+    public let applicationID: Int32
+
+    /// Creates a migrator; `migrations` must be numbered 1, 2, … in order.
+    public init(migrations: [Migration], applicationID: Int32) {
+        self.migrations = migrations
+        self.applicationID = applicationID
+    }
+
+    /// The version a fully migrated file has.
+    public var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// The schema version recorded in the file.
+    public static func version(of connection: Connection) throws -> Int {
+        try connection.scalarInt("PRAGMA user_version") ?? 0
+    }
+
+    /// Applies every migration newer than the file's version. Each transaction re-reads the version,
+    /// so two processes migrating the same file at once apply each step exactly once.
+    /// `validate` runs inside each transaction before anything is written and may throw to refuse.
+    public func migrate(_ connection: Connection, validate: (Connection) throws -> Void = { _ in }) throws {
+        for migration in migrations {
+            try connection.transaction(.immediate) {
+                try validate(connection)
+                guard try Self.version(of: connection) < migration.version else { return }
+                if migration.version == 1 {
+                    try connection.executeScript("PRAGMA application_id = \(applicationID)")
+                }
+                try connection.executeScript(migration.sql)
+                // PRAGMA takes no bound parameters; the version is an integer from our own table.
+                try connection.executeScript("PRAGMA user_version = \(migration.version)")
+            }
+        }
+    }
+}

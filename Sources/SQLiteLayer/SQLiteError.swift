@@ -1,0 +1,46 @@
+import CSQLite
+
+/// A failure reported by SQLite, with enough context to act on it:
+/// the extended result code, SQLite's own message and the SQL that failed.
+public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The extended result code (e.g. `SQLITE_CONSTRAINT_UNIQUE`).
+    public let extendedCode: Int32
+    /// SQLite's message for this failure (`sqlite3_errmsg`).
+    public let message: String
+    /// The statement that failed, when the failure belongs to one.
+    public let sql: String?
+
+    /// Creates an error from its parts; the SQLite layer builds these from result codes.
+    public init(extendedCode: Int32, message: String, sql: String? = nil) {
+        self.extendedCode = extendedCode
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, …), without the extended bits.
+    public var primaryCode: Int32 { extendedCode & 0xFF }
+
+    /// True when another connection held a lock for longer than the busy timeout.
+    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+
+    /// True when the file is not a database, or its content is damaged.
+    public var isCorruptOrNotADatabase: Bool { primaryCode == SQLITE_NOTADB || primaryCode == SQLITE_CORRUPT }
+
+    /// True when the file or its folder cannot be written.
+    public var isReadOnly: Bool { primaryCode == SQLITE_READONLY || primaryCode == SQLITE_CANTOPEN || primaryCode == SQLITE_PERM }
+
+    /// True when the disk (or the `max_page_count` limit) is full.
+    public var isFull: Bool { primaryCode == SQLITE_FULL }
+
+    /// SQLite's name-free description of the result code, e.g. "database is locked".
+    public var codeDescription: String { String(cString: sqlite3_errstr(extendedCode)) }
+
+    public var description: String {
+        var text = "SQLite error \(extendedCode) (\(codeDescription)): \(message)"
+        if let sql {
+            let oneLine = sql.split(whereSeparator: \.isNewline).map { $0.trimmingPrefix(while: \.isWhitespace) }.joined(separator: " ")
+            text += " — while running: " + (oneLine.count > 160 ? oneLine.prefix(160) + "…" : oneLine)
+        }
+        return text
+    }
+}

@@ -1,0 +1,124 @@
+import CSQLite
+
+/// A prepared statement. Obtain one from `Connection.cached(_:)` (reused) or `Connection.prepare(_:)`.
+///
+/// Not thread-safe: it belongs to its connection, which is used by one thread at a time.
+public final class Statement {
+    /// The SQL text this statement was prepared from.
+    public let sql: String
+    let handle: OpaquePointer
+    private unowned let connection: Connection
+
+    init(connection: Connection, sql: String) throws {
+        var prepared: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        guard code == SQLITE_OK, let prepared else {
+            sqlite3_finalize(prepared)
+            throw connection.error(code: code, sql: sql)
+        }
+        self.sql = sql
+        self.handle = prepared
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Clears earlier bindings and state, then binds `values` to parameters 1…n.
+    @discardableResult
+    public func bind(_ values: [SQLiteValue]) throws -> Statement {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+        return self
+    }
+
+    /// Binds one value to the 1-based parameter `index`.
+    public func bind(_ value: SQLiteValue, at index: Int32) throws {
+        let code: Int32
+        switch value {
+        case .integer(let number):
+            code = sqlite3_bind_int64(handle, index, number)
+        case .real(let number):
+            code = sqlite3_bind_double(handle, index, number)
+        case .text(var text):
+            code = text.withUTF8 { bytes in
+                // An empty buffer may have no base address, which SQLite would bind as NULL.
+                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            }
+        case .blob(let bytes):
+            code = bytes.withUnsafeBytes { raw in
+                sqlite3_bind_blob64(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(raw.count), csqlite_transient())
+            }
+        case .null:
+            code = sqlite3_bind_null(handle, index)
+        }
+        guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
+    }
+
+    /// Advances to the next result row; returns false when the statement has finished.
+    public func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let failure = connection.error(code: code, sql: sql)
+            sqlite3_reset(handle)
+            throw failure
+        }
+    }
+
+    /// Runs the statement to completion, discarding any result rows.
+    public func run() throws {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    /// Calls `body` for every result row, then resets the statement.
+    public func forEachRow(_ body: (Statement) throws -> Void) throws {
+        defer { sqlite3_reset(handle) }
+        while try step() { try body(self) }
+    }
+
+    /// Maps every result row through `transform`.
+    public func map<T>(_ transform: (Statement) throws -> T) throws -> [T] {
+        var results: [T] = []
+        try forEachRow { results.append(try transform($0)) }
+        return results
+    }
+
+    /// The first result row, mapped through `transform`, or nil when there is none.
+    public func first<T>(_ transform: (Statement) throws -> T) throws -> T? {
+        defer { sqlite3_reset(handle) }
+        return try step() ? transform(self) : nil
+    }
+
+    /// Whether column `index` (0-based) of the current row is NULL.
+    public func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+
+    /// Column `index` of the current row as an integer (NULL reads as 0).
+    public func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+
+    /// Column `index` of the current row as an `Int` (NULL reads as 0).
+    public func int(_ index: Int32) -> Int { Int(sqlite3_column_int64(handle, index)) }
+
+    /// Column `index` of the current row as a floating-point number (NULL reads as 0).
+    public func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
+
+    /// Column `index` of the current row as text (NULL reads as "").
+    public func text(_ index: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Column `index` of the current row as text, or nil when it is NULL.
+    public func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
+}

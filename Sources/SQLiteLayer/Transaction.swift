@@ -1,0 +1,38 @@
+/// Transactions. Every write runs inside `BEGIN IMMEDIATE`, so it takes the write lock before it reads
+/// what it will change; another process cannot slip a commit in between.
+extension Connection {
+    /// How a transaction starts.
+    public enum TransactionKind: String, Sendable {
+        /// Takes the write lock at once; use for every transaction that may write.
+        case immediate = "BEGIN IMMEDIATE"
+        /// Takes no lock until the first read; use for consistent multi-statement reads.
+        case deferred = "BEGIN DEFERRED"
+    }
+
+    /// Runs `body` in a transaction, commits when it returns, and rolls back when it throws
+    /// (or when the commit itself fails). Transactions do not nest.
+    @discardableResult
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        guard isAutocommit else {
+            throw SQLiteError(extendedCode: 1, message: "a transaction is already open on this connection", sql: kind.rawValue)
+        }
+        try run(kind.rawValue)
+        let result: T
+        do {
+            result = try body()
+            try run("COMMIT")
+        } catch {
+            rollbackIfOpen()
+            throw error
+        }
+        return result
+    }
+
+    /// Rolls back the open transaction, if SQLite has not already done so after an error.
+    private func rollbackIfOpen() {
+        guard !isAutocommit else { return }
+        do { try run("ROLLBACK") } catch {
+            // A failed ROLLBACK leaves nothing better to do; SQLite rolls back on close regardless.
+        }
+    }
+}

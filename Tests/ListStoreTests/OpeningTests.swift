@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import ListStoreMigrations
+import SQLiteLayer
+@testable import ListStore
+
+/// Opening: creation, migration, recognition of files that are not ours (left untouched).
+@Suite struct OpeningTests {
+    @Test func aNewFileIsCreatedMigratedAndReopened() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("new.sqlite")
+        do {
+            let store = try ListStore.open(at: path)
+            try store.insertSection(title: "Inbox")
+            try store.insertRows(["one", "two"], intoSection: 0)
+        }
+        let reopened = try ListStore.open(at: path)
+        #expect(try reopened.snapshot().titles == [["one", "two"]])
+        let readOnly = try ListStore.open(at: path, mode: .readOnly)
+        #expect(try readOnly.rowCount(inSection: 0) == 2)
+        #expect(throws: ListStoreError.self) { try readOnly.insertRow("three", intoSection: 0) }
+        #expect(try reopened.rowCount(inSection: 0) == 2)
+    }
+
+    @Test func theFileCarriesOurApplicationIDVersionAndPragmas() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("ids.sqlite")
+        _ = try ListStore.open(at: path)
+        let connection = try Connection(path: path, mode: .readOnly)
+        #expect(try connection.scalarInt("PRAGMA application_id") == Int(Schema.applicationID))
+        #expect(try connection.scalarInt("PRAGMA user_version") == Schema.migrator.latestVersion)
+        #expect(try connection.scalarText("PRAGMA journal_mode") == "wal")
+        let objects = try connection.cached("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_autoindex%'").bind([]).map { $0.text(0) }
+        #expect(Set(objects) == Schema.expectedObjects)
+    }
+
+    @Test func aTextFileIsRefusedAndLeftUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("notes.txt")
+        try Data("just some notes\n".utf8).write(to: URL(fileURLWithPath: path))
+        try expectRefusedAndUntouched(path)
+    }
+
+    @Test func anotherApplicationsDatabaseIsRefusedAndLeftUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("other.sqlite")
+        do {
+            let other = try Connection(path: path, mode: .readWriteCreate)
+            try other.executeScript("CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('Ada');")
+        }
+        try expectRefusedAndUntouched(path)
+        do {
+            let tagged = try Connection(path: path, mode: .readWrite)
+            try tagged.executeScript("PRAGMA application_id = 42")
+        }
+        try expectRefusedAndUntouched(path)
+    }
+
+    @Test func aFileFromANewerVersionIsRefusedAndLeftUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("future.sqlite")
+        _ = try ListStore.open(at: path)
+        do {
+            let connection = try Connection(path: path, mode: .readWrite)
+            try connection.executeScript("PRAGMA user_version = 99")
+        }
+        let before = try #require(fileBytes(path))
+        #expect(throws: ListStoreError.newerSchema(path: path, fileVersion: 99, supportedVersion: Schema.migrator.latestVersion)) {
+            try ListStore.open(at: path)
+        }
+        #expect(fileBytes(path) == before)
+    }
+
+    @Test func everyMigrationFileIsRegisteredInOrderWithoutGaps() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Migrations")
+        let onDisk = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(!onDisk.isEmpty)
+        #expect(MigrationFiles.all.map(\.name) == onDisk)
+        #expect(Schema.migrations.map(\.version) == Array(1...onDisk.count))
+        for (file, migration) in zip(onDisk, Schema.migrations) {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            #expect(migration.sql == text, "\(file) compiled into the binary differs from the file")
+        }
+    }
+
+    private func expectRefusedAndUntouched(_ path: String) throws {
+        let before = try #require(fileBytes(path))
+        var thrown: (any Error)?
+        do { _ = try ListStore.open(at: path) } catch { thrown = error }
+        guard case .notAListStore(let refusedPath, _)? = thrown as? ListStoreError else {
+            Issue.record("expected notAListStore, got \(String(describing: thrown))")
+            return
+        }
+        #expect(refusedPath == path)
+        #expect(fileBytes(path) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+}

@@ -27,6 +27,10 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidPayload(String)
     /// A title that cannot be stored, with the reason.
     case invalidTitle(String, reason: String)
+    /// An import into a store that already has sections, without asking to replace them.
+    case storeNotEmpty(sectionCount: Int)
+    /// An imported document that cannot be loaded, with the reason.
+    case invalidDocument(String)
     /// The file exists but is not a ListStore database; nothing was written to it.
     case notAListStore(path: String, reason: String)
     /// The file was written by a newer ListStore; nothing was written to it.
@@ -70,6 +74,10 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "payload is not valid JSON: \(Self.excerpt(text)); pass a JSON value such as '{\"key\": 1}'"
         case let .invalidTitle(title, reason):
             return "invalid title \(Self.excerpt(title)): \(reason)"
+        case let .storeNotEmpty(count):
+            return "the store is not empty (it has \(Self.countText(count, "section"))); import into an empty store, or ask to replace its contents (--replace)"
+        case let .invalidDocument(reason):
+            return "cannot import the document: \(reason)"
         case let .notAListStore(path, reason):
             return "\(path) is not a ListStore database (\(reason)); it was left untouched — pass the path of a ListStore file, or a new path to create one"
         case let .newerSchema(path, fileVersion, supported):

@@ -26,6 +26,13 @@ extension ListStore {
         }
     }
 
+    /// The number of rows in all sections (one index look-up per section, not a scan).
+    public func totalRowCount() throws -> Int {
+        try read { db in
+            try db.scalarInt("SELECT coalesce(sum((SELECT max(r.position) + 1 FROM rows AS r WHERE r.section_id = s.id)), 0) FROM sections AS s") ?? 0
+        }
+    }
+
     /// The number of rows in section `section`.
     public func rowCount(inSection section: Int) throws -> Int {
         try read { db in try OrderedTable.rows.count(in: try db.sectionID(at: section), db) }

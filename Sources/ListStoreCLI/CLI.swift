@@ -1,1 +1,63 @@
+import Foundation
 import ListStore
+
+/// The `liststore` program: parses a command line, runs it against the repository API and renders
+/// the result. It never talks to SQLite itself.
+public enum CLI {
+    /// The program's version.
+    public static let version = "0.1.0"
+
+    /// What a run printed and how it ended.
+    public struct Result: Sendable, Equatable {
+        /// Exit status: 0 success, 1 the operation failed, 2 usage error.
+        public var status: Int32
+        /// Standard output.
+        public var output: String
+        /// Standard error.
+        public var error: String
+    }
+
+    /// Runs one command line (without the program name).
+    public static func run(_ arguments: [String], environment: CLIEnvironment) -> Result {
+        let parser = CommandLineParser(commands: Commands.all)
+        let wantsJSON = arguments.contains("--json")  // known even when parsing fails
+        let invocation: Invocation
+        let globals: GlobalOptions
+        do {
+            (invocation, globals) = try parser.parse(arguments)
+        } catch {
+            return failure(status: 2, message: "\(error)", json: wantsJSON)
+        }
+        switch invocation {
+        case .version:
+            return Result(status: 0, output: "liststore \(version)\n", error: "")
+        case .help(let spec):
+            return Result(status: 0, output: (spec?.help ?? Commands.programHelp) + "\n", error: "")
+        case .command(let command, _):
+            let context = CommandContext(globals: globals, environment: environment)
+            let existedBefore = context.databaseExists
+            do {
+                let output = try command.spec.run(command, context)
+                return Result(status: 0, output: (globals.json ? output.json.serialized() : output.human) + "\n", error: "")
+            } catch {
+                if !existedBefore { removeEmptyStoreCreatedByAFailedCommand(context.databasePath) }
+                return failure(status: error is UsageError ? 2 : 1, message: "\(error)", json: globals.json)
+            }
+        }
+    }
+
+    private static func failure(status: Int32, message: String, json: Bool) -> Result {
+        let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let output = json ? JSONValue.object([("error", .string(line)), ("status", .int(status))]).serialized() + "\n" : ""
+        return Result(status: status, output: output, error: "error: \(line)\n")
+    }
+
+    /// A write command creates the database before it can validate its input against it; when the
+    /// command then fails, the new, still empty file goes too, so a failed command leaves nothing behind.
+    private static func removeEmptyStoreCreatedByAFailedCommand(_ path: String) {
+        guard FileManager.default.fileExists(atPath: path),
+              let store = try? ListStore.open(at: path, mode: .readOnly),
+              (try? store.sectionCount()) == 0 else { return }
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import ListStore
+
+/// What a command prints: text for people and one JSON document for `--json`.
+struct CommandOutput {
+    let human: String
+    let json: JSONValue
+}
+
+/// The process around the CLI: standard input, terminals, environment. Tests pass their own.
+public struct CLIEnvironment: Sendable {
+    /// Environment variables (`LISTSTORE_DB`).
+    public var variables: [String: String]
+    /// Reads all of standard input.
+    public var readStandardInput: @Sendable () -> Data
+    /// Whether standard error is a terminal (progress is shown only then).
+    public var standardErrorIsTerminal: Bool
+    /// Writes progress text to standard error.
+    public var writeProgress: @Sendable (String) -> Void
+
+    /// An environment built from its parts.
+    public init(variables: [String: String], readStandardInput: @escaping @Sendable () -> Data,
+                standardErrorIsTerminal: Bool, writeProgress: @escaping @Sendable (String) -> Void) {
+        self.variables = variables
+        self.readStandardInput = readStandardInput
+        self.standardErrorIsTerminal = standardErrorIsTerminal
+        self.writeProgress = writeProgress
+    }
+
+    /// The real process: its environment, stdin and stderr.
+    public static var process: CLIEnvironment {
+        CLIEnvironment(
+            variables: ProcessInfo.processInfo.environment,
+            readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() },
+            standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
+            writeProgress: { FileHandle.standardError.write(Data($0.utf8)) })
+    }
+}
+
+/// Where a command runs: which database, which output mode, which process environment.
+struct CommandContext {
+    /// The default database file, in the current directory.
+    static let defaultDatabase = "liststore.sqlite"
+
+    let databasePath: String
+    let json: Bool
+    let environment: CLIEnvironment
+    /// True when the path came from neither `--db` nor `LISTSTORE_DB`.
+    let usesDefaultDatabase: Bool
+
+    init(globals: GlobalOptions, environment: CLIEnvironment) {
+        let fromEnvironment = environment.variables["LISTSTORE_DB"].flatMap { $0.isEmpty ? nil : $0 }
+        databasePath = globals.databasePath ?? fromEnvironment ?? Self.defaultDatabase
+        usesDefaultDatabase = globals.databasePath == nil && fromEnvironment == nil
+        json = globals.json
+        self.environment = environment
+    }
+
+    var databaseExists: Bool { FileManager.default.fileExists(atPath: databasePath) }
+
+    /// Opens an existing database read-only; never creates a file.
+    func openForReading() throws -> ListStore {
+        guard databaseExists else {
+            throw CommandFailure("no database at \(databasePath); create one with `liststore init` (or `liststore demo` for example data), or pass --db PATH")
+        }
+        return try ListStore.open(at: databasePath, mode: .readOnly)
+    }
+
+    /// Opens the database for writing, creating it when it does not exist.
+    func openForWriting() throws -> ListStore {
+        let folder = URL(fileURLWithPath: databasePath).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandFailure("cannot create \(databasePath): the folder \(folder) does not exist; create it first or pass another --db PATH")
+        }
+        return try ListStore.open(at: databasePath, mode: .readWrite)
+    }
+}

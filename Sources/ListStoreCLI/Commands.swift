@@ -1,0 +1,99 @@
+import ListStore
+
+/// The command table: every command's words, arguments, help, example and handler.
+enum Commands {
+    static let all: [CommandSpec] = [
+        CommandSpec(words: ["init"], arguments: "", summary: "Create the database, or migrate it to this version's schema. Safe to run again.",
+                    details: "", example: "liststore --db lists.sqlite init", options: [], positionalCount: 0...0, run: StoreCommands.initialize),
+        CommandSpec(words: ["demo"], arguments: "",
+                    summary: "Create the database with example lists (LEGO Heroica roles and monsters, a list of countries) if it has none, then show it.",
+                    details: "An existing database that already has sections is shown, not changed.",
+                    example: "liststore demo", options: [], positionalCount: 0...0, run: DemoCommand.run),
+        CommandSpec(words: ["show"], arguments: "[SECTION]", summary: "Print the sections and rows with their index paths (S:R).",
+                    details: "SECTION limits the output to one section (its zero-based index). Reads only; never creates a file.",
+                    example: "liststore show 2", options: [], positionalCount: 0...1, run: StoreCommands.show),
+        CommandSpec(words: ["section", "add"], arguments: "TITLE [--at INDEX]", summary: "Insert an empty section (at the end by default).",
+                    details: "", example: "liststore section add \"Weapons\" --at 1",
+                    options: [.init(name: "--at", valueName: "INDEX", help: "the section's index after the insert (0 = first)")],
+                    positionalCount: 1...1, run: SectionCommands.add),
+        CommandSpec(words: ["section", "rename"], arguments: "INDEX TITLE", summary: "Change a section's title.",
+                    details: "", example: "liststore section rename 0 \"Heroes\"", options: [], positionalCount: 2...2, run: SectionCommands.rename),
+        CommandSpec(words: ["section", "move"], arguments: "FROM TO", summary: "Move a section, with its rows, so that its index becomes TO.",
+                    details: "", example: "liststore section move 2 0", options: [], positionalCount: 2...2, run: SectionCommands.move),
+        CommandSpec(words: ["section", "delete"], arguments: "INDEX...", summary: "Delete one or more sections with all their rows, in one transaction.",
+                    details: "Indexes are the current ones; all are deleted or none.", example: "liststore section delete 1 2",
+                    options: [], positionalCount: 1...Int.max, run: SectionCommands.delete),
+        CommandSpec(words: ["add"], arguments: "SECTION TITLE... [--at ROW] [--payload JSON] | --every-section TITLE",
+                    summary: "Insert one or more rows into a section (at the end by default), in one transaction.",
+                    details: """
+                        A single - as TITLE reads titles from standard input, one per line (blank lines skipped).
+                        --every-section appends one row with TITLE to every section instead, in one transaction.
+                        --payload attaches the same JSON value to every added row (null for none).
+                        Put -- before titles that begin with a dash.
+                        """,
+                    example: "liststore add 0 \"Paladin\" \"Monk\" --at 2",
+                    options: [.init(name: "--at", valueName: "ROW", help: "the row index of the first added row (default: the end)"),
+                              .init(name: "--payload", valueName: "JSON", help: "a JSON value stored with each added row"),
+                              .init(name: "--every-section", valueName: nil, help: "append TITLE to every section")],
+                    positionalCount: 1...Int.max, run: RowCommands.add),
+        CommandSpec(words: ["edit"], arguments: "S:R [--title TITLE] [--payload JSON]", summary: "Change a row's title and/or payload.",
+                    details: "--payload null removes the payload.", example: "liststore edit 0:1 --title \"Archmage\" --payload '{\"level\":3}'",
+                    options: [.init(name: "--title", valueName: "TITLE", help: "the new title"),
+                              .init(name: "--payload", valueName: "JSON", help: "the new JSON payload (null removes it)")],
+                    positionalCount: 1...1, run: RowCommands.edit),
+        CommandSpec(words: ["move"], arguments: "S:R S:R", summary: "Move a row; the second index path is where the row is after the move.",
+                    details: "The destination may be in another section.", example: "liststore move 0:0 1:2",
+                    options: [], positionalCount: 2...2, run: RowCommands.move),
+        CommandSpec(words: ["delete"], arguments: "S:R...", summary: "Delete several rows, across sections, in one transaction: all or nothing.",
+                    details: "Index paths are the current ones (as `show` prints them); each row is named once.",
+                    example: "liststore delete 2:1 2:3 0:0", options: [], positionalCount: 1...Int.max, run: RowCommands.delete),
+        CommandSpec(words: ["export"], arguments: "[FILE]", summary: "Write the whole store as JSON (the shape of `show --json`) to FILE or standard output.",
+                    details: "Reads only; never creates the database.", example: "liststore export backup.json",
+                    options: [], positionalCount: 0...1, run: TransferCommands.export),
+        CommandSpec(words: ["import"], arguments: "FILE|- [--replace]",
+                    summary: "Load a JSON document (as `export` writes it) into an empty store, in one transaction.",
+                    details: """
+                        The document is {"sections":[{"title":…,"rows":[{"title":…,"payload":…}]}]}; ids and payloads are optional.
+                        A store that already has sections is refused unless --replace is given, which replaces everything.
+                        """,
+                    example: "liststore --db copy.sqlite import backup.json",
+                    options: [.init(name: "--replace", valueName: nil, help: "replace the current contents")],
+                    positionalCount: 1...1, run: TransferCommands.importDocument),
+    ]
+
+    static var programHelp: String {
+        let width = all.map(\.name.count).max() ?? 0
+        var lines = [
+            "liststore — edit sectioned, ordered lists stored in SQLite",
+            "",
+            "usage: liststore [--db PATH] [--json] COMMAND [ARGS...]",
+            "",
+            "commands:",
+        ]
+        lines += all.map { "  \(DisplayWidth.pad($0.name, to: width))  \($0.summary)" }
+        lines += [
+            "",
+            "global options (before or after the command):",
+            "  --db PATH   the database file (default: $LISTSTORE_DB, else ./liststore.sqlite)",
+            "  --json      print exactly one JSON document on standard output",
+            "  --help      help for the program or for a command (liststore delete --help)",
+            "  --version   the version",
+            "",
+            "Index paths are S:R, zero-based, as `show` prints them. Exit status: 0 ok, 1 failed, 2 usage error.",
+            "",
+            "example:",
+            "  liststore demo && liststore delete 2:1 2:3 && liststore show",
+        ]
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Output for a mutation: what changed and the new counts.
+func mutationOutput(_ changes: ChangeSet, _ store: ListStore) throws -> CommandOutput {
+    let sections = try store.sectionCount()
+    let rows = try store.totalRowCount()
+    let counts = "now \(sections) section\(sections == 1 ? "" : "s"), \(rows) row\(rows == 1 ? "" : "s")"
+    return CommandOutput(
+        human: HumanText.changes(changes) + "\n" + counts,
+        json: .object([("changes", JSONShapes.changes(changes)), ("counts", .object([("sections", .int(sections)), ("rows", .int(rows))]))]))
+}

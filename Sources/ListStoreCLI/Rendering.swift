@@ -1,0 +1,105 @@
+import ListStore
+
+/// Human-readable output: aligned columns whatever the script of the titles.
+enum HumanText {
+    /// The widest a title is shown; longer titles end in "…" (`--json` and `export` show them whole).
+    static let titleColumns = 60
+
+    /// Sections with their rows and index paths, e.g.
+    /// ```
+    /// [0] Roles (2 rows)
+    ///     0:0  Barbarian
+    ///     0:1  Wizard     {"level":2}
+    /// ```
+    static func list(_ sections: [(index: Int, section: SectionSnapshot)]) -> String {
+        guard !sections.isEmpty else { return "(no sections; add one with `liststore section add TITLE`)" }
+        let pathWidth = sections.map { entry in "\(entry.index):\(max(entry.section.rows.count - 1, 0))".count }.max() ?? 3
+        var lines: [String] = []
+        for (index, section) in sections {
+            let count = section.rows.count == 1 ? "1 row" : "\(section.rows.count) rows"
+            lines.append("[\(index)] \(display(section.title)) (\(count))")
+            if section.rows.isEmpty { lines.append("    (no rows)"); continue }
+            let titles = section.rows.map { display($0.title) }
+            let titleWidth = titles.map(DisplayWidth.of).max() ?? 0
+            for (row, (title, entry)) in zip(titles, section.rows).enumerated() {
+                let path = DisplayWidth.pad("\(index):\(row)", to: pathWidth)
+                if let payload = entry.payload {
+                    lines.append("    \(path)  \(DisplayWidth.pad(title, to: titleWidth))  \(DisplayWidth.truncate(visible(payload), to: titleColumns))")
+                } else {
+                    lines.append("    \(path)  \(title)")
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func display(_ title: String) -> String { DisplayWidth.truncate(visible(title), to: titleColumns) }
+
+    /// One line per kind of change, e.g. `deleted 2 rows: 0:1, 0:5`; "nothing changed" when empty.
+    static func changes(_ changes: ChangeSet) -> String {
+        var lines: [String] = []
+        func add(_ verb: String, _ noun: String, _ items: [String]) {
+            guard !items.isEmpty else { return }
+            lines.append("\(verb) \(items.count) \(noun)\(items.count == 1 ? "" : "s"): \(items.joined(separator: ", "))")
+        }
+        add("deleted", "section", changes.deletedSections.map { "\($0.index)" })
+        add("inserted", "section", changes.insertedSections.map { "\($0.index)" })
+        add("moved", "section", changes.movedSections.map { "\($0.from) → \($0.to)" })
+        add("renamed", "section", changes.updatedSections.map { "\($0.index)" })
+        add("deleted", "row", changes.deletedRows.map { "\($0.indexPath)" })
+        add("inserted", "row", changes.insertedRows.map { "\($0.indexPath)" })
+        add("moved", "row", changes.movedRows.map { "\($0.from) → \($0.to)" })
+        add("updated", "row", changes.updatedRows.map { "\($0.indexPath)" })
+        return lines.isEmpty ? "nothing changed" : lines.joined(separator: "\n")
+    }
+}
+
+/// JSON output: the shapes other tools script against.
+enum JSONShapes {
+    /// `{"sections":[{"id":…,"title":…,"rows":[{"id":…,"title":…,"payload":…}]}]}`
+    static func list(_ sections: [SectionSnapshot]) -> JSONValue {
+        .object([("sections", .array(sections.map(section)))])
+    }
+
+    static func section(_ section: SectionSnapshot) -> JSONValue {
+        .object([("id", .int(section.id.rawValue)), ("title", .string(section.title)), ("rows", .array(section.rows.map(row)))])
+    }
+
+    static func row(_ row: Row) -> JSONValue {
+        .object([("id", .int(row.id.rawValue)), ("title", .string(row.title)), ("payload", row.payload.map(JSONValue.raw) ?? .null)])
+    }
+
+    static func path(_ path: ListIndexPath) -> JSONValue { .array([.int(path.section), .int(path.row)]) }
+
+    /// The change set in UIKit batch-update coordinates, with ids alongside.
+    static func changes(_ changes: ChangeSet) -> JSONValue {
+        .object([
+            ("sections", .object([
+                ("deleted", .array(changes.deletedSections.map { .int($0.index) })),
+                ("inserted", .array(changes.insertedSections.map { .int($0.index) })),
+                ("moved", .array(changes.movedSections.map { .object([("from", .int($0.from)), ("to", .int($0.to))]) })),
+                ("updated", .array(changes.updatedSections.map { .int($0.index) })),
+            ])),
+            ("rows", .object([
+                ("deleted", .array(changes.deletedRows.map { path($0.indexPath) })),
+                ("inserted", .array(changes.insertedRows.map { path($0.indexPath) })),
+                ("moved", .array(changes.movedRows.map { .object([("from", path($0.from)), ("to", path($0.to))]) })),
+                ("updated", .array(changes.updatedRows.map { path($0.indexPath) })),
+            ])),
+            ("ids", .object([
+                ("sections", .object([
+                    ("deleted", .array(changes.deletedSections.map { .int($0.id.rawValue) })),
+                    ("inserted", .array(changes.insertedSections.map { .int($0.id.rawValue) })),
+                    ("moved", .array(changes.movedSections.map { .int($0.id.rawValue) })),
+                    ("updated", .array(changes.updatedSections.map { .int($0.id.rawValue) })),
+                ])),
+                ("rows", .object([
+                    ("deleted", .array(changes.deletedRows.map { .int($0.id.rawValue) })),
+                    ("inserted", .array(changes.insertedRows.map { .int($0.id.rawValue) })),
+                    ("moved", .array(changes.movedRows.map { .int($0.id.rawValue) })),
+                    ("updated", .array(changes.updatedRows.map { .int($0.id.rawValue) })),
+                ])),
+            ])),
+        ])
+    }
+}

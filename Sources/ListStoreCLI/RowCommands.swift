@@ -1,0 +1,90 @@
+import Foundation
+import ListStore
+
+/// `add`, `edit`, `move`, `delete`.
+enum RowCommands {
+    @Sendable static func add(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
+        let payload = try command.values["--payload"].flatMap(Payload.parse)
+        if command.flags.contains("--every-section") {
+            guard command.positionals.count == 1 else {
+                throw command.usageError("--every-section takes exactly one TITLE and no SECTION")
+            }
+            guard command.values["--at"] == nil else { throw command.usageError("--every-section always appends; drop --at") }
+            let titles = try titles(from: command.positionals, context)
+            guard titles.count == 1 else { throw CommandFailure("--every-section adds one title; standard input had \(titles.count)") }
+            let store = try context.openForWriting()
+            return try mutationOutput(try store.appendRowToEverySection(NewRow(title: titles[0], payload: payload)), store)
+        }
+        guard command.positionals.count >= 2 else { throw command.usageError("add needs a SECTION and at least one TITLE") }
+        let section = try command.index(0, "SECTION")
+        let at = try command.indexOption("--at")
+        let titles = try titles(from: Array(command.positionals.dropFirst()), context)
+        let store = try context.openForWriting()
+        let rows = titles.map { NewRow(title: $0, payload: payload) }
+        return try mutationOutput(try store.insertRows(rows, intoSection: section, at: at), store)
+    }
+
+    @Sendable static func edit(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
+        let path = try command.indexPath(0)
+        let title = command.values["--title"]
+        let payload: PayloadUpdate = try command.values["--payload"].map { try Payload.parse($0).map(PayloadUpdate.set) ?? .remove } ?? .unchanged
+        guard title != nil || payload != .unchanged else { throw command.usageError("edit needs --title and/or --payload") }
+        let store = try context.openForWriting()
+        return try mutationOutput(try store.updateRow(at: path, title: title, payload: payload), store)
+    }
+
+    @Sendable static func move(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
+        let from = try command.indexPath(0)
+        let to = try command.indexPath(1)
+        let store = try context.openForWriting()
+        return try mutationOutput(try store.moveRow(from: from, to: to), store)
+    }
+
+    @Sendable static func delete(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
+        let paths = try command.positionals.indices.map { try command.indexPath($0) }
+        let store = try context.openForWriting()
+        return try mutationOutput(try store.deleteRows(at: paths), store)
+    }
+
+    /// The titles to add: the arguments, or — for a single `-` — the lines of standard input.
+    static func titles(from arguments: [String], _ context: CommandContext) throws -> [String] {
+        guard arguments == ["-"] else {
+            if arguments.contains("-") { throw UsageError("- (read titles from standard input) must be the only TITLE") }
+            return arguments
+        }
+        let titles = try StandardInputLines.titles(context.environment.readStandardInput())
+        guard !titles.isEmpty else { throw CommandFailure("standard input had no titles (one per line; blank lines are skipped)") }
+        return titles
+    }
+}
+
+/// Payload arguments: JSON text, checked here so the error can say where it breaks.
+enum Payload {
+    /// The JSON text to store, or nil for `null` (no payload).
+    static func parse(_ text: String) throws -> String? {
+        let value: JSONValue
+        do { value = try JSONParser.parse(text) } catch let error as JSONSyntaxError {
+            throw CommandFailure("--payload is not valid JSON (\(error.reason) at byte \(error.offset)) in \(quoted(text)); pass a JSON value such as '{\"key\": 1}'")
+        }
+        return value == .null ? nil : text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Titles from standard input: one per line, blank lines skipped, CRLF accepted; strict UTF-8.
+enum StandardInputLines {
+    static func titles(_ data: Data) throws -> [String] {
+        var titles: [String] = []
+        for (number, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            var bytes = line
+            if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+            guard let title = String(validating: bytes, as: UTF8.self) else {
+                throw CommandFailure("line \(number + 1) of standard input is not valid UTF-8; nothing was added")
+            }
+            if title.utf8.contains(0) {
+                throw CommandFailure("line \(number + 1) of standard input contains a NUL byte; nothing was added")
+            }
+            if !title.allSatisfy(\.isWhitespace) { titles.append(title) }
+        }
+        return titles
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteLayer
 
 /// Opens a file as a ListStore: recognises it before writing anything, then configures and migrates it.
@@ -7,8 +8,18 @@ struct StoreOpener {
     let busyTimeout: Int32
 
     func open() throws -> Connection {
+        do {
+            return try open(as: mode == .readOnly ? .readOnly : .readWriteCreate)
+        } catch ListStoreError.readOnly where mode == .readOnly && !FileManager.default.fileExists(atPath: path + "-wal") {
+            // SQLite cannot read a WAL file without a -shm file it can create. With no -wal file, no
+            // writer is connected, so the file can be read as it is, without locks.
+            return try open(as: .readOnlyImmutable)
+        }
+    }
+
+    private func open(as connectionMode: Connection.Mode) throws -> Connection {
         try ListStore.translatingErrors {
-            let connection = try Connection(path: path, mode: mode == .readOnly ? .readOnly : .readWriteCreate)
+            let connection = try Connection(path: path, mode: connectionMode)
             connection.setBusyTimeout(milliseconds: busyTimeout)
             try connection.enableDefensiveMode()
             try connection.run("PRAGMA foreign_keys = ON")

@@ -68,7 +68,7 @@ struct CommandContext {
 
     /// Opens the database for writing, creating it when it does not exist.
     func openForWriting() throws -> ListStore {
-        let folder = URL(fileURLWithPath: databasePath).deletingLastPathComponent().path
+        let folder = (databasePath as NSString).deletingLastPathComponent.isEmpty ? "." : (databasePath as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure("cannot create \(databasePath): the folder \(folder) does not exist; create it first or pass another --db PATH")

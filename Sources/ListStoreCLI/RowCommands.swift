@@ -60,13 +60,14 @@ enum RowCommands {
 
 /// Payload arguments: JSON text, checked here so the error can say where it breaks.
 enum Payload {
-    /// The JSON text to store, or nil for `null` (no payload).
+    /// The JSON text to store (compact, numbers as written), or nil for `null` (no payload).
+    /// Compact text makes `export` → `import` → `export` give the same bytes.
     static func parse(_ text: String) throws -> String? {
         let value: JSONValue
         do { value = try JSONParser.parse(text) } catch let error as JSONSyntaxError {
             throw CommandFailure("--payload is not valid JSON (\(error.reason) at byte \(error.offset)) in \(quoted(text)); pass a JSON value such as '{\"key\": 1}'")
         }
-        return value == .null ? nil : text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return value == .null ? nil : value.serialized()
     }
 }
 

@@ -13,6 +13,9 @@ public final class Connection {
         case readWrite
         /// Read only; any write fails with `SQLITE_READONLY`.
         case readOnly
+        /// Read only, without locks or a `-shm` file: for a file nobody is writing that sits where
+        /// this process cannot create files (SQLite's `immutable=1`).
+        case readOnlyImmutable
     }
 
     /// The path this connection was opened with (`:memory:` for an in-memory database).
@@ -27,9 +30,11 @@ public final class Connection {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readOnlyImmutable: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         }
+        let name = mode == .readOnlyImmutable ? Self.immutableURI(path) : path
         var opened: OpaquePointer?
-        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        let code = sqlite3_open_v2(name, &opened, flags, nil)
         guard code == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             let extended = opened.map { sqlite3_extended_errcode($0) } ?? code
@@ -39,6 +44,20 @@ public final class Connection {
         self.path = path
         self.handle = opened
         sqlite3_extended_result_codes(opened, 1)
+    }
+
+    /// `file:PATH?immutable=1`, with the characters URIs reserve escaped.
+    private static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x20, 0x7F...:
+                escaped += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            default:
+                escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return "file:" + escaped + "?immutable=1"
     }
 
     deinit {

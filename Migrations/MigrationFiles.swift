@@ -6,5 +6,6 @@ public enum MigrationFiles {
     /// `(file name, SQL bytes)` for every migration, version 1 first.
     public static let all: [(name: String, bytes: [UInt8])] = [
         ("0001_create_lists.sql", PackageResources._001_create_lists_sql),
+        ("0002_row_base_and_counts.sql", PackageResources._002_row_base_and_counts_sql),
     ]
 }

@@ -10,7 +10,8 @@ public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
 
 extension ListStore {
     /// Checks what must hold after every operation: SQLite's own integrity and foreign-key checks,
-    /// section positions `0..m-1`, row positions `0..n-1` in every section, and valid JSON payloads. Reads the whole file;
+    /// section positions `0..m-1`, row indexes `0..n-1` and the recorded row count in every section,
+    /// and valid JSON payloads. Reads the whole file;
     /// returns every problem found (empty when the store is sound).
     public func checkInvariants() throws -> [IntegrityProblem] {
         try read { db in
@@ -29,10 +30,21 @@ extension ListStore {
                 }
             }
             try db.cached("""
-                SELECT section_id, count(*), min(position), max(position) FROM rows GROUP BY section_id
-                HAVING min(position) <> 0 OR max(position) <> count(*) - 1
+                SELECT s.position, s.row_base, s.row_count, count(r.id), min(r.position), max(r.position)
+                FROM sections AS s LEFT JOIN rows AS r ON r.section_id = s.id
+                GROUP BY s.id
+                HAVING count(r.id) <> s.row_count OR (count(r.id) > 0 AND (min(r.position) <> s.row_base OR max(r.position) <> s.row_base + count(r.id) - 1))
                 """).bind([]).forEachRow { row in
-                problems.append(IntegrityProblem("rows of section #\(row.int64(0)) have positions \(row.int(2))…\(row.int(3)) for \(row.int(1)) rows, not 0…\(row.int(1) - 1)"))
+                let (section, base, storedCount, count) = (row.int(0), row.int(1), row.int(2), row.int(3))
+                if count != storedCount {
+                    problems.append(IntegrityProblem("section \(section) records \(storedCount) rows but has \(count)"))
+                }
+                if count > 0 {
+                    let (low, high) = (row.int(4), row.int(5))
+                    if low != base || high != base + count - 1 {
+                        problems.append(IntegrityProblem("rows of section \(section) have positions \(low - base)…\(high - base) (relative to its base) for \(count) rows, not 0…\(count - 1)"))
+                    }
+                }
             }
             try db.cached("SELECT id FROM rows WHERE payload IS NOT NULL AND NOT json_valid(payload)").bind([]).forEachRow { row in
                 problems.append(IntegrityProblem("row #\(row.int64(0)) has a payload that is not valid JSON"))

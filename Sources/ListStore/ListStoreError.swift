@@ -31,6 +31,9 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case storeNotEmpty(sectionCount: Int)
     /// An imported document that cannot be loaded, with the reason.
     case invalidDocument(String)
+    /// A section whose row positions were damaged outside ListStore (a gap, a wrong count);
+    /// edits to it are refused until it is repaired.
+    case positionsDamaged(section: Int)
     /// The file exists but is not a ListStore database; nothing was written to it.
     case notAListStore(path: String, reason: String)
     /// The file was written by a newer ListStore; nothing was written to it.
@@ -78,6 +81,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the store is not empty (it has \(Self.countText(count, "section"))); import into an empty store, or ask to replace its contents (--replace)"
         case let .invalidDocument(reason):
             return "cannot import the document: \(reason)"
+        case let .positionsDamaged(section):
+            return "the row positions of section \(section) were changed outside ListStore (a gap or a wrong count); nothing was changed — run `liststore repair` to renumber them, keeping their order"
         case let .notAListStore(path, reason):
             return "\(path) is not a ListStore database (\(reason)); it was left untouched — pass the path of a ListStore file, or a new path to create one"
         case let .newerSchema(path, fileVersion, supported):

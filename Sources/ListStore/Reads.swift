@@ -4,15 +4,14 @@ import SQLiteLayer
 extension ListStore {
     /// The number of sections.
     public func sectionCount() throws -> Int {
-        try read { try OrderedTable.sections.count(in: nil, $0) }
+        try read { try SectionOrder.count($0) }
     }
 
     /// The sections in display order, with their row counts.
     public func sections() throws -> [Section] {
         try read { db in
             try db.cached("""
-                SELECT s.id, s.title, (SELECT coalesce(max(r.position) + 1, 0) FROM rows AS r WHERE r.section_id = s.id)
-                FROM sections AS s ORDER BY s.position
+                SELECT id, title, row_count FROM sections ORDER BY position
                 """).bind([]).map { Section(id: SectionID(rawValue: $0.int64(0)), title: $0.text(1), rowCount: $0.int(2)) }
         }
     }
@@ -20,43 +19,48 @@ extension ListStore {
     /// The section at `index`.
     public func section(at index: Int) throws -> Section {
         try read { db in
-            let id = try db.sectionID(at: index)
-            let title = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(id)]) ?? ""
-            return Section(id: SectionID(rawValue: id), title: title, rowCount: try OrderedTable.rows.count(in: id, db))
+            guard index >= 0, let section = try db.cached("SELECT id, title, row_count FROM sections WHERE position = ?1").bind([.int(index)])
+                .first({ Section(id: SectionID(rawValue: $0.int64(0)), title: $0.text(1), rowCount: $0.int(2)) }) else {
+                throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
+            }
+            return section
         }
     }
 
-    /// The number of rows in all sections (one index look-up per section, not a scan).
+    /// The number of rows in all sections (from the sections' counts, not a scan of the rows).
     public func totalRowCount() throws -> Int {
-        try read { db in
-            try db.scalarInt("SELECT coalesce(sum((SELECT max(r.position) + 1 FROM rows AS r WHERE r.section_id = s.id)), 0) FROM sections AS s") ?? 0
-        }
+        try read { db in try db.scalarInt("SELECT coalesce(sum(row_count), 0) FROM sections") ?? 0 }
     }
 
     /// The number of rows in section `section`.
     public func rowCount(inSection section: Int) throws -> Int {
-        try read { db in try OrderedTable.rows.count(in: try db.sectionID(at: section), db) }
+        try read { db in try self.section(at: section, db).count }
     }
 
     /// The rows of section `section` in order; with `range`, only those rows (a page), read through the
     /// position index without touching the rest of the section. A range past the end is clamped.
     public func rows(inSection section: Int, range: Range<Int>? = nil) throws -> [Row] {
         try read { db in
-            let id = try db.sectionID(at: section)
+            let (id, base, count) = try self.section(at: section, db)
             let lower = max(range?.lowerBound ?? 0, 0)
-            let upper = range?.upperBound ?? Int.max
+            let upper = min(range?.upperBound ?? count, count)
+            guard lower < upper else { return [] }
             return try db.cached("""
                 SELECT id, title, payload FROM rows
                 WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position
-                """).bind([.integer(id), .int(lower), .int(upper)]).map(Self.row)
+                """).bind([.integer(id), .int(base + lower), .int(base + upper)]).map(Self.row)
         }
     }
 
     /// The row at `indexPath`.
     public func row(at indexPath: ListIndexPath) throws -> Row {
         try read { db in
-            let id = try db.rowID(at: indexPath).row
-            return try Self.row(id: id, db)
+            let (id, base, count) = try self.section(at: indexPath.section, db)
+            guard (0..<count).contains(indexPath.row), let row = try db.cached("SELECT id, title, payload FROM rows WHERE section_id = ?1 AND position = ?2")
+                .bind([.integer(id), .int(base + indexPath.row)]).first(Self.row) else {
+                throw ListStoreError.rowIndexOutOfRange(indexPath, rowCount: count)
+            }
+            return row
         }
     }
 
@@ -84,6 +88,15 @@ extension ListStore {
             }
             return ListSnapshot(sections: sections)
         }
+    }
+
+    /// Section `index`'s id, row base and row count.
+    private func section(at index: Int, _ db: Connection) throws -> (id: Int64, base: Int, count: Int) {
+        guard index >= 0, let found = try db.cached("SELECT id, row_base, row_count FROM sections WHERE position = ?1").bind([.int(index)])
+            .first({ (id: $0.int64(0), base: $0.int(1), count: $0.int(2)) }) else {
+            throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
+        }
+        return found
     }
 
     private static func row(id: Int64, _ db: Connection) throws -> Row {

@@ -8,20 +8,20 @@ extension ListStore {
     public func insertRows(_ rows: [NewRow], intoSection section: Int, at index: Int? = nil) throws -> ChangeSet {
         for row in rows { try validateTitle(row.title) }
         return try write { db in
-            let sectionID = try db.sectionID(at: section)
-            let count = try OrderedTable.rows.count(in: sectionID, db)
-            let start = index ?? count
-            guard (0...count).contains(start) else {
-                throw ListStoreError.rowDestinationOutOfRange(ListIndexPath(section: section, row: start), maxRow: count)
+            var target = try SectionRows.load(section: section, db)
+            let start = index ?? target.count
+            guard (0...target.count).contains(start) else {
+                throw ListStoreError.rowDestinationOutOfRange(ListIndexPath(section: section, row: start), maxRow: target.count)
             }
             for row in rows { try db.validatePayload(row.payload) }
-            try OrderedTable.rows.shift(in: sectionID, from: start, by: rows.count, db)
+            let firstPosition = try target.openGap(at: start, width: rows.count, db)
             var changes = ChangeSet()
             let insert = try db.cached("INSERT INTO rows (section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4)")
             for (offset, row) in rows.enumerated() {
-                try insert.bind([.integer(sectionID), .int(start + offset), .text(row.title), .optionalText(row.payload)]).run()
+                try insert.bind([.integer(target.sectionID), .int(firstPosition + offset), .text(row.title), .optionalText(row.payload)]).run()
                 changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: start + offset), id: RowID(rawValue: db.lastInsertedRowID)))
             }
+            try target.save(db)
             return changes
         }
     }
@@ -38,13 +38,15 @@ extension ListStore {
         try validateTitle(row.title)
         return try write { db in
             try db.validatePayload(row.payload)
-            let sectionIDs = try db.cached("SELECT id FROM sections ORDER BY position").bind([]).map { $0.int64(0) }
+            let sectionCount = try SectionOrder.count(db)
             let insert = try db.cached("INSERT INTO rows (section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4)")
             var changes = ChangeSet()
-            for (section, sectionID) in sectionIDs.enumerated() {
-                let position = try OrderedTable.rows.count(in: sectionID, db)
-                try insert.bind([.integer(sectionID), .int(position), .text(row.title), .optionalText(row.payload)]).run()
-                changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: position), id: RowID(rawValue: db.lastInsertedRowID)))
+            for section in 0..<sectionCount {
+                var target = try SectionRows.load(section: section, db)
+                let index = target.count
+                let position = try target.openGap(at: index, width: 1, db)
+                try insert.bind([.integer(target.sectionID), .int(position), .text(row.title), .optionalText(row.payload)]).run()
+                changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: index), id: RowID(rawValue: db.lastInsertedRowID)))
             }
             return changes
         }
@@ -55,7 +57,8 @@ extension ListStore {
     public func updateRow(at indexPath: ListIndexPath, title: String? = nil, payload: PayloadUpdate = .unchanged) throws -> ChangeSet {
         if let title { try validateTitle(title) }
         return try write { db in
-            try update(rowID: try db.rowID(at: indexPath).row, at: indexPath, title: title, payload: payload, db)
+            let rowID = try SectionRows.load(section: indexPath.section, db).rowID(at: indexPath.row, db)
+            return try update(rowID: rowID, at: indexPath, title: title, payload: payload, db)
         }
     }
 
@@ -73,20 +76,21 @@ extension ListStore {
     @discardableResult
     public func moveRow(from: ListIndexPath, to: ListIndexPath) throws -> ChangeSet {
         try write { db in
-            let (rowID, sourceSection) = try db.rowID(at: from)
-            let targetSection = try db.sectionID(at: to.section)
+            var source = try SectionRows.load(section: from.section, db)
+            let rowID = try source.rowID(at: from.row, db)
             var changes = ChangeSet()
-            if sourceSection == targetSection {
-                let count = try OrderedTable.rows.count(in: sourceSection, db)
-                guard (0..<count).contains(to.row) else { throw ListStoreError.rowDestinationOutOfRange(to, maxRow: count - 1) }
+            if from.section == to.section {
+                guard (0..<source.count).contains(to.row) else { throw ListStoreError.rowDestinationOutOfRange(to, maxRow: source.count - 1) }
                 guard from.row != to.row else { return changes }
-                try OrderedTable.rows.move(in: sourceSection, from: from.row, to: to.row, count: count, db)
+                try source.move(rowID: rowID, from: from.row, to: to.row, db)
+                try source.save(db)
             } else {
-                let targetCount = try OrderedTable.rows.count(in: targetSection, db)
-                guard (0...targetCount).contains(to.row) else { throw ListStoreError.rowDestinationOutOfRange(to, maxRow: targetCount) }
-                try OrderedTable.rows.shift(in: targetSection, from: to.row, by: 1, db)
-                try db.run("UPDATE rows SET section_id = ?2, position = ?3 WHERE id = ?1", [.integer(rowID), .integer(targetSection), .int(to.row)])
-                try OrderedTable.rows.shift(in: sourceSection, from: from.row + 1, by: -1, db)
+                var target = try SectionRows.load(section: to.section, db)
+                guard (0...target.count).contains(to.row) else { throw ListStoreError.rowDestinationOutOfRange(to, maxRow: target.count) }
+                try source.detach(rowID: rowID, at: from.row, db)
+                try target.attach(rowID: rowID, at: to.row, db)
+                try source.save(db)
+                try target.save(db)
             }
             changes.movedRows = [.init(from: from, to: to, id: RowID(rawValue: rowID))]
             return changes
@@ -100,11 +104,13 @@ extension ListStore {
         var seen = Set<ListIndexPath>()
         for path in indexPaths where !seen.insert(path).inserted { throw ListStoreError.duplicateIndexPath(path) }
         return try write { db in
+            var sections: [Int: SectionRows] = [:]
             let doomed = try indexPaths.map { path in
-                let (row, section) = try db.rowID(at: path)
-                return DoomedRow(path: path, id: RowID(rawValue: row), sectionID: section)
+                if sections[path.section] == nil { sections[path.section] = try SectionRows.load(section: path.section, db) }
+                let rowID = try sections[path.section]!.rowID(at: path.row, db)
+                return DoomedRow(path: path, id: RowID(rawValue: rowID))
             }
-            return try delete(doomed, db)
+            return try delete(doomed, in: sections, db)
         }
     }
 
@@ -114,26 +120,29 @@ extension ListStore {
         var seen = Set<RowID>()
         for id in ids where !seen.insert(id).inserted { throw ListStoreError.duplicateRowID(id) }
         return try write { db in
+            var sections: [Int: SectionRows] = [:]
             let doomed = try ids.map { id in
-                let (path, section) = try db.location(of: id)
-                return DoomedRow(path: path, id: id, sectionID: section)
+                let (path, sectionID) = try db.location(of: id)
+                if sections[path.section] == nil { sections[path.section] = try SectionRows.load(sectionID: sectionID, index: path.section, db) }
+                return DoomedRow(path: path, id: id)
             }
-            return try delete(doomed, db)
+            return try delete(doomed, in: sections, db)
         }
     }
 
     private struct DoomedRow {
         let path: ListIndexPath
         let id: RowID
-        let sectionID: Int64
     }
 
-    private func delete(_ doomed: [DoomedRow], _ db: Connection) throws -> ChangeSet {
+    private func delete(_ doomed: [DoomedRow], in sections: [Int: SectionRows], _ db: Connection) throws -> ChangeSet {
         let remove = try db.cached("DELETE FROM rows WHERE id = ?1")
         for row in doomed { try remove.bind([.integer(row.id.rawValue)]).run() }
-        let firstGapPerSection = Dictionary(doomed.map { ($0.sectionID, $0.path.row) }, uniquingKeysWith: min)
-        for (sectionID, firstGap) in firstGapPerSection {
-            try OrderedTable.rows.closeGaps(in: sectionID, from: firstGap, db)
+        let gapsBySection = Dictionary(grouping: doomed.map(\.path), by: \.section)
+        for (section, paths) in gapsBySection {
+            guard var rows = sections[section] else { continue }
+            try rows.closeGaps(at: paths.map(\.row).sorted(), db)
+            try rows.save(db)
         }
         var changes = ChangeSet()
         changes.deletedRows = doomed.map { .init(indexPath: $0.path, id: $0.id) }

@@ -14,5 +14,8 @@ enum Schema {
     static let migrator = Migrator(migrations: migrations, applicationID: applicationID)
 
     /// The tables, indexes and views a ListStore file has; anything else was not made by us.
-    static let expectedObjects: Set<String> = ["sections", "rows", "list_rows", "sqlite_sequence"]
+    static let expectedObjects: Set<String> = [
+        "sections", "rows", "list_rows", "sqlite_sequence",
+        "rows_counted_on_insert", "rows_counted_on_delete", "rows_counted_on_section_change",
+    ]
 }

@@ -7,12 +7,12 @@ extension ListStore {
     public func insertSection(title: String, at index: Int? = nil) throws -> ChangeSet {
         try validateTitle(title)
         return try write { db in
-            let count = try OrderedTable.sections.count(in: nil, db)
+            let count = try SectionOrder.count(db)
             let position = index ?? count
             guard (0...count).contains(position) else {
                 throw ListStoreError.sectionInsertionIndexOutOfRange(index: position, sectionCount: count)
             }
-            try OrderedTable.sections.shift(in: nil, from: position, by: 1, db)
+            try SectionOrder.shift(from: position, by: 1, db)
             try db.run("INSERT INTO sections (position, title) VALUES (?1, ?2)", [.int(position), .text(title)])
             var changes = ChangeSet()
             changes.insertedSections = [.init(index: position, id: SectionID(rawValue: db.lastInsertedRowID))]
@@ -40,11 +40,11 @@ extension ListStore {
     public func moveSection(from: Int, to: Int) throws -> ChangeSet {
         try write { db in
             let id = try db.sectionID(at: from)
-            let count = try OrderedTable.sections.count(in: nil, db)
+            let count = try SectionOrder.count(db)
             guard (0..<count).contains(to) else { throw ListStoreError.sectionIndexOutOfRange(index: to, sectionCount: count) }
             var changes = ChangeSet()
             guard from != to else { return changes }
-            try OrderedTable.sections.move(in: nil, from: from, to: to, count: count, db)
+            try SectionOrder.move(id, from: from, to: to, count: count, db)
             changes.movedSections = [.init(from: from, to: to, id: SectionID(rawValue: id))]
             return changes
         }
@@ -83,7 +83,7 @@ extension ListStore {
         for section in doomed {
             try db.run("DELETE FROM sections WHERE id = ?1", [.integer(section.id.rawValue)])
         }
-        try OrderedTable.sections.closeGaps(in: nil, from: first, db)
+        try SectionOrder.closeGaps(from: first, db)
         changes.deletedSections = doomed
         return changes.sorted()
     }

@@ -5,27 +5,22 @@ import SQLiteLayer
 extension Connection {
     /// The id of section `index`, or a `sectionIndexOutOfRange` error.
     func sectionID(at index: Int) throws -> Int64 {
-        if index >= 0, let id = try OrderedTable.sections.id(at: index, in: nil, self) { return id }
-        throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try OrderedTable.sections.count(in: nil, self))
-    }
-
-    /// The id of the row at `path`, with its section's id, or an out-of-range error.
-    func rowID(at path: ListIndexPath) throws -> (row: Int64, section: Int64) {
-        let section = try sectionID(at: path.section)
-        if path.row >= 0, let id = try OrderedTable.rows.id(at: path.row, in: section, self) { return (id, section) }
-        throw ListStoreError.rowIndexOutOfRange(path, rowCount: try OrderedTable.rows.count(in: section, self))
+        if index >= 0, let id = try cached("SELECT id FROM sections WHERE position = ?1").bind([.int(index)]).first({ $0.int64(0) }) {
+            return id
+        }
+        throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(self))
     }
 
     /// The current index path of row `id`, with its section's id, or `unknownRow`.
     func location(of id: RowID) throws -> (path: ListIndexPath, section: Int64) {
-        let found = try cached("SELECT s.position, r.position, s.id FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1")
-            .bind([.integer(id.rawValue)]).first { (ListIndexPath(section: $0.int(0), row: $0.int(1)), $0.int64(2)) }
+        let found = try cached("""
+            SELECT s.position, r.position - s.row_base, s.id FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1
+            """).bind([.integer(id.rawValue)]).first { (ListIndexPath(section: $0.int(0), row: $0.int(1)), $0.int64(2)) }
         guard let found else { throw ListStoreError.unknownRow(id) }
         return (found.0, found.1)
     }
 
-    /// Throws `invalidPayload` unless `payload` is nil or valid JSON (as SQLite's `json_valid` sees it,
-    /// the same check the schema enforces).
+    /// Throws `invalidPayload` unless `payload` is nil or valid JSON (as SQLite's `json_valid` sees it).
     func validatePayload(_ payload: String?) throws {
         guard let payload else { return }
         guard try scalarInt("SELECT json_valid(?1)", [.text(payload)]) == 1 else {

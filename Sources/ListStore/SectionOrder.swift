@@ -1,0 +1,53 @@
+import SQLiteLayer
+
+/// The order of sections: dense positions `0..m-1` in `sections.position`.
+///
+/// SQLite checks UNIQUE row by row and visits the rows of an UPDATE in no promised order, so a shift
+/// first moves the affected sections to negative positions (never used otherwise) and then flips them
+/// to their final ones: correct whatever the visiting order, two statements per shift.
+enum SectionOrder {
+    /// The number of sections. Positions are dense, so this is one index look-up.
+    static func count(_ db: Connection) throws -> Int {
+        try db.scalarInt("SELECT coalesce(max(position) + 1, 0) FROM sections") ?? 0
+    }
+
+    /// Adds `delta` to the position of every section with `lower <= position < upper`.
+    static func shift(from lower: Int, upTo upper: Int = Int.max, by delta: Int, _ db: Connection) throws {
+        guard lower < upper, delta != 0 else { return }
+        try db.run("UPDATE sections SET position = -1 - (position + ?3) WHERE position >= ?1 AND position < ?2",
+                   [.int(lower), .int(upper), .int(delta)])
+        try flipNegatives(db)
+    }
+
+    /// Closes the gaps left by deleted sections: every section at or after `firstGap` gets the next
+    /// dense position, keeping its order.
+    static func closeGaps(from firstGap: Int, _ db: Connection) throws {
+        try db.run("""
+            UPDATE sections SET position = -1 - ranked.new_position
+            FROM (SELECT id, ?1 - 1 + row_number() OVER (ORDER BY position) AS new_position
+                  FROM sections WHERE position >= ?1) AS ranked
+            WHERE sections.id = ranked.id
+            """, [.int(firstGap)])
+        try flipNegatives(db)
+    }
+
+    /// Moves the section at `from` to `to`, shifting the sections between.
+    static func move(_ id: Int64, from: Int, to: Int, count: Int, _ db: Connection) throws {
+        guard from != to else { return }
+        try setPosition(of: id, to: count, db)  // park it just past the end, a free position
+        if from < to {
+            try shift(from: from + 1, upTo: to + 1, by: -1, db)
+        } else {
+            try shift(from: to, upTo: from, by: 1, db)
+        }
+        try setPosition(of: id, to: to, db)
+    }
+
+    private static func setPosition(of id: Int64, to position: Int, _ db: Connection) throws {
+        try db.run("UPDATE sections SET position = ?2 WHERE id = ?1", [.integer(id), .int(position)])
+    }
+
+    private static func flipNegatives(_ db: Connection) throws {
+        try db.run("UPDATE sections SET position = -1 - position WHERE position < 0")
+    }
+}

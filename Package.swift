@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "ListStore", targets: ["ListStore"]),
         .executable(name: "liststore", targets: ["liststore"]),
+        .executable(name: "liststore-bench", targets: ["liststore-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -30,6 +31,8 @@ let package = Package(
         .target(name: "ListStore", dependencies: ["SQLiteLayer", "ListStoreMigrations"]),
         .target(name: "ListStoreCLI", dependencies: ["ListStore"]),
         .executableTarget(name: "liststore", dependencies: ["ListStoreCLI"]),
+        .target(name: "CBaseline", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .executableTarget(name: "liststore-bench", dependencies: ["ListStore", "CBaseline"]),
         .testTarget(name: "SQLiteLayerTests", dependencies: ["SQLiteLayer"]),
         .testTarget(name: "ListStoreTests", dependencies: ["ListStore", "ListStoreMigrations", "SQLiteLayer"]),
         .testTarget(name: "ListStoreCLITests", dependencies: ["ListStoreCLI", "ListStore"]),

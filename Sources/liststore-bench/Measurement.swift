@@ -1,0 +1,45 @@
+import Foundation
+
+/// Wall-clock timing and medians.
+enum Measurement {
+    /// Seconds `body` takes.
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = ContinuousClock.now
+        try body()
+        let elapsed = start.duration(to: .now)
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    /// `0.42 ms`, `1.30 s`, …
+    static func format(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "n/a" }
+        if seconds < 1e-3 { return String(format: "%.1f µs", seconds * 1e6) }
+        if seconds < 1 { return String(format: "%.2f ms", seconds * 1e3) }
+        return String(format: "%.2f s", seconds)
+    }
+
+    /// Runs `executable` with `arguments`, waits, and returns (exit status, seconds, peak resident KiB).
+    static func spawn(_ executable: String, _ arguments: [String]) -> (status: Int32, seconds: Double, peakKiB: Int) {
+        var pid: pid_t = 0
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var usage = rusage()
+        var status: Int32 = 0
+        let seconds = Measurement.seconds {
+            guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { status = -1; return }
+            wait4(pid, &status, 0, &usage)
+        }
+        let exitStatus: Int32 = status == -1 ? -1 : (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitStatus, seconds, Int(usage.ru_maxrss))
+    }
+}

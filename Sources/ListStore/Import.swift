@@ -45,7 +45,7 @@ extension ListStore {
     public func importDocument(_ document: ListDocument, replacing: Bool = false,
                                progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }) throws -> ChangeSet {
         try Self.validate(document)
-        return try write { db in
+        return try mutate { db in
             var changes = ChangeSet()
             let existing = try db.cached("SELECT position, id FROM sections ORDER BY position").bind([])
                 .map { ChangeSet.SectionChange(index: $0.int(0), id: SectionID(rawValue: $0.int64(1))) }

@@ -15,6 +15,8 @@ public final class ListStore: Sendable {
     private let lock = Mutex(())
     /// Only touched while holding `lock`, which is what makes sharing the store safe.
     nonisolated(unsafe) private let connection: Connection
+    /// Observers of committed changes.
+    let broadcaster = ChangeBroadcaster()
 
     private init(path: String, connection: Connection) {
         self.path = path
@@ -44,11 +46,28 @@ public final class ListStore: Sendable {
         try open(at: ":memory:")
     }
 
-    /// Runs `body` with the connection inside one `BEGIN IMMEDIATE` transaction; SQLite errors become
-    /// ``ListStoreError``s. Any error rolls the whole transaction back.
-    func write<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+    /// Runs a mutation: `body` inside one `BEGIN IMMEDIATE` transaction, all-or-nothing, then the change
+    /// set it returns goes to the observers. SQLite errors become ``ListStoreError``s.
+    func mutate(_ body: (Connection) throws -> ChangeSet) throws -> ChangeSet {
         try lock.withLock { _ in
-            try Self.translatingErrors { try connection.transaction(.immediate) { try body(connection) } }
+            try Self.translatingErrors {
+                let watching = broadcaster.watchesOtherConnections
+                do {
+                    let changes = try connection.transaction(.immediate) {
+                        // Under the write lock: report what others committed before this change, then
+                        // keep the state this change commits as the baseline for the next comparison.
+                        if watching { try catchUpWithOtherConnections(connection) }
+                        let changes = try body(connection)
+                        if watching && !changes.isEmpty { try refreshBaseline(connection) }
+                        return changes
+                    }
+                    broadcaster.publish(changes)
+                    return changes
+                } catch {
+                    if watching { try? refreshBaseline(connection) }
+                    throw error
+                }
+            }
         }
     }
 
@@ -57,6 +76,11 @@ public final class ListStore: Sendable {
         try lock.withLock { _ in
             try Self.translatingErrors { try connection.transaction(.deferred) { try body(connection) } }
         }
+    }
+
+    /// Runs `body` with the connection and the store's lock, outside any transaction.
+    func withLockedConnection<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+        try lock.withLock { _ in try Self.translatingErrors { try body(connection) } }
     }
 
     static func translatingErrors<T>(_ body: () throws -> T) throws -> T {

@@ -78,16 +78,19 @@ extension ListStore {
 
     /// Every section with every row, in display order, read in one transaction.
     public func snapshot() throws -> ListSnapshot {
-        try read { db in
-            var sections = try db.cached("SELECT id, title FROM sections ORDER BY position").bind([])
-                .map { SectionSnapshot(id: SectionID(rawValue: $0.int64(0)), title: $0.text(1), rows: []) }
-            let slot = Dictionary(uniqueKeysWithValues: sections.enumerated().map { ($1.id.rawValue, $0) })
-            try db.cached("SELECT section_id, id, title, payload FROM rows ORDER BY section_id, position").bind([]).forEachRow { row in
-                guard let index = slot[row.int64(0)] else { return }
-                sections[index].rows.append(Row(id: RowID(rawValue: row.int64(1)), title: row.text(2), payload: row.optionalText(3)))
-            }
-            return ListSnapshot(sections: sections)
+        try read { db in try readSnapshot(db) }
+    }
+
+    /// Reads every section and row; the caller provides the transaction.
+    func readSnapshot(_ db: Connection) throws -> ListSnapshot {
+        var sections = try db.cached("SELECT id, title FROM sections ORDER BY position").bind([])
+            .map { SectionSnapshot(id: SectionID(rawValue: $0.int64(0)), title: $0.text(1), rows: []) }
+        let slot = Dictionary(uniqueKeysWithValues: sections.enumerated().map { ($1.id.rawValue, $0) })
+        try db.cached("SELECT section_id, id, title, payload FROM rows ORDER BY section_id, position").bind([]).forEachRow { row in
+            guard let index = slot[row.int64(0)] else { return }
+            sections[index].rows.append(Row(id: RowID(rawValue: row.int64(1)), title: row.text(2), payload: row.optionalText(3)))
         }
+        return ListSnapshot(sections: sections)
     }
 
     /// Section `index`'s id, row base and row count.

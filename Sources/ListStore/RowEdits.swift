@@ -7,7 +7,7 @@ extension ListStore {
     @discardableResult
     public func insertRows(_ rows: [NewRow], intoSection section: Int, at index: Int? = nil) throws -> ChangeSet {
         for row in rows { try validateTitle(row.title) }
-        return try write { db in
+        return try mutate { db in
             var target = try SectionRows.load(section: section, db)
             let start = index ?? target.count
             guard (0...target.count).contains(start) else {
@@ -36,7 +36,7 @@ extension ListStore {
     @discardableResult
     public func appendRowToEverySection(_ row: NewRow) throws -> ChangeSet {
         try validateTitle(row.title)
-        return try write { db in
+        return try mutate { db in
             try db.validatePayload(row.payload)
             let sectionCount = try SectionOrder.count(db)
             let insert = try db.cached("INSERT INTO rows (section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4)")
@@ -56,7 +56,7 @@ extension ListStore {
     @discardableResult
     public func updateRow(at indexPath: ListIndexPath, title: String? = nil, payload: PayloadUpdate = .unchanged) throws -> ChangeSet {
         if let title { try validateTitle(title) }
-        return try write { db in
+        return try mutate { db in
             let rowID = try SectionRows.load(section: indexPath.section, db).rowID(at: indexPath.row, db)
             return try update(rowID: rowID, at: indexPath, title: title, payload: payload, db)
         }
@@ -66,7 +66,7 @@ extension ListStore {
     @discardableResult
     public func updateRow(id: RowID, title: String? = nil, payload: PayloadUpdate = .unchanged) throws -> ChangeSet {
         if let title { try validateTitle(title) }
-        return try write { db in
+        return try mutate { db in
             try update(rowID: id.rawValue, at: try db.location(of: id).path, title: title, payload: payload, db)
         }
     }
@@ -75,7 +75,7 @@ extension ListStore {
     /// (in the same section or another one).
     @discardableResult
     public func moveRow(from: ListIndexPath, to: ListIndexPath) throws -> ChangeSet {
-        try write { db in
+        try mutate { db in
             var source = try SectionRows.load(section: from.section, db)
             let rowID = try source.rowID(at: from.row, db)
             var changes = ChangeSet()
@@ -103,7 +103,7 @@ extension ListStore {
     public func deleteRows(at indexPaths: [ListIndexPath]) throws -> ChangeSet {
         var seen = Set<ListIndexPath>()
         for path in indexPaths where !seen.insert(path).inserted { throw ListStoreError.duplicateIndexPath(path) }
-        return try write { db in
+        return try mutate { db in
             var sections: [Int: SectionRows] = [:]
             let doomed = try indexPaths.map { path in
                 if sections[path.section] == nil { sections[path.section] = try SectionRows.load(section: path.section, db) }
@@ -119,15 +119,18 @@ extension ListStore {
     public func deleteRows(ids: [RowID]) throws -> ChangeSet {
         var seen = Set<RowID>()
         for id in ids where !seen.insert(id).inserted { throw ListStoreError.duplicateRowID(id) }
-        return try write { db in
-            var sections: [Int: SectionRows] = [:]
-            let doomed = try ids.map { id in
-                let (path, sectionID) = try db.location(of: id)
-                if sections[path.section] == nil { sections[path.section] = try SectionRows.load(sectionID: sectionID, index: path.section, db) }
-                return DoomedRow(path: path, id: id)
-            }
-            return try delete(doomed, in: sections, db)
+        return try mutate { db in try deleteRows(ids: ids, db) }
+    }
+
+    /// Deletes the rows with `ids` inside the caller's transaction.
+    func deleteRows(ids: [RowID], _ db: Connection) throws -> ChangeSet {
+        var sections: [Int: SectionRows] = [:]
+        let doomed = try ids.map { id in
+            let (path, sectionID) = try db.location(of: id)
+            if sections[path.section] == nil { sections[path.section] = try SectionRows.load(sectionID: sectionID, index: path.section, db) }
+            return DoomedRow(path: path, id: id)
         }
+        return try delete(doomed, in: sections, db)
     }
 
     private struct DoomedRow {

@@ -6,7 +6,7 @@ extension ListStore {
     @discardableResult
     public func insertSection(title: String, at index: Int? = nil) throws -> ChangeSet {
         try validateTitle(title)
-        return try write { db in
+        return try mutate { db in
             let count = try SectionOrder.count(db)
             let position = index ?? count
             guard (0...count).contains(position) else {
@@ -24,7 +24,7 @@ extension ListStore {
     @discardableResult
     public func renameSection(at index: Int, to title: String) throws -> ChangeSet {
         try validateTitle(title)
-        return try write { db in
+        return try mutate { db in
             let id = try db.sectionID(at: index)
             let old = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(id)])
             var changes = ChangeSet()
@@ -38,7 +38,7 @@ extension ListStore {
     /// Moves section `from` (with its rows) so that it ends up at index `to`.
     @discardableResult
     public func moveSection(from: Int, to: Int) throws -> ChangeSet {
-        try write { db in
+        try mutate { db in
             let id = try db.sectionID(at: from)
             let count = try SectionOrder.count(db)
             guard (0..<count).contains(to) else { throw ListStoreError.sectionIndexOutOfRange(index: to, sectionCount: count) }
@@ -55,7 +55,7 @@ extension ListStore {
     public func deleteSections(at indexes: [Int]) throws -> ChangeSet {
         var seen = Set<Int>()
         for index in indexes where !seen.insert(index).inserted { throw ListStoreError.duplicateSectionIndex(index) }
-        return try write { db in
+        return try mutate { db in
             let doomed = try indexes.map { ChangeSet.SectionChange(index: $0, id: SectionID(rawValue: try db.sectionID(at: $0))) }
             return try deleteSections(doomed, db)
         }
@@ -66,7 +66,7 @@ extension ListStore {
     public func deleteSections(ids: [SectionID]) throws -> ChangeSet {
         var seen = Set<SectionID>()
         for id in ids where !seen.insert(id).inserted { throw ListStoreError.duplicateSectionID(id) }
-        return try write { db in
+        return try mutate { db in
             let doomed = try ids.map { id in
                 guard let index = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)]) else {
                     throw ListStoreError.unknownSection(id)

@@ -16,6 +16,9 @@ struct SectionRows {
     static let parkingThreshold = 1 << 51
     /// Where a moving row waits while the rows around it shift.
     static let movingRowSpot = 1 << 50
+    /// The most positions one UPDATE covers: SQLite collects the rows to update first, so this bounds
+    /// its memory whatever the size of the section.
+    static let window = 16_384
 
     let sectionID: Int64
     /// The section's index, for index paths in errors and change sets.
@@ -156,13 +159,29 @@ struct SectionRows {
     }
 
     private func park(from lower: Int, upTo upper: Int, by delta: Int, _ db: Connection) throws {
-        guard lower < upper else { return }
-        try db.run("UPDATE rows SET position = position + ?4 WHERE section_id = ?1 AND position >= ?2 AND position < ?3",
-                   [.integer(sectionID), .int(lower), .int(upper), .int(delta + Self.parkingOffset)])
+        // In windows of positions, so SQLite's list of rows to update stays small for huge sections.
+        var start = lower
+        while start < upper {
+            let end = min(upper, start + Self.window)
+            try db.run("UPDATE rows SET position = position + ?4 WHERE section_id = ?1 AND position >= ?2 AND position < ?3",
+                       [.integer(sectionID), .int(start), .int(end), .int(delta + Self.parkingOffset)])
+            start = end
+        }
     }
 
+    /// Moves every parked row of the section down to its final position, window by window.
     private func unpark(_ db: Connection) throws {
-        try db.run("UPDATE rows SET position = position - ?2 WHERE section_id = ?1 AND position >= ?3",
-                   [.integer(sectionID), .int(Self.parkingOffset), .int(Self.parkingThreshold)])
+        let parked = try db.cached("""
+            SELECT (SELECT min(position) FROM rows WHERE section_id = ?1 AND position >= ?2),
+                   (SELECT max(position) FROM rows WHERE section_id = ?1 AND position >= ?2)
+            """).bind([.integer(sectionID), .int(Self.parkingThreshold)]).first { $0.isNull(0) ? nil : ($0.int(0), $0.int(1)) }
+        guard let (lowest, highest) = parked ?? nil else { return }
+        var start = lowest
+        while start <= highest {
+            let end = min(highest + 1, start + Self.window)
+            try db.run("UPDATE rows SET position = position - ?4 WHERE section_id = ?1 AND position >= ?2 AND position < ?3",
+                       [.integer(sectionID), .int(start), .int(end), .int(Self.parkingOffset)])
+            start = end
+        }
     }
 }

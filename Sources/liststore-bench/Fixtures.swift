@@ -37,6 +37,10 @@ struct Fixtures {
         let destination = path(name)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: destination + suffix) }
         try FileManager.default.copyItem(atPath: template, toPath: destination)
+        // Flush the copy now, so no measured fsync (a checkpoint at close) pays for writing it.
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: destination))
+        try handle.synchronize()
+        try handle.close()
         return destination
     }
 }

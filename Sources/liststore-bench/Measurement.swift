@@ -16,6 +16,14 @@ enum Measurement {
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
+    /// This process's peak resident memory in KiB (`VmHWM`). Unlike `ru_maxrss`, it is not inflated by
+    /// the memory of a parent that spawned this process with vfork.
+    static func peakResidentKiB() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+
     /// `0.42 ms`, `1.30 s`, …
     static func format(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "n/a" }
@@ -24,14 +32,15 @@ enum Measurement {
         return String(format: "%.2f s", seconds)
     }
 
-    /// Runs `executable` with `arguments`, waits, and returns (exit status, seconds, peak resident KiB).
-    static func spawn(_ executable: String, _ arguments: [String]) -> (status: Int32, seconds: Double, peakKiB: Int) {
+    /// Runs `executable` with `arguments` (standard output to `output`), waits, and returns its exit
+    /// status and the seconds it took.
+    static func spawn(_ executable: String, _ arguments: [String], output: String = "/dev/null") -> (status: Int32, seconds: Double) {
         var pid: pid_t = 0
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         defer { posix_spawn_file_actions_destroy(&actions) }
         var usage = rusage()
         var status: Int32 = 0
@@ -39,7 +48,8 @@ enum Measurement {
             guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { status = -1; return }
             wait4(pid, &status, 0, &usage)
         }
+        _ = usage
         let exitStatus: Int32 = status == -1 ? -1 : (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exitStatus, seconds, Int(usage.ru_maxrss))
+        return (exitStatus, seconds)
     }
 }

@@ -13,6 +13,7 @@ if arguments.first == "--child-delete", arguments.count == 3, let n = Int(argume
         let store = try ListStore.open(at: arguments[1])
         let (step, count) = Operation.scattered(n)
         try store.deleteRows(at: (0..<count).map { ListIndexPath(section: 0, row: $0 * step) })
+        print(Measurement.peakResidentKiB() ?? -1)
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))
@@ -149,10 +150,12 @@ do {
     // Peak memory of the multi-row delete, in a process of its own.
     let n = sizes.last!
     let path = try fixtures.copy(try fixtures.template(rows: n), to: "work-memory.sqlite")
-    let child = Measurement.spawn(CommandLine.arguments[0], ["--child-delete", path, String(n)])
-    guard child.status == 0 else { throw BenchmarkFailure("the delete child exited with \(child.status)") }
+    let report = fixtures.path("memory.txt")
+    let child = Measurement.spawn(CommandLine.arguments[0], ["--child-delete", path, String(n)], output: report)
+    let peakKiB = (try? String(contentsOfFile: report, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    guard child.status == 0, let peakKiB, peakKiB > 0 else { throw BenchmarkFailure("the delete child exited with \(child.status)") }
     print("")
-    print(String(format: "peak resident memory of a process deleting 1000 scattered rows from n = %d: %.1f MB", n, Double(child.peakKiB) / 1024))
+    print(String(format: "peak resident memory of a process deleting 1000 scattered rows from n = %d: %.1f MB", n, Double(peakKiB) / 1024))
 } catch {
     fail("\(error)")
 }

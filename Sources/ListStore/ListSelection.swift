@@ -1,0 +1,72 @@
+/// The rows selected in a Mail-style edit mode, held by identity.
+///
+/// Because it holds row ids rather than index paths, it stays right while rows move or other rows are
+/// inserted and deleted; rows deleted elsewhere simply drop out. Ask the store for the current index
+/// paths when drawing checkmarks, and delete the selection in one transaction.
+public struct ListSelection: Hashable, Sendable {
+    /// The selected rows' ids.
+    public private(set) var ids: Set<RowID> = []
+
+    /// An empty selection.
+    public init() {}
+
+    /// A selection of `ids`.
+    public init(_ ids: some Sequence<RowID>) { self.ids = Set(ids) }
+
+    /// Whether the row with `id` is selected.
+    public func contains(_ id: RowID) -> Bool { ids.contains(id) }
+
+    /// The number of selected ids (some may have been deleted elsewhere since).
+    public var count: Int { ids.count }
+
+    /// True when nothing is selected.
+    public var isEmpty: Bool { ids.isEmpty }
+
+    /// Selects the row with `id` if it was not selected, and deselects it otherwise.
+    public mutating func toggle(_ id: RowID) {
+        if ids.remove(id) == nil { ids.insert(id) }
+    }
+
+    /// Toggles the row shown at `indexPath` now.
+    public mutating func toggle(at indexPath: ListIndexPath, in store: ListStore) throws {
+        toggle(try store.row(at: indexPath).id)
+    }
+
+    /// Deselects everything.
+    public mutating func removeAll() { ids.removeAll() }
+
+    /// The current index paths of the selected rows that still exist, sorted; forgets the ones that don't.
+    public mutating func indexPaths(in store: ListStore) throws -> [ListIndexPath] {
+        let located = try store.indexPaths(of: Array(ids))
+        ids = Set(located.keys)
+        return located.values.sorted()
+    }
+}
+
+extension ListStore {
+    /// The current index paths of the rows with `ids` that still exist, in one read.
+    public func indexPaths(of ids: [RowID]) throws -> [RowID: ListIndexPath] {
+        try read { db in
+            var found: [RowID: ListIndexPath] = [:]
+            for id in ids {
+                if let location = try? db.location(of: id) { found[id] = location.path }
+            }
+            return found
+        }
+    }
+
+    /// Deletes the selected rows that still exist, wherever they are now, in one transaction, and
+    /// empties the selection. Rows already deleted elsewhere are skipped, not an error.
+    @discardableResult
+    public func deleteSelection(_ selection: inout ListSelection) throws -> ChangeSet {
+        let ids = selection.ids.sorted()
+        let changes = try mutate { db in
+            let existing = try ids.filter { id in
+                try db.scalarInt("SELECT 1 FROM rows WHERE id = ?1", [.integer(id.rawValue)]) != nil
+            }
+            return try deleteRows(ids: existing, db)
+        }
+        selection.removeAll()
+        return changes
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import SQLiteLayer
+
+/// Observing a store: every committed change, once, in commit order.
+extension ListStore {
+    /// The change sets of every change committed from now on, in commit order, until the stream is
+    /// dropped or the task iterating it is cancelled.
+    ///
+    /// With `otherConnections` (the default), commits made by other connections — another process, the
+    /// `sqlite3` shell, another `ListStore` on the same file — are noticed by polling SQLite's
+    /// `data_version` every `pollInterval` and reported as the difference between the snapshots before
+    /// and after them (moves inferred). That keeps one snapshot of the store in memory while observed.
+    public func changes(includingOtherConnections otherConnections: Bool = true,
+                        pollInterval: Duration = .milliseconds(100)) -> AsyncStream<ChangeSet> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<ChangeSet>.makeStream(bufferingPolicy: .unbounded)
+        guard otherConnections else {
+            broadcaster.subscribe(id, continuation, watchesOtherConnections: false)
+            continuation.onTermination = { [broadcaster] _ in broadcaster.unsubscribe(id) }
+            return stream
+        }
+        do {
+            try withLockedConnection { db in
+                self.broadcaster.subscribe(id, continuation, watchesOtherConnections: true)
+                if self.broadcaster.baseline == nil { try self.refreshBaseline(db) }
+            }
+        } catch {
+            // The store cannot be read: end the stream rather than pretend to observe.
+            continuation.finish()
+            return stream
+        }
+        let poller = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: pollInterval)
+                guard let self else { return }
+                try? self.deliverChangesFromOtherConnections()
+            }
+        }
+        continuation.onTermination = { [broadcaster] _ in
+            poller.cancel()
+            broadcaster.unsubscribe(id)
+        }
+        return stream
+    }
+
+    /// Checks now (rather than at the next poll) for commits by other connections and delivers them.
+    public func deliverChangesFromOtherConnections() throws {
+        guard broadcaster.watchesOtherConnections else { return }
+        try withLockedConnection { db in try self.catchUpWithOtherConnections(db) }
+    }
+
+    /// If another connection committed since the baseline, publishes the difference and moves the baseline.
+    /// Runs with the store's lock held.
+    func catchUpWithOtherConnections(_ db: Connection) throws {
+        guard let (baseline, version) = broadcaster.baseline else { return }
+        let current = try db.scalarInt("PRAGMA data_version") ?? 0
+        guard current != version else { return }
+        let snapshot = try db.isAutocommit ? db.transaction(.deferred) { try readSnapshot(db) } : readSnapshot(db)
+        broadcaster.publish(ChangeSet.between(baseline, snapshot))
+        broadcaster.setBaseline(snapshot, dataVersion: current)
+    }
+
+    /// Reads the baseline afresh. Runs with the store's lock held, inside or outside a transaction.
+    func refreshBaseline(_ db: Connection) throws {
+        if db.isAutocommit {
+            try db.transaction(.deferred) {
+                let snapshot = try readSnapshot(db)
+                broadcaster.setBaseline(snapshot, dataVersion: try db.scalarInt("PRAGMA data_version") ?? 0)
+            }
+        } else {
+            let snapshot = try readSnapshot(db)
+            broadcaster.setBaseline(snapshot, dataVersion: try db.scalarInt("PRAGMA data_version") ?? 0)
+        }
+    }
+}

@@ -38,6 +38,7 @@ public enum CLI {
             let existedBefore = context.databaseExists
             do {
                 let output = try command.spec.run(command, context)
+                if output.streamed { return Result(status: 0, output: "", error: "") }
                 return Result(status: 0, output: (globals.json ? output.json.serialized() : output.human) + "\n", error: "")
             } catch {
                 if !existedBefore { removeEmptyStoreCreatedByAFailedCommand(context.databasePath) }

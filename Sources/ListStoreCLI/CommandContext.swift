@@ -5,6 +5,10 @@ import ListStore
 struct CommandOutput {
     let human: String
     let json: JSONValue
+    /// True when the command already wrote its output as it went (`watch`).
+    var streamed = false
+
+    static let streamed = CommandOutput(human: "", json: .null, streamed: true)
 }
 
 /// The process around the CLI: standard input, terminals, environment. Tests pass their own.
@@ -17,14 +21,18 @@ public struct CLIEnvironment: Sendable {
     public var standardErrorIsTerminal: Bool
     /// Writes progress text to standard error.
     public var writeProgress: @Sendable (String) -> Void
+    /// Writes output to standard output at once, for commands that stream (`watch`).
+    public var writeOutput: @Sendable (String) -> Void
 
     /// An environment built from its parts.
     public init(variables: [String: String], readStandardInput: @escaping @Sendable () -> Data,
-                standardErrorIsTerminal: Bool, writeProgress: @escaping @Sendable (String) -> Void) {
+                standardErrorIsTerminal: Bool, writeProgress: @escaping @Sendable (String) -> Void,
+                writeOutput: @escaping @Sendable (String) -> Void = { _ in }) {
         self.variables = variables
         self.readStandardInput = readStandardInput
         self.standardErrorIsTerminal = standardErrorIsTerminal
         self.writeProgress = writeProgress
+        self.writeOutput = writeOutput
     }
 
     /// The real process: its environment, stdin and stderr.
@@ -33,7 +41,8 @@ public struct CLIEnvironment: Sendable {
             variables: ProcessInfo.processInfo.environment,
             readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() },
             standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
-            writeProgress: { FileHandle.standardError.write(Data($0.utf8)) })
+            writeProgress: { FileHandle.standardError.write(Data($0.utf8)) },
+            writeOutput: { FileHandle.standardOutput.write(Data($0.utf8)) })
     }
 }
 

@@ -59,6 +59,15 @@ enum Commands {
                     example: "liststore --db copy.sqlite import backup.json",
                     options: [.init(name: "--replace", valueName: nil, help: "replace the current contents")],
                     positionalCount: 1...1, run: TransferCommands.importDocument),
+        CommandSpec(words: ["watch"], arguments: "[--count N]",
+                    summary: "Print one line per committed change — from any process or the sqlite3 shell — until interrupted.",
+                    details: """
+                        Changes made elsewhere are noticed within about 0.1 s. With --json each line is one change set:
+                        {"changes":{"sections":{…},"rows":{…},"ids":{…}}}. Reads only; never creates the database.
+                        """,
+                    example: "liststore watch --json",
+                    options: [.init(name: "--count", valueName: "N", help: "stop after N changes")],
+                    positionalCount: 0...0, run: WatchCommand.run),
     ]
 
     static var programHelp: String {

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import ListStore
+
+/// `liststore watch` picks up edits by other `liststore` processes and by the `sqlite3` shell quickly.
+@Suite struct WatchTests {
+    /// Polls `file` until it has `lines` lines or `timeout` passes; returns the lines and when the last arrived.
+    static func waitForLines(_ lines: Int, in file: URL, timeout: TimeInterval = 5) -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            let found = text.split(separator: "\n").map(String.init)
+            if found.count >= lines { return found }
+            usleep(10_000)
+        }
+        return ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    @Test func watchReportsEditsFromOtherProcessesAndTheShellWithinHalfASecond() throws {
+        let cli = try CLIHarness()
+        try cli.run(["demo"])
+        let binary = try #require(CLIHarness.binary)
+        let output = cli.directory.appendingPathComponent("watch.out"), errors = cli.directory.appendingPathComponent("watch.err")
+        try Data().write(to: output)
+        try Data().write(to: errors)
+        let watcher = Process()
+        watcher.executableURL = binary
+        watcher.arguments = ["--db", cli.database, "--json", "watch", "--count", "3"]
+        watcher.standardOutput = try FileHandle(forWritingTo: output)
+        watcher.standardError = try FileHandle(forWritingTo: errors)
+        try watcher.run()
+        defer { if watcher.isRunning { watcher.terminate() } }
+        // Ready once it has said so (its baseline is read before that line).
+        #expect(Self.waitForLines(1, in: errors).first?.hasPrefix("watching ") == true)
+
+        var latencies: [TimeInterval] = []
+        func edit(_ expectedLines: Int, _ action: () throws -> Void) throws -> [String] {
+            try action()
+            let start = Date()
+            let lines = Self.waitForLines(expectedLines, in: output)
+            latencies.append(Date().timeIntervalSince(start))
+            return lines
+        }
+        _ = try edit(1) { try cli.run(["delete", "2:1", "2:4"]) }
+        _ = try edit(2) { try cli.run(["move", "0:0", "1:0"]) }
+        let lines = try edit(3) {
+            let shell = try CLIHarness.process("/usr/bin/env", ["sqlite3", cli.database, "UPDATE rows SET title = 'Kanada' WHERE title = 'Canada'"], in: cli.directory)
+            try #require(shell.status == 0, "\(shell.stderr)")
+        }
+        try #require(lines.count == 3, "\(lines)")
+        watcher.waitUntilExit()
+        #expect(watcher.terminationStatus == 0)
+
+        let changes = try lines.map { try #require(CLIHarness.json($0)["changes"] as? [String: Any]) }
+        #expect((changes[0]["rows"] as? [String: Any])?["deleted"] as? [[Int]] == [[2, 1], [2, 4]])
+        #expect((changes[1]["rows"] as? [String: Any])?["moved"] as? [[String: [Int]]] == [["from": [0, 0], "to": [1, 0]]])
+        #expect((changes[2]["rows"] as? [String: Any])?["updated"] as? [[Int]] == [[2, 1]])
+        #expect(latencies.allSatisfy { $0 < 0.5 }, "latencies: \(latencies)")
+    }
+
+    @Test func humanLinesAndAMissingDatabase() throws {
+        let cli = try CLIHarness()
+        let missing = try cli.run(["watch"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no database"))
+        #expect(try cli.run(["watch", "--count", "x"]).status == 2)
+        #expect(try cli.run(["watch", "--count", "0"]).status == 0)
+    }
+
+    @Test func aLibraryObserverSeesAnotherProcess() async throws {
+        let cli = try CLIHarness()
+        try cli.run(["demo"])
+        let store = try ListStore.open(at: cli.database)
+        let stream = store.changes(pollInterval: .milliseconds(20))
+        try cli.run(["add", "0", "聖騎士", "--at", "0"])
+        var received: ChangeSet?
+        for await changes in stream { received = changes; break }
+        #expect(received?.insertedRows.map(\.indexPath) == [ListIndexPath(section: 0, row: 0)])
+    }
+}

@@ -1,0 +1,49 @@
+import Testing
+@testable import ListStore
+
+/// The Mail-style selection holds ids, so it survives moves, inserts and deletes made after toggling.
+@Suite struct SelectionTests {
+    func path(_ section: Int, _ row: Int) -> ListIndexPath { ListIndexPath(section: section, row: row) }
+
+    @Test func selectionFollowsRowsThatMoveAndDropsRowsDeletedElsewhere() throws {
+        let store = try ListStore.inMemory()
+        try store.insertSection(title: "Countries")
+        try store.insertSection(title: "Other")
+        try store.insertRows(["Austria", "Belgium", "Canada", "Belgium", "Denmark"], intoSection: 0)
+        var selection = ListSelection()
+        try selection.toggle(at: path(0, 1), in: store)  // the first Belgium
+        try selection.toggle(at: path(0, 4), in: store)  // Denmark
+        try selection.toggle(at: path(0, 2), in: store)  // Canada…
+        try selection.toggle(at: path(0, 2), in: store)  // …and not Canada after all
+        #expect(selection.count == 2)
+
+        // Meanwhile: rows are inserted above, Denmark moves to the other section, Austria is deleted.
+        try store.insertRows(["Zambia", "Yemen"], intoSection: 0, at: 0)
+        try store.moveRow(from: path(0, 6), to: path(1, 0))
+        try store.deleteRows(at: [path(0, 2)])
+        #expect(try selection.indexPaths(in: store) == [path(0, 2), path(1, 0)])
+
+        // Belgium (the first one) is deleted by someone else; it just drops out.
+        let belgium = try store.row(at: path(0, 2))
+        #expect(belgium.title == "Belgium")
+        try store.deleteRows(ids: [belgium.id])
+        #expect(try selection.indexPaths(in: store) == [path(1, 0)])
+        #expect(selection.count == 1)
+
+        try selection.toggle(at: path(0, 3), in: store)  // the second Belgium
+        let changes = try store.deleteSelection(&selection)
+        #expect(changes.deletedRows.map(\.indexPath) == [path(0, 3), path(1, 0)])
+        #expect(selection.isEmpty)
+        #expect(try store.snapshot().titles == [["Zambia", "Yemen", "Canada"], []])
+        #expect(try store.checkInvariants().isEmpty)
+    }
+
+    @Test func deletingASelectionWhoseRowsAreAllGoneChangesNothing() throws {
+        let store = try ListStore.inMemory()
+        try store.insertSection(title: "S")
+        let id = try store.insertRow("x", intoSection: 0).insertedRows[0].id
+        var selection = ListSelection([id])
+        try store.deleteRows(ids: [id])
+        #expect(try store.deleteSelection(&selection).isEmpty)
+    }
+}

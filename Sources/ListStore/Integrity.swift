@@ -9,6 +9,18 @@ public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ListStore {
+    /// SQLite's `integrity_check` lines (["ok"] when sound). On a badly damaged file SQLite reports some
+    /// problems and then fails; the failure becomes the last line.
+    static func integrityCheck(_ db: Connection) throws -> [String] {
+        var lines: [String] = []
+        do {
+            try db.cached("PRAGMA integrity_check").bind([]).forEachRow { lines.append($0.text(0)) }
+        } catch let error as SQLiteError where error.isCorruptOrNotADatabase {
+            lines.append(error.message)
+        }
+        return lines
+    }
+
     /// Checks what must hold after every operation: SQLite's own integrity and foreign-key checks,
     /// section positions `0..m-1`, row indexes `0..n-1` and the recorded row count in every section,
     /// and valid JSON payloads. Reads the whole file;
@@ -16,10 +28,14 @@ extension ListStore {
     public func checkInvariants() throws -> [IntegrityProblem] {
         try read { db in
             var problems: [IntegrityProblem] = []
-            try db.cached("PRAGMA integrity_check").bind([]).forEachRow { row in
-                let message = row.text(0)
-                if message != "ok" { problems.append(IntegrityProblem("integrity_check: \(message)")) }
+            for difference in try Schema.differences(in: db, version: try Migrator.version(of: db)) {
+                problems.append(IntegrityProblem("schema: \(difference)"))
             }
+            for message in try Self.integrityCheck(db) where message != "ok" {
+                problems.append(IntegrityProblem("integrity_check: \(message)"))
+            }
+            // A damaged file cannot be trusted to answer the finer questions below.
+            if !problems.isEmpty { return problems }
             try db.cached("PRAGMA foreign_key_check").bind([]).forEachRow { row in
                 problems.append(IntegrityProblem("row #\(row.int64(1)) in table \(row.text(0)) refers to a missing \(row.text(2)) entry"))
             }

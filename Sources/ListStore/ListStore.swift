@@ -29,6 +29,9 @@ public final class ListStore: Sendable {
         case readWrite
         /// Read only; a missing file is an error and nothing is ever written.
         case readOnly
+        /// Read only, for diagnosis: also opens a file whose schema was altered or whose pages are
+        /// damaged, so that ``ListStore/checkInvariants()`` can report what is wrong with it.
+        case inspect
     }
 
     /// Opens the store at `path`, creating and migrating it when needed.
@@ -74,7 +77,7 @@ public final class ListStore: Sendable {
     /// Runs `body` inside one read transaction, so every statement sees the same committed state.
     func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try lock.withLock { _ in
-            try Self.translatingErrors { try connection.transaction(.deferred) { try body(connection) } }
+            try Self.translatingErrors { try connection.readTransaction { try body(connection) } }
         }
     }
 

@@ -36,6 +36,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case positionsDamaged(section: Int)
     /// The file exists but is not a ListStore database; nothing was written to it.
     case notAListStore(path: String, reason: String)
+    /// The file's schema was changed outside ListStore (an object added, changed or removed); nothing was written to it.
+    case schemaAltered(path: String, detail: String)
     /// The file was written by a newer ListStore; nothing was written to it.
     case newerSchema(path: String, fileVersion: Int, supportedVersion: Int)
     /// The file needs migrating but was opened read-only.
@@ -85,6 +87,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the row positions of section \(section) were changed outside ListStore (a gap or a wrong count); nothing was changed — run `liststore repair` to renumber them, keeping their order"
         case let .notAListStore(path, reason):
             return "\(path) is not a ListStore database (\(reason)); it was left untouched — pass the path of a ListStore file, or a new path to create one"
+        case let .schemaAltered(path, detail):
+            return "the schema of \(path) was changed outside ListStore (\(detail)); it was left untouched — undo that change in the sqlite3 shell, or restore a backup"
         case let .newerSchema(path, fileVersion, supported):
             return "\(path) has schema version \(fileVersion), newer than this ListStore understands (\(supported)); it was left untouched — upgrade ListStore"
         case let .needsMigration(path, fileVersion, supported):

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SQLiteLayer
 
 /// Observing a store: every committed change, once, in commit order.
@@ -29,15 +30,20 @@ extension ListStore {
             continuation.finish()
             return stream
         }
-        let poller = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: pollInterval)
-                guard let self else { return }
+        // A thread of its own, so noticing other processes' commits never waits for a busy task pool.
+        let stopped = StopFlag()
+        let interval = Double(pollInterval.components.seconds) + Double(pollInterval.components.attoseconds) / 1e18
+        let poller = Thread { [weak self] in
+            while !stopped.isSet {
+                Thread.sleep(forTimeInterval: interval)
+                guard let self, !stopped.isSet else { return }
                 try? self.deliverChangesFromOtherConnections()
             }
         }
+        poller.name = "ListStore change poller"
+        poller.start()
         continuation.onTermination = { [broadcaster] _ in
-            poller.cancel()
+            stopped.set()
             broadcaster.unsubscribe(id)
         }
         return stream
@@ -55,7 +61,7 @@ extension ListStore {
         guard let (baseline, version) = broadcaster.baseline else { return }
         let current = try db.scalarInt("PRAGMA data_version") ?? 0
         guard current != version else { return }
-        let snapshot = try db.isAutocommit ? db.transaction(.deferred) { try readSnapshot(db) } : readSnapshot(db)
+        let snapshot = try db.isAutocommit ? db.readTransaction { try readSnapshot(db) } : readSnapshot(db)
         broadcaster.publish(ChangeSet.between(baseline, snapshot))
         broadcaster.setBaseline(snapshot, dataVersion: current)
     }
@@ -63,7 +69,7 @@ extension ListStore {
     /// Reads the baseline afresh. Runs with the store's lock held, inside or outside a transaction.
     func refreshBaseline(_ db: Connection) throws {
         if db.isAutocommit {
-            try db.transaction(.deferred) {
+            try db.readTransaction {
                 let snapshot = try readSnapshot(db)
                 broadcaster.setBaseline(snapshot, dataVersion: try db.scalarInt("PRAGMA data_version") ?? 0)
             }
@@ -72,4 +78,11 @@ extension ListStore {
             broadcaster.setBaseline(snapshot, dataVersion: try db.scalarInt("PRAGMA data_version") ?? 0)
         }
     }
+}
+
+/// A one-way switch shared between a poller thread and the stream that owns it.
+final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
 }

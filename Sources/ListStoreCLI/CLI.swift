@@ -40,6 +40,9 @@ public enum CLI {
                 let output = try command.spec.run(command, context)
                 if output.streamed { return Result(status: 0, output: "", error: "") }
                 return Result(status: 0, output: (globals.json ? output.json.serialized() : output.human) + "\n", error: "")
+            } catch let failed as CheckFailed {
+                let output = globals.json ? failed.json.serialized() + "\n" : failed.problems.map { "problem: \($0)" }.joined(separator: "\n") + "\n"
+                return Result(status: 1, output: output, error: "error: \(failed.description)\n")
             } catch {
                 if !existedBefore { removeEmptyStoreCreatedByAFailedCommand(context.databasePath) }
                 return failure(status: error is UsageError ? 2 : 1, message: "\(error)", json: globals.json)

@@ -28,6 +28,17 @@ extension Connection {
         return result
     }
 
+    /// Runs `body` in a read transaction, so every statement sees one committed state. It ends with
+    /// ROLLBACK: a read has nothing to commit, and ending it cannot fail on a damaged file.
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        guard isAutocommit else {
+            throw SQLiteError(extendedCode: 1, message: "a transaction is already open on this connection", sql: "BEGIN DEFERRED")
+        }
+        try run("BEGIN DEFERRED")
+        defer { rollbackIfOpen() }
+        return try body()
+    }
+
     /// Rolls back the open transaction, if SQLite has not already done so after an error.
     private func rollbackIfOpen() {
         guard !isAutocommit else { return }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Runs the built `liststore` binary as a subprocess in a fresh temporary directory.
-final class CLIHarness {
+final class CLIHarness: Sendable {
     let directory: URL
     var database: String { directory.appendingPathComponent("liststore.sqlite").path }
 
@@ -87,5 +87,18 @@ final class CLIHarness {
     static func json(_ text: String) throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
         return try #require(object as? [String: Any], "not a JSON object: \(text)")
+    }
+}
+
+/// A deterministic random number generator (SplitMix64), so randomized tests replay exactly.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

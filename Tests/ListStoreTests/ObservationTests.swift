@@ -6,8 +6,9 @@ import SQLiteLayer
 /// Observers get every committed change once, in commit order: their own, another connection's,
 /// and hand edits made with plain SQL.
 @Suite struct ObservationTests {
-    /// Collects `count` change sets from `stream`, failing after `timeout`.
-    static func collect(_ count: Int, from stream: AsyncStream<ChangeSet>, timeout: Duration = .seconds(5)) async throws -> [ChangeSet] {
+    /// Collects `count` change sets from `stream`, failing after `timeout` (generous: other tests may keep
+    /// the task pool busy for a while).
+    static func collect(_ count: Int, from stream: AsyncStream<ChangeSet>, timeout: Duration = .seconds(60)) async throws -> [ChangeSet] {
         try await withThrowingTaskGroup(of: [ChangeSet]?.self) { group in
             group.addTask {
                 var received: [ChangeSet] = []

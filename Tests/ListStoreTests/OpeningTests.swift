@@ -31,7 +31,9 @@ import SQLiteLayer
         #expect(try connection.scalarInt("PRAGMA user_version") == Schema.migrator.latestVersion)
         #expect(try connection.scalarText("PRAGMA journal_mode") == "wal")
         let objects = try connection.cached("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_autoindex%'").bind([]).map { $0.text(0) }
-        #expect(Set(objects) == Schema.expectedObjects)
+        #expect(Set(objects) == ["sections", "rows", "list_rows", "sqlite_sequence",
+                                 "rows_counted_on_insert", "rows_counted_on_delete", "rows_counted_on_section_change"])
+        #expect(try Schema.differences(in: connection, version: Schema.migrator.latestVersion).isEmpty)
     }
 
     @Test func aTextFileIsRefusedAndLeftUntouched() throws {

@@ -1,0 +1,80 @@
+import SQLiteLayer
+
+/// What ``ListStore/repair()`` changed.
+public struct RepairReport: Hashable, Sendable {
+    /// One line per fix, e.g. "section 0: renumbered 41 rows (positions had a gap)".
+    public let fixes: [String]
+    /// The change as a table view sees it (empty when order was kept, which repair always does).
+    public let changes: ChangeSet
+}
+
+extension ListStore {
+    /// Renumbers positions damaged outside ListStore (gaps, duplicates, wrong counts or bases), keeping
+    /// the current order with ties broken by id, in one transaction. Refuses a file that fails SQLite's
+    /// `integrity_check`: that needs recovering (e.g. `sqlite3 FILE .recover`), not renumbering.
+    public func repair() throws -> RepairReport {
+        var fixes: [String] = []
+        var before = ListSnapshot(sections: [])
+        let changes = try mutate { db in
+            let integrity = try Self.integrityCheck(db)
+            if integrity != ["ok"] {
+                throw ListStoreError.corrupt("integrity_check: \(integrity.prefix(3).joined(separator: "; ")); repair only renumbers positions")
+            }
+            before = try readSnapshot(db)
+            fixes = try repairSectionPositions(db) + repairRowPositions(db)
+            return ChangeSet.between(before, try readSnapshot(db))
+        }
+        return RepairReport(fixes: fixes, changes: changes)
+    }
+
+    private func repairSectionPositions(_ db: Connection) throws -> [String] {
+        let (count, low, high) = try db.cached("SELECT count(*), coalesce(min(position), 0), coalesce(max(position), -1) FROM sections")
+            .bind([]).first { ($0.int(0), $0.int(1), $0.int(2)) } ?? (0, 0, -1)
+        guard count > 0, low != 0 || high != count - 1 else { return [] }
+        try db.run("""
+            UPDATE sections SET position = -1 - ranked.new_position
+            FROM (SELECT id, row_number() OVER (ORDER BY position, id) - 1 AS new_position FROM sections) AS ranked
+            WHERE sections.id = ranked.id
+            """)
+        try db.run("UPDATE sections SET position = -1 - position WHERE position < 0")
+        return ["sections: renumbered \(count) sections (positions ran from \(low) to \(high))"]
+    }
+
+    private func repairRowPositions(_ db: Connection) throws -> [String] {
+        let damaged = try db.cached("""
+            SELECT s.id, s.position, s.row_base, s.row_count, count(r.id), min(r.position), max(r.position)
+            FROM sections AS s LEFT JOIN rows AS r ON r.section_id = s.id
+            GROUP BY s.id
+            HAVING count(r.id) <> s.row_count OR (count(r.id) > 0 AND (min(r.position) <> s.row_base OR max(r.position) <> s.row_base + count(r.id) - 1))
+                OR abs(s.row_base) >= ?1
+            ORDER BY s.position
+            """).bind([.int(SectionRows.positionLimit)]).map { row in
+            (id: row.int64(0), index: row.int(1), base: row.int(2), storedCount: row.int(3), count: row.int(4), low: row.int(5), high: row.int(6))
+        }
+        var fixes: [String] = []
+        for section in damaged {
+            try db.run("""
+                UPDATE rows SET position = ?2 + ranked.new_position
+                FROM (SELECT id, row_number() OVER (ORDER BY position, id) - 1 AS new_position FROM rows WHERE section_id = ?1) AS ranked
+                WHERE rows.id = ranked.id
+                """, [.integer(section.id), .int(SectionRows.parkingOffset)])
+            try db.run("UPDATE rows SET position = position - ?2 WHERE section_id = ?1", [.integer(section.id), .int(SectionRows.parkingOffset)])
+            try db.run("UPDATE sections SET row_base = 0, row_count = ?2 WHERE id = ?1", [.integer(section.id), .int(section.count)])
+            var what: [String] = []
+            if section.count > 0 && (section.low != section.base || section.high != section.base + section.count - 1) {
+                what.append("positions \(section.low - section.base)…\(section.high - section.base) for \(section.count) rows")
+            }
+            if section.storedCount != section.count { what.append("recorded \(section.storedCount) rows, has \(section.count)") }
+            fixes.append("section \(section.index): renumbered \(section.count) rows (\(what.isEmpty ? "base out of range" : what.joined(separator: "; ")))")
+        }
+        return fixes
+    }
+
+    /// Writes a consistent copy of the store to `path` with `VACUUM INTO` (never a plain file copy,
+    /// which could catch a half-written transaction). Fails when `path` already exists.
+    public func backup(to path: String) throws {
+        try withLockedConnection { db in
+            try db.run("VACUUM INTO ?1", [.text(path)])
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import ListStoreCLI
+
+/// Random and mutated command lines and import documents: no crash, no hang, only exit codes 0, 1, 2,
+/// and never a damaged store.
+@Suite struct FuzzTests {
+    static let words = ["init", "demo", "show", "section", "add", "rename", "move", "delete", "edit", "export", "import", "watch",
+                        "check", "repair", "backup", "--json", "--db", "--at", "--payload", "--title", "--every-section", "--replace",
+                        "--count", "--help", "--version", "-", "--", "0", "1", "2", "9", "-1", "0:0", "1:2", "2:7", "0:x", ":1", "1:",
+                        "99999999999999999999", "{\"a\":1}", "{bad", "null", "", "'; DROP TABLE rows; --", "長い", "\u{7}", "a\tb"]
+
+    static func randomArguments(_ random: inout SeededGenerator) -> [String] {
+        (0..<Int.random(in: 0...6, using: &random)).map { _ in
+            var word = words.randomElement(using: &random)!
+            if Int.random(in: 0..<8, using: &random) == 0 {  // mutate a character
+                var scalars = Array(word.unicodeScalars)
+                let replacement = Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &random))
+                if scalars.isEmpty { scalars.append(replacement) } else { scalars[Int.random(in: 0..<scalars.count, using: &random)] = replacement }
+                word = String(String.UnicodeScalarView(scalars))
+            }
+            return word
+        }
+    }
+
+    static func randomDocument(_ random: inout SeededGenerator) -> Data {
+        let valid = #"{"sections":[{"id":3,"title":"A","rows":[{"title":"x","payload":{"k":[1,2.5e3,null,true]}},{"id":9,"title":"y"}]},{"title":"B"}]}"#
+        var bytes = Array(valid.utf8)
+        for _ in 0..<Int.random(in: 0...4, using: &random) {
+            guard !bytes.isEmpty else { break }
+            let index = Int.random(in: 0..<bytes.count, using: &random)
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: bytes.remove(at: index)
+            case 1: bytes.insert(UInt8.random(in: 0...255, using: &random), at: index)
+            case 2: bytes[index] = "{}[],:\"0a-".utf8.randomElement(using: &random)!
+            default: bytes = Array(bytes[..<index])
+            }
+        }
+        return Data(bytes)
+    }
+
+    @Test func randomCommandLinesInProcess() throws {
+        let cli = try CLIHarness()
+        var random = SeededGenerator(seed: 31_337)
+        let deadline = Date().addingTimeInterval(20)
+        var runs = 0
+        while runs < 3_000 && Date() < deadline {
+            let arguments = ["--db", cli.database] + Self.randomArguments(&random)
+            let document = Self.randomDocument(&random)
+            let environment = CLIEnvironment(variables: [:], readStandardInput: { document }, standardErrorIsTerminal: false,
+                                             writeProgress: { _ in })
+            if arguments.contains("watch") { continue }  // watch runs until interrupted
+            let result = CLI.run(arguments, environment: environment)
+            try #require([0, 1, 2].contains(result.status), "\(arguments) → \(result.status)")
+            if result.status != 0 {
+                #expect(result.error.hasPrefix("error: ") && result.error.filter { $0 == "\n" }.count == 1, "\(arguments): \(result.error)")
+            }
+            runs += 1
+        }
+        #expect(runs > 500)
+        let check = CLI.run(["--db", cli.database, "check"], environment: CLIEnvironment(variables: [:], readStandardInput: { Data() },
+                                                                                         standardErrorIsTerminal: false, writeProgress: { _ in }))
+        #expect(check.status == 0 || !FileManager.default.fileExists(atPath: cli.database), "\(check.output)")
+    }
+
+    @Test func randomImportDocumentsThroughTheBinary() throws {
+        let cli = try CLIHarness()
+        var random = SeededGenerator(seed: 4_711)
+        var statuses = Set<Int32>()
+        for _ in 0..<60 {
+            let run = try cli.run(["import", "-", "--replace"], stdin: Self.randomDocument(&random))
+            try #require([0, 1].contains(run.status), "status \(run.status): \(run.stderr)")
+            statuses.insert(run.status)
+        }
+        for _ in 0..<60 {
+            let arguments = Self.randomArguments(&random).filter { $0 != "watch" }
+            let run = try cli.run(arguments, stdin: Self.randomDocument(&random))
+            try #require([0, 1, 2].contains(run.status), "\(arguments) → \(run.status): \(run.stderr)")
+        }
+        #expect(statuses == [0, 1])
+        if FileManager.default.fileExists(atPath: cli.database) { #expect(try cli.run(["check"]).status == 0) }
+    }
+}

@@ -33,9 +33,10 @@ let package = Package(
         .executableTarget(name: "liststore", dependencies: ["ListStoreCLI"]),
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("sqlite3")]),
         .executableTarget(name: "liststore-bench", dependencies: ["ListStore", "CBaseline"]),
-        .testTarget(name: "SQLiteLayerTests", dependencies: ["SQLiteLayer"]),
-        .testTarget(name: "ListStoreTests", dependencies: ["ListStore", "ListStoreMigrations", "SQLiteLayer"]),
-        .testTarget(name: "ListStoreCLITests", dependencies: ["ListStoreCLI", "ListStore"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SQLiteLayerTests", dependencies: ["SQLiteLayer", "TestSupport"]),
+        .testTarget(name: "ListStoreTests", dependencies: ["ListStore", "ListStoreMigrations", "SQLiteLayer", "TestSupport"]),
+        .testTarget(name: "ListStoreCLITests", dependencies: ["ListStoreCLI", "ListStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -77,7 +77,9 @@ func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
 }
 
 func row(_ result: Result) -> String {
-    let ratio = result.baseline.isFinite ? String(format: "%.2fx", result.listStore / result.baseline) : "—"
+    let value = result.listStore / result.baseline
+    // Far below 1, "1/509" (509 times faster) says more than "0.00x".
+    let ratio = !result.baseline.isFinite ? "—" : value < 0.1 ? String(format: "1/%.0f", 1 / value) : String(format: "%.2fx", value)
     return pad(result.operation, 26) + pad(String(result.n), 9, right: true) + pad(Measurement.format(result.listStore), 12, right: true)
         + pad(result.baseline.isFinite ? Measurement.format(result.baseline) : "—", 12, right: true) + pad(ratio, 9, right: true)
 }

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+@_exported import TestSupport
 
 /// Runs the built `liststore` binary as a subprocess in a fresh temporary directory.
 final class CLIHarness: Sendable {
-    let directory: URL
+    private let temporary: TemporaryDirectory
+    var directory: URL { temporary.url }
     var database: String { directory.appendingPathComponent("liststore.sqlite").path }
 
     struct Run {
@@ -13,13 +15,7 @@ final class CLIHarness: Sendable {
     }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("liststore-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        _ = try? Self.process("/bin/chmod", ["-R", "u+rwX", directory.path], in: nil)
-        try? FileManager.default.removeItem(at: directory)
+        temporary = try TemporaryDirectory(prefix: "liststore-cli")
     }
 
     /// The `liststore` executable built next to the test bundle.
@@ -47,10 +43,8 @@ final class CLIHarness: Sendable {
 
     static func process(_ executable: String, _ arguments: [String], in directory: URL?, stdin: Data = Data(),
                         environment: [String: String] = [:]) throws -> Run {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("liststore-io-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let inURL = scratch.appendingPathComponent("in"), outURL = scratch.appendingPathComponent("out"), errURL = scratch.appendingPathComponent("err")
+        let scratch = try TemporaryDirectory(prefix: "liststore-io")
+        let inURL = scratch.url.appendingPathComponent("in"), outURL = scratch.url.appendingPathComponent("out"), errURL = scratch.url.appendingPathComponent("err")
         try stdin.write(to: inURL)
         try Data().write(to: outURL)
         try Data().write(to: errURL)
@@ -90,15 +84,3 @@ final class CLIHarness: Sendable {
     }
 }
 
-/// A deterministic random number generator (SplitMix64), so randomized tests replay exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SQLiteLayer
+import TestSupport
 
 @Suite struct ConnectionTests {
     func memory() throws -> Connection { try Connection(path: ":memory:", mode: .readWriteCreate) }
@@ -53,6 +54,17 @@ import SQLiteLayer
         #expect(try db.scalarInt("SELECT count(*) FROM t") == 1)
     }
 
+    @Test func readTransactionsSeeOneStateAndEndWithoutCommitting() throws {
+        let db = try memory()
+        try db.executeScript("CREATE TABLE t (x)")
+        let counts = try db.readTransaction { [try db.scalarInt("SELECT count(*) FROM t"), try db.scalarInt("SELECT count(*) FROM t")] }
+        #expect(counts == [0, 0])
+        #expect(db.isAutocommit)
+        struct Stop: Error {}
+        #expect(throws: Stop.self) { try db.readTransaction { throw Stop() } }
+        #expect(db.isAutocommit)
+    }
+
     @Test func transactionsDoNotNest() throws {
         let db = try memory()
         try db.transaction {
@@ -68,10 +80,8 @@ import SQLiteLayer
     }
 
     @Test func aSecondWriterGetsBusyAfterTheTimeout() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-layer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("busy.sqlite").path
+        let directory = try TemporaryDirectory(prefix: "sqlite-layer")
+        let path = directory.path("busy.sqlite")
         let first = try Connection(path: path, mode: .readWriteCreate)
         try first.executeScript("PRAGMA journal_mode = WAL; CREATE TABLE t (x)")
         let second = try Connection(path: path, mode: .readWrite)

@@ -101,14 +101,13 @@ extension ListStore {
     /// addressed rows go, by identity: other rows with equal titles stay.
     @discardableResult
     public func deleteRows(at indexPaths: [ListIndexPath]) throws -> ChangeSet {
-        var seen = Set<ListIndexPath>()
-        for path in indexPaths where !seen.insert(path).inserted { throw ListStoreError.duplicateIndexPath(path) }
+        if let repeated = firstRepeated(indexPaths) { throw ListStoreError.duplicateIndexPath(repeated) }
         return try mutate { db in
             var sections: [Int: SectionRows] = [:]
             let doomed = try indexPaths.map { path in
-                if sections[path.section] == nil { sections[path.section] = try SectionRows.load(section: path.section, db) }
-                let rowID = try sections[path.section]!.rowID(at: path.row, db)
-                return DoomedRow(path: path, id: RowID(rawValue: rowID))
+                let section = try sections[path.section] ?? SectionRows.load(section: path.section, db)
+                sections[path.section] = section
+                return DoomedRow(path: path, id: RowID(rawValue: try section.rowID(at: path.row, db)))
             }
             return try delete(doomed, in: sections, db)
         }
@@ -117,8 +116,7 @@ extension ListStore {
     /// Deletes the rows with `ids`, wherever they are now, in one transaction.
     @discardableResult
     public func deleteRows(ids: [RowID]) throws -> ChangeSet {
-        var seen = Set<RowID>()
-        for id in ids where !seen.insert(id).inserted { throw ListStoreError.duplicateRowID(id) }
+        if let repeated = firstRepeated(ids) { throw ListStoreError.duplicateRowID(repeated) }
         return try mutate { db in try deleteRows(ids: ids, db) }
     }
 

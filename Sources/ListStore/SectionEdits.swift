@@ -53,8 +53,7 @@ extension ListStore {
     /// Deletes the sections at `indexes`, with all their rows, in one transaction.
     @discardableResult
     public func deleteSections(at indexes: [Int]) throws -> ChangeSet {
-        var seen = Set<Int>()
-        for index in indexes where !seen.insert(index).inserted { throw ListStoreError.duplicateSectionIndex(index) }
+        if let repeated = firstRepeated(indexes) { throw ListStoreError.duplicateSectionIndex(repeated) }
         return try mutate { db in
             let doomed = try indexes.map { ChangeSet.SectionChange(index: $0, id: SectionID(rawValue: try db.sectionID(at: $0))) }
             return try deleteSections(doomed, db)
@@ -64,8 +63,7 @@ extension ListStore {
     /// Deletes the sections with `ids`, with all their rows, in one transaction.
     @discardableResult
     public func deleteSections(ids: [SectionID]) throws -> ChangeSet {
-        var seen = Set<SectionID>()
-        for id in ids where !seen.insert(id).inserted { throw ListStoreError.duplicateSectionID(id) }
+        if let repeated = firstRepeated(ids) { throw ListStoreError.duplicateSectionID(repeated) }
         return try mutate { db in
             let doomed = try ids.map { id in
                 guard let index = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)]) else {

@@ -34,3 +34,9 @@ func validateTitle(_ title: String) throws {
     if title.isEmpty { throw ListStoreError.invalidTitle(title, reason: "a title cannot be empty") }
     if title.utf8.contains(0) { throw ListStoreError.invalidTitle(title, reason: "a title cannot contain NUL characters") }
 }
+
+/// The first value that appears a second time in `values`, or nil when all are distinct.
+func firstRepeated<T: Hashable>(_ values: [T]) -> T? {
+    var seen = Set<T>()
+    return values.first { !seen.insert($0).inserted }
+}

@@ -67,11 +67,14 @@ struct CommandContext {
 
     var databaseExists: Bool { FileManager.default.fileExists(atPath: databasePath) }
 
+    /// The error for a command that needs an existing database.
+    var missingDatabase: CommandFailure {
+        CommandFailure("no database at \(databasePath); create one with `liststore init` (or `liststore demo` for example data), or pass --db PATH")
+    }
+
     /// Opens an existing database read-only; never creates a file.
     func openForReading() throws -> ListStore {
-        guard databaseExists else {
-            throw CommandFailure("no database at \(databasePath); create one with `liststore init` (or `liststore demo` for example data), or pass --db PATH")
-        }
+        guard databaseExists else { throw missingDatabase }
         return try ListStore.open(at: databasePath, mode: .readOnly)
     }
 

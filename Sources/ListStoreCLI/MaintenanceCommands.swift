@@ -4,7 +4,7 @@ import ListStore
 /// `check`, `repair`, `backup`.
 enum MaintenanceCommands {
     @Sendable static func check(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        guard context.databaseExists else { _ = try context.openForReading(); return .streamed }
+        guard context.databaseExists else { throw context.missingDatabase }
         let store = try ListStore.open(at: context.databasePath, mode: .inspect)
         let problems: [String]
         do {
@@ -20,7 +20,7 @@ enum MaintenanceCommands {
     }
 
     @Sendable static func repair(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        guard context.databaseExists else { _ = try context.openForReading(); return .streamed }
+        guard context.databaseExists else { throw context.missingDatabase }
         let store = try context.openForWriting()
         let report = try store.repair()
         let human = report.fixes.isEmpty ? "nothing to repair: every position is in order" : report.fixes.joined(separator: "\n")

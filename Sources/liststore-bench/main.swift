@@ -30,6 +30,7 @@ if let unknown = arguments.first(where: { !["--quick", "--large", "--repetitions
 let repetitions = arguments.firstIndex(of: "--repetitions").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
     ?? (quick ? 3 : 5)
 let sizes = quick ? [100, 1_000] : large ? [1_000, 10_000, 100_000, 1_000_000] : [1_000, 10_000, 100_000]
+let (smallest, largest) = (sizes[0], sizes[sizes.count - 1])
 let benchDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 let cli = benchDirectory.appendingPathComponent("liststore").path
 
@@ -142,7 +143,7 @@ do {
 
     // Scaling: the time at the largest n over the time at the smallest.
     print("")
-    print("scaling, ListStore time at n = \(sizes.last!) over n = \(sizes.first!) (1.00 = independent of n):")
+    print("scaling, ListStore time at n = \(largest) over n = \(smallest) (1.00 = independent of n):")
     for name in Operation.all.map(\.name) + ["open + section count"] {
         let times = results.filter { $0.operation == name }
         guard let first = times.first, let last = times.last else { continue }
@@ -150,7 +151,7 @@ do {
     }
 
     // Peak memory of the multi-row delete, in a process of its own.
-    let n = sizes.last!
+    let n = largest
     let path = try fixtures.copy(try fixtures.template(rows: n), to: "work-memory.sqlite")
     let report = fixtures.path("memory.txt")
     let child = Measurement.spawn(CommandLine.arguments[0], ["--child-delete", path, String(n)], output: report)

@@ -23,6 +23,9 @@ public final class ListStore: Sendable {
         self.connection = connection
     }
 
+    /// The schema version this build writes (`PRAGMA user_version` of a fully migrated file).
+    public static var schemaVersion: Int { Schema.migrator.latestVersion }
+
     /// How a store is opened.
     public enum AccessMode: Sendable {
         /// Read and write; a missing file is created and every file is migrated to the current schema.

@@ -30,7 +30,7 @@ public enum CLI {
         }
         switch invocation {
         case .version:
-            return Result(status: 0, output: "liststore \(version)\n", error: "")
+            return Result(status: 0, output: "liststore \(version) (schema version \(ListStore.schemaVersion))\n", error: "")
         case .help(let spec):
             return Result(status: 0, output: (spec?.help ?? Commands.programHelp) + "\n", error: "")
         case .command(let command, _):

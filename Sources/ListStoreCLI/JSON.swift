@@ -1,11 +1,15 @@
 /// A JSON value with ordered object keys and numbers kept as written, so documents print in a stable,
 /// readable order and payloads survive an import/export round trip exactly.
 public indirect enum JSONValue: Hashable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number, as its JSON text.
     case number(String)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
     /// An object whose members keep their order.
     case object([(String, JSONValue)])

@@ -1,9 +1,14 @@
 /// A value bound to a statement parameter or read from a column.
 public enum SQLiteValue: Hashable, Sendable {
+    /// A 64-bit integer.
     case integer(Int64)
+    /// A floating-point number.
     case real(Double)
+    /// UTF-8 text (NUL characters included).
     case text(String)
+    /// Bytes.
     case blob([UInt8])
+    /// SQL NULL.
     case null
 }
 

@@ -75,16 +75,33 @@ struct CommandContext {
     /// Opens an existing database read-only; never creates a file.
     func openForReading() throws -> ListStore {
         guard databaseExists else { throw missingDatabase }
+        try refuseDirectory()
         return try ListStore.open(at: databasePath, mode: .readOnly)
     }
 
     /// Opens the database for writing, creating it when it does not exist.
     func openForWriting() throws -> ListStore {
-        let folder = (databasePath as NSString).deletingLastPathComponent.isEmpty ? "." : (databasePath as NSString).deletingLastPathComponent
+        try refuseDirectory()
+        let folder = Self.folder(of: databasePath)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure("cannot create \(databasePath): the folder \(folder) does not exist; create it first or pass another --db PATH")
         }
         return try ListStore.open(at: databasePath, mode: .readWrite)
+    }
+
+    /// A folder given as the database is a slip of the keyboard; say so instead of an SQLite I/O error.
+    func refuseDirectory() throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: databasePath, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure("\(databasePath) is a folder, not a database file; pass a file path such as \(databasePath)/liststore.sqlite")
+        }
+    }
+
+    /// The folder part of `path` as written ("." for a bare file name, "/" for a file at the root).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
     }
 }

@@ -5,6 +5,7 @@ import ListStore
 enum MaintenanceCommands {
     @Sendable static func check(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         guard context.databaseExists else { throw context.missingDatabase }
+        try context.refuseDirectory()
         let store = try ListStore.open(at: context.databasePath, mode: .inspect)
         let problems: [String]
         do {

@@ -15,6 +15,10 @@ enum TransferCommands {
         let snapshot = try store.snapshot()
         let document = JSONShapes.list(snapshot.sections)
         guard let destination else { return CommandOutput(human: document.serialized(), json: document) }
+        let folder = CommandContext.folder(of: destination)
+        guard FileManager.default.fileExists(atPath: folder) else {
+            throw CommandFailure("cannot write \(destination): the folder \(folder) does not exist; create it first")
+        }
         do {
             try Data((document.serialized() + "\n").utf8).write(to: URL(fileURLWithPath: destination), options: .atomic)
         } catch {
@@ -33,8 +37,12 @@ enum TransferCommands {
         if source == "-" {
             data = context.environment.readStandardInput()
         } else {
-            guard let contents = FileManager.default.contents(atPath: source) else {
-                throw CommandFailure("cannot read \(source): no such file, or it is not readable")
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+                throw CommandFailure("cannot read \(source): no such file; pass the path of a JSON document, or - for standard input")
+            }
+            guard !isDirectory.boolValue, let contents = FileManager.default.contents(atPath: source) else {
+                throw CommandFailure("cannot read \(source): it is a folder or not readable; pass the path of a JSON document")
             }
             data = contents
         }
@@ -55,6 +63,8 @@ enum TransferCommands {
 /// Unknown members are refused, so a misspelt key is not silently dropped.
 enum DocumentReader {
     static func read(_ data: Data, name: String) throws -> ListDocument {
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]  // some editors start UTF-8 files with one
+        let data = data.starts(with: byteOrderMark) ? data.dropFirst(3) : data
         guard let text = String(validating: data, as: UTF8.self) else {
             throw CommandFailure("\(name) is not valid UTF-8 text; nothing was imported")
         }

@@ -85,6 +85,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cli.directory.appendingPathComponent("no").path))
     }
 
+    @Test func pathsThatAreFoldersOrMissAFolder() throws {
+        let cli = try CLIHarness()
+        try FileManager.default.createDirectory(at: cli.directory.appendingPathComponent("d"), withIntermediateDirectories: true)
+        for arguments in [["--db", "d", "init"], ["--db", "d", "show"], ["--db", "d", "check"], ["--db", cli.directory.path, "add", "0", "x"]] {
+            let run = try cli.run(arguments)
+            #expect(run.status == 1, "\(arguments)")
+            #expect(run.stderr.contains("is a folder, not a database file"), "\(arguments): \(run.stderr)")
+        }
+        // A one-letter relative path (this once crashed Foundation's path functions).
+        #expect(try cli.run(["--db", "x", "init"]).status == 0)
+        try cli.run(["demo"])
+        let export = try cli.run(["export", "missing/out.json"])
+        #expect(export.status == 1)
+        #expect(export.stderr.contains("the folder missing does not exist"))
+        let folder = try cli.run(["import", "d"])
+        #expect(folder.status == 1)
+        #expect(folder.stderr.contains("it is a folder"))
+    }
+
+    @Test func anImportDocumentMayStartWithAByteOrderMark() throws {
+        let cli = try CLIHarness()
+        let run = try cli.run(["import", "-"], stdin: Data([0xEF, 0xBB, 0xBF] + Array("{\"sections\":[{\"title\":\"A\"}]}".utf8)))
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
     @Test func aFailedFirstCommandLeavesNoNewFileBehind() throws {
         let cli = try CLIHarness()
         let run = try cli.run(["add", "0", "x"])

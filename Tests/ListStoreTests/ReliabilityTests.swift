@@ -91,6 +91,24 @@ import SQLiteLayer
         #expect(try store.rowCount(inSection: 1) == 5_002)
     }
 
+    @Test func aWriterThatCannotGetTheLockFailsClearlyAfterTheBusyTimeout() throws {
+        let directory = try TemporaryDirectory()
+        let path = try makeFile(directory)
+        let store = try ListStore.open(at: path, busyTimeout: 100)
+        let before = try store.snapshot()
+        let other = try Connection(path: path, mode: .readWrite)
+        try other.run("BEGIN IMMEDIATE")
+        let started = Date()
+        #expect { try store.insertRow("late", intoSection: 1) } throws: { error in
+            guard case .busy = error as? ListStoreError else { return false }
+            return "\(error)".hasPrefix("database is busy") && "\(error)".contains("nothing was changed — try again")
+        }
+        #expect(Date().timeIntervalSince(started) >= 0.09, "it waits for the busy timeout first")
+        try other.run("ROLLBACK")
+        #expect(try store.snapshot() == before)
+        try store.insertRow("now", intoSection: 1)
+    }
+
     @Test func readersAreNotBlockedByAWriter() throws {
         let directory = try TemporaryDirectory()
         let path = try makeFile(directory)

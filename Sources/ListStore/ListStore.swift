@@ -11,6 +11,8 @@ import SQLiteLayer
 public final class ListStore: Sendable {
     /// Where the store lives: a file path, or `:memory:`.
     public let path: String
+    /// How the store was opened; only `.readWrite` stores accept mutations.
+    public let mode: AccessMode
     /// Guards `connection`: one thread at a time uses it.
     private let lock = Mutex(())
     /// Only touched while holding `lock`, which is what makes sharing the store safe.
@@ -18,8 +20,9 @@ public final class ListStore: Sendable {
     /// Observers of committed changes.
     let broadcaster = ChangeBroadcaster()
 
-    private init(path: String, connection: Connection) {
+    private init(path: String, mode: AccessMode, connection: Connection) {
         self.path = path
+        self.mode = mode
         self.connection = connection
     }
 
@@ -44,7 +47,7 @@ public final class ListStore: Sendable {
     /// - Parameter busyTimeout: how long a write waits for another process's lock, in milliseconds.
     public static func open(at path: String, mode: AccessMode = .readWrite, busyTimeout: Int32 = 5_000) throws -> ListStore {
         let connection = try StoreOpener(path: path, mode: mode, busyTimeout: busyTimeout).open()
-        return ListStore(path: path, connection: connection)
+        return ListStore(path: path, mode: mode, connection: connection)
     }
 
     /// A new, empty store that lives in memory until it is released; for previews and tests.
@@ -55,7 +58,8 @@ public final class ListStore: Sendable {
     /// Runs a mutation: `body` inside one `BEGIN IMMEDIATE` transaction, all-or-nothing, then the change
     /// set it returns goes to the observers. SQLite errors become ``ListStoreError``s.
     func mutate(_ body: (Connection) throws -> ChangeSet) throws -> ChangeSet {
-        try lock.withLock { _ in
+        guard mode == .readWrite else { throw ListStoreError.openedForReading(path: path) }
+        return try lock.withLock { _ in
             try Self.translatingErrors {
                 let watching = broadcaster.watchesOtherConnections
                 do {

@@ -42,6 +42,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case newerSchema(path: String, fileVersion: Int, supportedVersion: Int)
     /// The file needs migrating but was opened read-only.
     case needsMigration(path: String, fileVersion: Int, supportedVersion: Int)
+    /// A mutation of a store opened with `.readOnly` or `.inspect`.
+    case openedForReading(path: String)
     /// Another connection held the write lock for longer than the busy timeout; nothing was changed.
     case busy(String)
     /// The file, or its folder, cannot be written; nothing was changed.
@@ -93,6 +95,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(path) has schema version \(fileVersion), newer than this ListStore understands (\(supported)); it was left untouched — upgrade ListStore"
         case let .needsMigration(path, fileVersion, supported):
             return "\(path) has schema version \(fileVersion) and needs migrating to \(supported), which a read-only open cannot do; open it for writing once (e.g. `liststore init`)"
+        case let .openedForReading(path):
+            return "\(path) was opened for reading only; nothing was changed — open it with mode .readWrite to edit it"
         case let .busy(detail):
             return "database is busy: another process kept it locked past the busy timeout (\(detail)); nothing was changed — try again"
         case let .readOnly(detail):

@@ -9,7 +9,10 @@ struct StoreOpener {
 
     func open() throws -> Connection {
         do {
-            return try open(as: mode == .readWrite ? .readWriteCreate : .readOnly)
+            // Reading modes still open the file for writing when they can (and then refuse writes with
+            // query_only): the last connection to close removes the -wal and -shm files, which a
+            // read-only connection would leave behind.
+            return try open(as: mode == .readWrite ? .readWriteCreate : .readWrite)
         } catch ListStoreError.readOnly where mode != .readWrite && !FileManager.default.fileExists(atPath: path + "-wal") {
             // SQLite cannot read a WAL file without a -shm file it can create. With no -wal file, no
             // writer is connected, so the file can be read as it is, without locks.
@@ -27,6 +30,7 @@ struct StoreOpener {
             try recognise(connection)
             if mode != .inspect { try probe(connection) }
             guard mode == .readWrite else {
+                try connection.run("PRAGMA query_only = ON")
                 let version = try Migrator.version(of: connection)
                 if mode == .readOnly && version < Schema.migrator.latestVersion {
                     throw ListStoreError.needsMigration(path: path, fileVersion: version, supportedVersion: Schema.migrator.latestVersion)

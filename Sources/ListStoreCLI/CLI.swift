@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import Synchronization
 
 /// The `liststore` program: parses a command line, runs it against the repository API and renders
 /// the result. It never talks to SQLite itself.
@@ -34,11 +35,13 @@ public enum CLI {
         case .help(let spec):
             return Result(status: 0, output: (spec?.help ?? Commands.programHelp) + "\n", error: "")
         case .command(let command, _):
-            let context = CommandContext(globals: globals, environment: environment)
+            let collected = Mutex("")
+            let write = environment.writeOutput ?? { text in collected.withLock { $0 += text } }
+            let context = CommandContext(globals: globals, environment: environment, write: write)
             let existedBefore = context.databaseExists
             do {
                 let output = try command.spec.run(command, context)
-                if output.streamed { return Result(status: 0, output: "", error: "") }
+                if output.streamed { return Result(status: 0, output: collected.withLock { $0 }, error: "") }
                 return Result(status: 0, output: (globals.json ? output.json.serialized() : output.human) + "\n", error: "")
             } catch let failed as CheckFailed {
                 let output = globals.json ? failed.json.serialized() + "\n" : failed.problems.map { "problem: \($0)" }.joined(separator: "\n") + "\n"

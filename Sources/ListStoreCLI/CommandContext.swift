@@ -21,13 +21,14 @@ public struct CLIEnvironment: Sendable {
     public var standardErrorIsTerminal: Bool
     /// Writes progress text to standard error.
     public var writeProgress: @Sendable (String) -> Void
-    /// Writes output to standard output at once, for commands that stream (`watch`).
-    public var writeOutput: @Sendable (String) -> Void
+    /// Writes output to standard output as it comes, for commands that stream (`watch`, `export`);
+    /// nil collects it into ``CLI/Result/output`` instead.
+    public var writeOutput: (@Sendable (String) -> Void)?
 
     /// An environment built from its parts.
     public init(variables: [String: String], readStandardInput: @escaping @Sendable () -> Data,
                 standardErrorIsTerminal: Bool, writeProgress: @escaping @Sendable (String) -> Void,
-                writeOutput: @escaping @Sendable (String) -> Void = { _ in }) {
+                writeOutput: (@Sendable (String) -> Void)? = nil) {
         self.variables = variables
         self.readStandardInput = readStandardInput
         self.standardErrorIsTerminal = standardErrorIsTerminal
@@ -54,15 +55,18 @@ struct CommandContext {
     let databasePath: String
     let json: Bool
     let environment: CLIEnvironment
+    /// Writes to standard output as the command goes (see ``CLIEnvironment/writeOutput``).
+    let write: @Sendable (String) -> Void
     /// True when the path came from neither `--db` nor `LISTSTORE_DB`.
     let usesDefaultDatabase: Bool
 
-    init(globals: GlobalOptions, environment: CLIEnvironment) {
+    init(globals: GlobalOptions, environment: CLIEnvironment, write: @escaping @Sendable (String) -> Void) {
         let fromEnvironment = environment.variables["LISTSTORE_DB"].flatMap { $0.isEmpty ? nil : $0 }
         databasePath = globals.databasePath ?? fromEnvironment ?? Self.defaultDatabase
         usesDefaultDatabase = globals.databasePath == nil && fromEnvironment == nil
         json = globals.json
         self.environment = environment
+        self.write = write
     }
 
     var databaseExists: Bool { FileManager.default.fileExists(atPath: databasePath) }

@@ -12,23 +12,62 @@ enum TransferCommands {
             throw CommandFailure("refusing to export over the database itself (\(destination)); choose another FILE")
         }
         let store = try context.openForReading()
-        let snapshot = try store.snapshot()
-        let document = JSONShapes.list(snapshot.sections)
-        guard let destination else { return CommandOutput(human: document.serialized(), json: document) }
+        guard let destination else {
+            try writeDocument(of: store, to: context.write)
+            return .streamed
+        }
         let folder = CommandContext.folder(of: destination)
         guard FileManager.default.fileExists(atPath: folder) else {
             throw CommandFailure("cannot write \(destination): the folder \(folder) does not exist; create it first")
         }
-        do {
-            try Data((document.serialized() + "\n").utf8).write(to: URL(fileURLWithPath: destination), options: .atomic)
-        } catch {
-            throw CommandFailure("cannot write \(destination): \(error.localizedDescription); check the path and permissions")
+        // Written beside the destination, then renamed over it: a reader never sees half a document.
+        let temporary = "\(folder)/.\(destination.split(separator: "/").last ?? "export").\(UUID().uuidString).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: nil), let file = FileHandle(forWritingAtPath: temporary) else {
+            throw CommandFailure("cannot write \(destination): the folder \(folder) is not writable; check its permissions")
         }
-        let summary = "exported \(snapshot.sections.count) sections, \(snapshot.rowCount) rows to \(destination)"
+        let counts: (sections: Int, rows: Int)
+        do {
+            counts = try writeDocument(of: store) { file.write(Data($0.utf8)) }
+            try file.synchronize()
+            try file.close()
+            guard rename(temporary, destination) == 0 else {
+                throw CommandFailure("cannot write \(destination): \(String(cString: strerror(errno))); check the path and permissions")
+            }
+        } catch {
+            try? file.close()
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+        let summary = "exported \(counts.sections) sections, \(counts.rows) rows to \(destination)"
         return CommandOutput(human: summary, json: .object([
             ("exported", .string(destination)),
-            ("counts", .object([("sections", .int(snapshot.sections.count)), ("rows", .int(snapshot.rowCount))])),
+            ("counts", .object([("sections", .int(counts.sections)), ("rows", .int(counts.rows))])),
         ]))
+    }
+
+    /// Writes the whole store as one JSON document (the shape of `show --json`) plus a newline, in
+    /// pieces of about 64 KB, reading it with a scan so that no store is too big to export.
+    @discardableResult
+    static func writeDocument(of store: ListStore, to write: (String) -> Void) throws -> (sections: Int, rows: Int) {
+        var buffer = "{\"sections\":["
+        var sections = 0, rows = 0
+        func flushIfLarge() {
+            if buffer.utf8.count >= 65_536 { write(buffer); buffer = "" }
+        }
+        try store.scan { item in
+            switch item {
+            case let .section(index, id, title, _):
+                buffer += (index == 0 ? "" : "]},") + "{\"id\":\(id.rawValue),\"title\":" + JSONValue.string(title).serialized() + ",\"rows\":["
+                sections += 1
+            case let .row(path, row):
+                buffer += (path.row == 0 ? "" : ",") + JSONShapes.row(row).serialized()
+                rows += 1
+            }
+            flushIfLarge()
+        }
+        buffer += (sections == 0 ? "" : "]}") + "]}\n"
+        write(buffer)
+        return (sections, rows)
     }
 
     @Sendable static func importDocument(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {

@@ -11,9 +11,9 @@ enum WatchCommand {
         if limit == 0 { return .streamed }
         let store = try context.openForReading()
         let stream = store.changes(includingOtherConnections: true, pollInterval: pollInterval)
-        let environment = context.environment
+        let write = context.write
         let json = context.json
-        environment.writeProgress("watching \(context.databasePath) for changes (Ctrl-C to stop)\n")
+        context.environment.writeProgress("watching \(context.databasePath) for changes (Ctrl-C to stop)\n")
         let finished = DispatchSemaphore(value: 0)
         let reader = Task {
             var delivered = 0
@@ -21,7 +21,7 @@ enum WatchCommand {
                 let line = json
                     ? JSONValue.object([("changes", JSONShapes.changes(changes))]).serialized()
                     : "\(timestamp()) " + HumanText.changes(changes).split(separator: "\n").joined(separator: "; ")
-                environment.writeOutput(line + "\n")
+                write(line + "\n")
                 delivered += 1
                 if let limit, delivered >= limit { break }
             }

@@ -185,5 +185,10 @@ import SQLiteLayer
         #expect(try restored.snapshot() == committed)
         #expect(try restored.checkInvariants().isEmpty)
         #expect(throws: ListStoreError.self) { try store.backup(to: copy) }
+        // A store opened for reading can be backed up, and still refuses writes afterwards.
+        let reader = try ListStore.open(at: path, mode: .readOnly)
+        try reader.backup(to: directory.path("second.sqlite"))
+        #expect(try ListStore.open(at: directory.path("second.sqlite")).snapshot() == committed)
+        #expect(throws: ListStoreError.openedForReading(path: path)) { try reader.insertRow("x", intoSection: 0) }
     }
 }

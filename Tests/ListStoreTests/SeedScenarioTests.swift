@@ -70,3 +70,23 @@ import Testing
         #expect(try store.appendRowToEverySection("x").isEmpty)
     }
 }
+
+@Suite struct ScanTests {
+    @Test func scanVisitsEverySectionThenItsRowsInDisplayOrder() throws {
+        let store = try ListStore.inMemory()
+        try store.insertSection(title: "A")
+        try store.insertSection(title: "Empty")
+        try store.insertSection(title: "B")
+        try store.insertRows(["a0", "a1"], intoSection: 0)
+        try store.insertRows(["b1"], intoSection: 2)
+        try store.insertRow("b0", intoSection: 2, at: 0)
+        var seen: [String] = []
+        try store.scan { item in
+            switch item {
+            case let .section(index, _, title, count): seen.append("[\(index)] \(title) \(count)")
+            case let .row(path, row): seen.append("\(path) \(row.title)")
+            }
+        }
+        #expect(seen == ["[0] A 2", "0:0 a0", "0:1 a1", "[1] Empty 0", "[2] B 2", "2:0 b0", "2:1 b1"])
+    }
+}

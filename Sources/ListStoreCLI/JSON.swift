@@ -204,32 +204,35 @@ public struct JSONParser {
 
     private mutating func string() throws -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
-        var runStart = index
-        func flushRun(_ parser: JSONParser, upTo end: Int) throws {
-            guard runStart < end else { return }
-            let run = parser.bytes[runStart..<end]
-            guard let text = String(validating: run, as: UTF8.self) else { throw parser.failure("invalid UTF-8 in a string") }
-            scalars.append(contentsOf: text.unicodeScalars)
+        let start = index
+        // Most strings have no escapes: decode them straight from the document's bytes.
+        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 { index += 1 }
+        if current == UInt8(ascii: "\"") {
+            defer { index += 1 }
+            return try decode(bytes[start..<index])
         }
+        var buffer = Array(bytes[start..<index])
         while true {
             guard let byte = current else { throw failure("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
-                try flushRun(self, upTo: index)
                 index += 1
-                return String(scalars)
+                return try decode(buffer[...])
             case UInt8(ascii: "\\"):
-                try flushRun(self, upTo: index)
                 index += 1
-                scalars.append(try escape())
-                runStart = index
+                buffer.append(contentsOf: String(try escape()).utf8)
             case 0..<0x20:
                 throw failure("control character in a string (escape it)")
             default:
+                buffer.append(byte)
                 index += 1
             }
         }
+    }
+
+    private func decode(_ utf8: ArraySlice<UInt8>) throws -> String {
+        guard let text = String(validating: utf8, as: UTF8.self) else { throw failure("invalid UTF-8 in a string") }
+        return text
     }
 
     private mutating func escape() throws -> Unicode.Scalar {

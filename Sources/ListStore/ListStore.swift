@@ -62,21 +62,18 @@ public final class ListStore: Sendable {
         return try lock.withLock { _ in
             try Self.translatingErrors {
                 let watching = broadcaster.watchesOtherConnections
-                do {
-                    let changes = try connection.transaction(.immediate) {
-                        // Under the write lock: report what others committed before this change, then
-                        // keep the state this change commits as the baseline for the next comparison.
-                        if watching { try catchUpWithOtherConnections(connection) }
-                        let changes = try body(connection)
-                        if watching && !changes.isEmpty { try refreshBaseline(connection) }
-                        return changes
-                    }
-                    broadcaster.publish(changes)
+                var committedState: (snapshot: ListSnapshot, dataVersion: Int)?
+                let changes = try connection.transaction(.immediate) {
+                    // Under the write lock: report what others committed before this change, and read the
+                    // state this change commits, the baseline for the next comparison once it is committed.
+                    if watching { try catchUpWithOtherConnections(connection) }
+                    let changes = try body(connection)
+                    if watching && !changes.isEmpty { committedState = try readBaseline(connection) }
                     return changes
-                } catch {
-                    if watching { try? refreshBaseline(connection) }
-                    throw error
                 }
+                if let committedState { broadcaster.setBaseline(committedState.snapshot, dataVersion: committedState.dataVersion) }
+                broadcaster.publish(changes)
+                return changes
             }
         }
     }

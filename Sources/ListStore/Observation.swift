@@ -66,17 +66,15 @@ extension ListStore {
         broadcaster.setBaseline(snapshot, dataVersion: current)
     }
 
-    /// Reads the baseline afresh. Runs with the store's lock held, inside or outside a transaction.
+    /// Reads the baseline afresh. Runs with the store's lock held, outside a transaction.
     func refreshBaseline(_ db: Connection) throws {
-        if db.isAutocommit {
-            try db.readTransaction {
-                let snapshot = try readSnapshot(db)
-                broadcaster.setBaseline(snapshot, dataVersion: try db.scalarInt("PRAGMA data_version") ?? 0)
-            }
-        } else {
-            let snapshot = try readSnapshot(db)
-            broadcaster.setBaseline(snapshot, dataVersion: try db.scalarInt("PRAGMA data_version") ?? 0)
-        }
+        let (snapshot, version) = try db.readTransaction { try readBaseline(db) }
+        broadcaster.setBaseline(snapshot, dataVersion: version)
+    }
+
+    /// The current snapshot and the `data_version` it belongs to; the caller provides the transaction.
+    func readBaseline(_ db: Connection) throws -> (snapshot: ListSnapshot, dataVersion: Int) {
+        (try readSnapshot(db), try db.scalarInt("PRAGMA data_version") ?? 0)
     }
 }
 

@@ -81,6 +81,17 @@ extension ListStore {
         try read { db in try readSnapshot(db) }
     }
 
+    /// One section with all of its rows, read in one transaction (without reading the other sections).
+    public func snapshot(ofSection index: Int) throws -> SectionSnapshot {
+        try read { db in
+            let (id, _, _) = try self.section(at: index, db)
+            let title = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(id)]) ?? ""
+            let rows = try db.cached("SELECT id, title, payload FROM rows WHERE section_id = ?1 ORDER BY position")
+                .bind([.integer(id)]).map(Self.row)
+            return SectionSnapshot(id: SectionID(rawValue: id), title: title, rows: rows)
+        }
+    }
+
     /// Reads every section and row; the caller provides the transaction.
     func readSnapshot(_ db: Connection) throws -> ListSnapshot {
         var sections = try db.cached("SELECT id, title FROM sections ORDER BY position").bind([])

@@ -16,14 +16,12 @@ enum StoreCommands {
 
     @Sendable static func show(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let store = try context.openForReading()
-        let snapshot = try store.snapshot()
-        var shown = Array(snapshot.sections.enumerated()).map { (index: $0.offset, section: $0.element) }
-        if !command.positionals.isEmpty {
+        let shown: [(index: Int, section: SectionSnapshot)]
+        if command.positionals.isEmpty {
+            shown = Array(try store.snapshot().sections.enumerated()).map { (index: $0.offset, section: $0.element) }
+        } else {
             let index = try command.index(0, "SECTION")
-            guard snapshot.sections.indices.contains(index) else {
-                throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: snapshot.sections.count)
-            }
-            shown = [shown[index]]
+            shown = [(index: index, section: try store.snapshot(ofSection: index))]
         }
         return CommandOutput(human: HumanText.list(shown), json: JSONShapes.list(shown.map(\.section)))
     }

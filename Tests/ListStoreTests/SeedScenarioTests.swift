@@ -88,5 +88,7 @@ import Testing
             }
         }
         #expect(seen == ["[0] A 2", "0:0 a0", "0:1 a1", "[1] Empty 0", "[2] B 2", "2:0 b0", "2:1 b1"])
+        #expect(try store.snapshot(ofSection: 2) == store.snapshot().sections[2])
+        #expect(throws: ListStoreError.sectionIndexOutOfRange(index: 3, sectionCount: 3)) { try store.snapshot(ofSection: 3) }
     }
 }

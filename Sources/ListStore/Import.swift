@@ -37,61 +37,96 @@ public struct ListDocument: Hashable, Sendable {
     public var rowCount: Int { sections.reduce(0) { $0 + $1.rows.count } }
 }
 
+/// Receives the sections and rows of an import, in order, inside the import's transaction.
+/// Obtained from ``ListStore/importStream(replacing:_:)``; each call validates what it is given.
+public final class ListImporter {
+    private let db: Connection
+    private let insertSection: Statement
+    private let insertRow: Statement
+    private var sectionIDs = Set<SectionID>()
+    private var rowIDs = Set<RowID>()
+    private var currentSection: (id: Int64, index: Int, rows: Int)?
+    fileprivate var changes = ChangeSet()
+    /// Rows written so far.
+    public private(set) var rowsWritten = 0
+    /// Sections written so far.
+    public var sectionsWritten: Int { changes.insertedSections.count }
+
+    fileprivate init(_ db: Connection) throws {
+        self.db = db
+        insertSection = try db.cached("INSERT INTO sections (id, position, title) VALUES (?1, ?2, ?3)")
+        insertRow = try db.cached("INSERT INTO rows (id, section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4, ?5)")
+    }
+
+    /// Adds a section after the ones added so far; the rows added next go into it.
+    public func addSection(id: SectionID? = nil, title: String) throws {
+        try validateTitle(title)
+        if let id {
+            guard id.rawValue > 0 else { throw ListStoreError.invalidDocument("section id \(id.rawValue) is not a positive integer") }
+            guard sectionIDs.insert(id).inserted else { throw ListStoreError.duplicateSectionID(id) }
+        }
+        let index = sectionsWritten
+        try insertSection.bind([id.map { .integer($0.rawValue) } ?? .null, .int(index), .text(title)]).run()
+        let newID = db.lastInsertedRowID
+        sectionIDs.insert(SectionID(rawValue: newID))  // so a later section cannot ask for it
+        currentSection = (newID, index, 0)
+        changes.insertedSections.append(.init(index: index, id: SectionID(rawValue: newID)))
+    }
+
+    /// Adds a row at the end of the section added last.
+    public func addRow(id: RowID? = nil, title: String, payload: String? = nil) throws {
+        guard let section = currentSection else { throw ListStoreError.invalidDocument("a row comes before any section") }
+        try validateTitle(title)
+        if let id {
+            guard id.rawValue > 0 else { throw ListStoreError.invalidDocument("row id \(id.rawValue) is not a positive integer") }
+            guard rowIDs.insert(id).inserted else { throw ListStoreError.duplicateRowID(id) }
+        }
+        try db.validatePayload(payload)
+        try insertRow.bind([id.map { .integer($0.rawValue) } ?? .null, .integer(section.id), .int(section.rows),
+                            .text(title), .optionalText(payload)]).run()
+        rowIDs.insert(RowID(rawValue: db.lastInsertedRowID))  // so a later row cannot ask for it
+        currentSection = (section.id, section.index, section.rows + 1)
+        rowsWritten += 1
+    }
+}
+
 extension ListStore {
-    /// Loads `document` in one transaction. Without `replacing`, the store must be empty (nothing is ever
-    /// merged by accident); with it, every existing section and row is deleted first. `progress` is called
-    /// with (rows written, rows in the document) as the import goes.
+    /// Loads sections and rows, as `feed` hands them to the importer, in one transaction: a document of
+    /// any size, read as it is parsed. Without `replacing`, the store must be empty (nothing is ever
+    /// merged by accident); with it, every existing section and row is deleted first. Any error — from
+    /// the importer or thrown by `feed` — leaves the store as it was.
     @discardableResult
-    public func importDocument(_ document: ListDocument, replacing: Bool = false,
-                               progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }) throws -> ChangeSet {
-        try Self.validate(document)
-        return try mutate { db in
-            var changes = ChangeSet()
+    public func importStream(replacing: Bool = false, _ feed: (ListImporter) throws -> Void) throws -> ChangeSet {
+        try mutate { db in
             let existing = try db.cached("SELECT position, id FROM sections ORDER BY position").bind([])
                 .map { ChangeSet.SectionChange(index: $0.int(0), id: SectionID(rawValue: $0.int64(1))) }
             if !existing.isEmpty {
                 guard replacing else { throw ListStoreError.storeNotEmpty(sectionCount: existing.count) }
                 try db.run("DELETE FROM sections")
-                changes.deletedSections = existing
             }
-            let insertSection = try db.cached("INSERT INTO sections (id, position, title) VALUES (?1, ?2, ?3)")
-            let insertRow = try db.cached("INSERT INTO rows (id, section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4, ?5)")
-            let total = document.rowCount
-            var written = 0
-            for (index, section) in document.sections.enumerated() {
-                try insertSection.bind([section.id.map { .integer($0.rawValue) } ?? .null, .int(index), .text(section.title)]).run()
-                let sectionID = db.lastInsertedRowID
-                changes.insertedSections.append(.init(index: index, id: SectionID(rawValue: sectionID)))
-                for (position, row) in section.rows.enumerated() {
-                    try db.validatePayload(row.payload)
-                    try insertRow.bind([row.id.map { .integer($0.rawValue) } ?? .null, .integer(sectionID), .int(position),
-                                        .text(row.title), .optionalText(row.payload)]).run()
-                    written += 1
-                    if written % 1_000 == 0 { progress(written, total) }
-                }
-            }
-            progress(written, total)
+            let importer = try ListImporter(db)
+            try feed(importer)
+            var changes = importer.changes
+            changes.deletedSections = existing
             return changes.sorted()
         }
     }
 
-    /// Checks titles, ids and their uniqueness before anything is written.
-    private static func validate(_ document: ListDocument) throws {
-        var sectionIDs = Set<SectionID>()
-        var rowIDs = Set<RowID>()
-        for section in document.sections {
-            try validateTitle(section.title)
-            if let id = section.id {
-                guard id.rawValue > 0 else { throw ListStoreError.invalidDocument("section id \(id.rawValue) is not a positive integer") }
-                guard sectionIDs.insert(id).inserted else { throw ListStoreError.duplicateSectionID(id) }
-            }
-            for row in section.rows {
-                try validateTitle(row.title)
-                if let id = row.id {
-                    guard id.rawValue > 0 else { throw ListStoreError.invalidDocument("row id \(id.rawValue) is not a positive integer") }
-                    guard rowIDs.insert(id).inserted else { throw ListStoreError.duplicateRowID(id) }
+    /// Loads `document` in one transaction (see ``importStream(replacing:_:)``). `progress` is called
+    /// with (rows written, rows in the document) as the import goes.
+    @discardableResult
+    public func importDocument(_ document: ListDocument, replacing: Bool = false,
+                               progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }) throws -> ChangeSet {
+        let total = document.rowCount
+        return try importStream(replacing: replacing) { importer in
+            for section in document.sections {
+                try importer.addSection(id: section.id, title: section.title)
+                for row in section.rows {
+                    try importer.addRow(id: row.id, title: row.title, payload: row.payload)
+                    if importer.rowsWritten % 1_000 == 0 { progress(importer.rowsWritten, total) }
                 }
             }
+            progress(importer.rowsWritten, total)
         }
     }
 }

@@ -90,47 +90,72 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
 }
 
 /// A strict RFC 8259 reader. Nesting is limited so hostile input cannot exhaust the stack.
+///
+/// Besides parsing a whole document into a ``JSONValue``, it can walk one member or element at a
+/// time (`forEachMember`, `forEachElement`, `skipValue`), so a large document is read without
+/// building it in memory.
 public struct JSONParser {
     /// The deepest nesting accepted.
     public static let maximumDepth = 256
     private let bytes: [UInt8]
-    private var index = 0
+    /// The byte offset the parser is at; set it to read a part of the document again.
+    var position = 0
 
     /// Parses one JSON document (surrounding whitespace allowed).
     public static func parse(_ text: String) throws -> JSONValue {
         var parser = JSONParser(bytes: Array(text.utf8))
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == parser.bytes.count else { throw parser.failure("unexpected text after the document") }
+        try parser.expectEnd()
         return value
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    /// A parser at the start of `bytes`.
+    init(bytes: [UInt8]) { self.bytes = bytes }
 
-    private func failure(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(reason: reason, offset: index) }
+    func failure(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(reason: reason, offset: position) }
 
-    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+    private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
-    private mutating func skipWhitespace() {
-        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    /// Whether an object starts here.
+    var atObject: Bool { current == UInt8(ascii: "{") }
+    /// Whether an array starts here.
+    var atArray: Bool { current == UInt8(ascii: "[") }
+    /// Whether `null` (or something else starting with n) starts here.
+    var atNull: Bool { current == UInt8(ascii: "n") }
+
+    mutating func skipWhitespace() {
+        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+    }
+
+    /// Throws unless only whitespace is left.
+    mutating func expectEnd() throws {
+        skipWhitespace()
+        guard position == bytes.count else { throw failure("unexpected text after the document") }
     }
 
     private mutating func expect(_ literal: String, _ value: JSONValue) throws -> JSONValue {
         let expected = Array(literal.utf8)
-        guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
+        guard bytes.count - position >= expected.count, Array(bytes[position..<position + expected.count]) == expected else {
             throw failure("expected \(literal)")
         }
-        index += expected.count
+        position += expected.count
         return value
     }
 
-    private mutating func value(depth: Int) throws -> JSONValue {
+    /// Reads the value that starts here (at nesting `depth`).
+    mutating func value(depth: Int) throws -> JSONValue {
         guard depth < Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
         guard let byte = current else { throw failure("unexpected end of the document") }
         switch byte {
-        case UInt8(ascii: "{"): return try object(depth: depth)
-        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "{"):
+            var members: [(String, JSONValue)] = []
+            try forEachMember(depth: depth) { key, parser in members.append((key, try parser.value(depth: depth + 1))) }
+            return .object(members)
+        case UInt8(ascii: "["):
+            var items: [JSONValue] = []
+            try forEachElement(depth: depth) { parser in items.append(try parser.value(depth: depth + 1)) }
+            return .array(items)
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "t"): return try expect("true", .bool(true))
         case UInt8(ascii: "f"): return try expect("false", .bool(false))
@@ -140,92 +165,108 @@ public struct JSONParser {
         }
     }
 
-    private mutating func object(depth: Int) throws -> JSONValue {
-        index += 1
-        var members: [(String, JSONValue)] = []
+    /// Checks the value that starts here and moves past it, without keeping it.
+    mutating func skipValue(depth: Int) throws {
+        guard depth < Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
+        switch current {
+        case UInt8(ascii: "{")?: try forEachMember(depth: depth) { _, parser in try parser.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "[")?: try forEachElement(depth: depth) { parser in try parser.skipValue(depth: depth + 1) }
+        default: _ = try value(depth: depth)
+        }
+    }
+
+    /// Reads the object that starts here, calling `body` with each member's name; `body` must read
+    /// (or skip) the member's value, at `depth + 1`.
+    mutating func forEachMember(depth: Int, _ body: (String, inout JSONParser) throws -> Void) throws {
+        guard depth < Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
+        guard current == UInt8(ascii: "{") else { throw failure("expected an object") }
+        position += 1
         skipWhitespace()
-        if current == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if current == UInt8(ascii: "}") { position += 1; return }
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes") }
             let key = try string()
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw failure("expected ':' after a member name") }
-            index += 1
+            position += 1
             skipWhitespace()
-            members.append((key, try value(depth: depth + 1)))
+            try body(key, &self)
             skipWhitespace()
             switch current {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(members)
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"): position += 1; return
             default: throw failure("expected ',' or '}' in an object")
             }
         }
     }
 
-    private mutating func array(depth: Int) throws -> JSONValue {
-        index += 1
-        var items: [JSONValue] = []
+    /// Reads the array that starts here, calling `body` for each element; `body` must read (or skip)
+    /// the element, at `depth + 1`.
+    mutating func forEachElement(depth: Int, _ body: (inout JSONParser) throws -> Void) throws {
+        guard depth < Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
+        guard current == UInt8(ascii: "[") else { throw failure("expected an array") }
+        position += 1
         skipWhitespace()
-        if current == UInt8(ascii: "]") { index += 1; return .array(items) }
+        if current == UInt8(ascii: "]") { position += 1; return }
         while true {
             skipWhitespace()
-            items.append(try value(depth: depth + 1))
+            try body(&self)
             skipWhitespace()
             switch current {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(items)
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"): position += 1; return
             default: throw failure("expected ',' or ']' in an array")
             }
         }
     }
 
     private mutating func number() throws -> JSONValue {
-        let start = index
-        if current == UInt8(ascii: "-") { index += 1 }
+        let start = position
+        if current == UInt8(ascii: "-") { position += 1 }
         guard let first = current, isDigit(first) else { throw failure("expected a digit") }
-        if first == UInt8(ascii: "0") { index += 1 } else { skipDigits() }
+        if first == UInt8(ascii: "0") { position += 1 } else { skipDigits() }
         if current == UInt8(ascii: ".") {
-            index += 1
+            position += 1
             guard let digit = current, isDigit(digit) else { throw failure("expected a digit after '.'") }
             skipDigits()
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-            index += 1
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            position += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
             guard let digit = current, isDigit(digit) else { throw failure("expected a digit in the exponent") }
             skipDigits()
         }
-        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+        return .number(String(decoding: bytes[start..<position], as: UTF8.self))
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-    private mutating func skipDigits() { while let byte = current, isDigit(byte) { index += 1 } }
+    private mutating func skipDigits() { while let byte = current, isDigit(byte) { position += 1 } }
 
     private mutating func string() throws -> String {
-        index += 1
-        let start = index
+        position += 1
+        let start = position
         // Most strings have no escapes: decode them straight from the document's bytes.
-        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 { index += 1 }
+        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 { position += 1 }
         if current == UInt8(ascii: "\"") {
-            defer { index += 1 }
-            return try decode(bytes[start..<index])
+            defer { position += 1 }
+            return try decode(bytes[start..<position])
         }
-        var buffer = Array(bytes[start..<index])
+        var buffer = Array(bytes[start..<position])
         while true {
             guard let byte = current else { throw failure("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
-                index += 1
+                position += 1
                 return try decode(buffer[...])
             case UInt8(ascii: "\\"):
-                index += 1
+                position += 1
                 buffer.append(contentsOf: String(try escape()).utf8)
             case 0..<0x20:
                 throw failure("control character in a string (escape it)")
             default:
                 buffer.append(byte)
-                index += 1
+                position += 1
             }
         }
     }
@@ -237,7 +278,7 @@ public struct JSONParser {
 
     private mutating func escape() throws -> Unicode.Scalar {
         guard let byte = current else { throw failure("unterminated escape") }
-        index += 1
+        position += 1
         switch byte {
         case UInt8(ascii: "\""): return "\""
         case UInt8(ascii: "\\"): return "\\"
@@ -251,9 +292,9 @@ public struct JSONParser {
             let high = try hex4()
             if (0xD800..<0xDC00).contains(high) {
                 guard current == UInt8(ascii: "\\") else { throw failure("lone high surrogate") }
-                index += 1
+                position += 1
                 guard current == UInt8(ascii: "u") else { throw failure("lone high surrogate") }
-                index += 1
+                position += 1
                 let low = try hex4()
                 guard (0xDC00..<0xE000).contains(low),
                       let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else { throw failure("invalid surrogate pair") }
@@ -266,12 +307,12 @@ public struct JSONParser {
     }
 
     private mutating func hex4() throws -> UInt32 {
-        guard bytes.count - index >= 4 else { throw failure("short \\u escape") }
+        guard bytes.count - position >= 4 else { throw failure("short \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let digit = current, let nibble = UInt32(String(UnicodeScalar(digit)), radix: 16) else { throw failure("bad \\u escape") }
             value = value * 16 + nibble
-            index += 1
+            position += 1
         }
         return value
     }

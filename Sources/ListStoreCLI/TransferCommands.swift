@@ -86,12 +86,16 @@ enum TransferCommands {
             data = contents
         }
         let name = source == "-" ? "standard input" : source
-        let document = try DocumentReader.read(data, name: name)
+        let document = try DocumentReader.bytes(of: data, name: name)
+        // The whole document is checked before the store is opened: a bad one never creates a file.
+        let total = try DocumentReader.check(document, name: name).rows
         let store = try context.openForWriting()
-        let showProgress = context.environment.standardErrorIsTerminal && document.rowCount >= progressThreshold
+        let showProgress = context.environment.standardErrorIsTerminal && total >= progressThreshold
         let write = context.environment.writeProgress
-        let changes = try store.importDocument(document, replacing: command.flags.contains("--replace")) { written, total in
-            if showProgress { write("\rimporting: \(written)/\(total) rows") }
+        let changes = try store.importStream(replacing: command.flags.contains("--replace")) { importer in
+            try DocumentReader.feed(document, name: name, into: importer) { written in
+                if showProgress && (written % 1_000 == 0 || written == total) { write("\rimporting: \(written)/\(total) rows") }
+            }
         }
         if showProgress { write("\n") }
         return try mutationOutput(changes, store)
@@ -99,62 +103,131 @@ enum TransferCommands {
 }
 
 /// Reads an import document: `{"sections":[{"id"?,"title","rows"?:[{"id"?,"title","payload"?}]}]}`.
-/// Unknown members are refused, so a misspelt key is not silently dropped.
+/// Unknown members are refused, so a misspelt key is not silently dropped. The document is walked, not
+/// built in memory, so its size is limited by the disk, not by memory.
 enum DocumentReader {
-    static func read(_ data: Data, name: String) throws -> ListDocument {
+    /// The document's bytes (without a UTF-8 byte order mark), or an error when they are not UTF-8.
+    static func bytes(of data: Data, name: String) throws -> [UInt8] {
         let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]  // some editors start UTF-8 files with one
-        let data = data.starts(with: byteOrderMark) ? data.dropFirst(3) : data
-        guard let text = String(validating: data, as: UTF8.self) else {
+        let bytes = [UInt8](data.starts(with: byteOrderMark) ? data.dropFirst(3) : data)
+        guard String(validating: bytes, as: UTF8.self) != nil else {
             throw CommandFailure("\(name) is not valid UTF-8 text; nothing was imported")
         }
-        let root: JSONValue
-        do { root = try JSONParser.parse(text) } catch let error as JSONSyntaxError {
-            throw CommandFailure("\(name) is not valid JSON: \(error.reason) at byte \(error.offset); nothing was imported")
-        }
+        return bytes
+    }
+
+    /// Checks the whole document and counts its sections and rows, keeping nothing.
+    static func check(_ bytes: [UInt8], name: String) throws -> (sections: Int, rows: Int) {
+        var sections = 0, rows = 0
+        try walk(bytes, name: name, section: { _, _ in sections += 1 }, row: { _, _, _ in rows += 1 })
+        return (sections, rows)
+    }
+
+    /// Hands every section and row to `importer`, calling `progress` with the rows written so far.
+    static func feed(_ bytes: [UInt8], name: String, into importer: ListImporter, progress: (Int) -> Void) throws {
+        try walk(bytes, name: name,
+                 section: { id, title in try importer.addSection(id: id.map(SectionID.init), title: title) },
+                 row: { id, title, payload in
+                     try importer.addRow(id: id.map(RowID.init), title: title, payload: payload)
+                     progress(importer.rowsWritten)
+                 })
+    }
+
+    private static func walk(_ bytes: [UInt8], name: String, section: (Int64?, String) throws -> Void,
+                             row: (Int64?, String, String?) throws -> Void) throws {
         func fail(_ place: String, _ problem: String) -> CommandFailure {
             CommandFailure("\(name): \(place) \(problem); nothing was imported (expected {\"sections\":[{\"title\":…,\"rows\":[{\"title\":…}]}]})")
         }
-        guard case .object(let members) = root else { throw fail("the document", "is not a JSON object") }
-        try refuseUnknown(members, allowed: ["sections"], place: "the document", fail)
-        guard case .array(let sectionValues)? = root["sections"] else { throw fail("the document", "has no \"sections\" array") }
-        return ListDocument(sections: try sectionValues.enumerated().map { index, value in
-            let place = "sections[\(index)]"
-            guard case .object(let members) = value else { throw fail(place, "is not an object") }
-            try refuseUnknown(members, allowed: ["id", "title", "rows"], place: place, fail)
-            let rowValues: [JSONValue]
-            switch value["rows"] {
-            case nil, .null?: rowValues = []
-            case .array(let items)?: rowValues = items
-            default: throw fail(place, "has \"rows\" that is not an array")
-            }
-            let rows = try rowValues.enumerated().map { rowIndex, rowValue in
-                let rowPlace = "\(place).rows[\(rowIndex)]"
-                guard case .object(let rowMembers) = rowValue else { throw fail(rowPlace, "is not an object") }
-                try refuseUnknown(rowMembers, allowed: ["id", "title", "payload"], place: rowPlace, fail)
-                let payload: String? = switch rowValue["payload"] {
-                case nil, .null?: nil
-                case let other?: other.serialized()
+        var parser = JSONParser(bytes: bytes)
+        do {
+            parser.skipWhitespace()
+            guard parser.atObject else { throw try syntaxFirst(&parser, depth: 0, fail("the document", "is not a JSON object")) }
+            var sawSections = false
+            try parser.forEachMember(depth: 0) { key, parser in
+                guard key == "sections" else { throw fail("the document", "has an unknown member \(quoted(key)) (allowed: sections)") }
+                guard !sawSections else { throw fail("the document", "has \"sections\" twice") }
+                sawSections = true
+                var index = 0
+                guard parser.atArray else { throw try syntaxFirst(&parser, depth: 1, fail("the document", "has \"sections\" that is not an array")) }
+                try parser.forEachElement(depth: 1) { parser in
+                    try readSection(&parser, place: "sections[\(index)]", fail, section, row)
+                    index += 1
                 }
-                return ListDocument.Row(id: try id(rowValue, rowPlace, fail).map(RowID.init), title: try title(rowValue, rowPlace, fail), payload: payload)
             }
-            return ListDocument.Section(id: try id(value, place, fail).map(SectionID.init), title: try title(value, place, fail), rows: rows)
-        })
-    }
-
-    private static func refuseUnknown(_ members: [(String, JSONValue)], allowed: Set<String>, place: String,
-                                      _ fail: (String, String) -> CommandFailure) throws {
-        if let unknown = members.first(where: { !allowed.contains($0.0) }) {
-            throw fail(place, "has an unknown member \(quoted(unknown.0)) (allowed: \(allowed.sorted().joined(separator: ", ")))")
+            guard sawSections else { throw fail("the document", "has no \"sections\" array") }
+            try parser.expectEnd()
+        } catch let error as JSONSyntaxError {
+            throw CommandFailure("\(name) is not valid JSON: \(error.reason) at byte \(error.offset); nothing was imported")
         }
     }
 
-    private static func title(_ value: JSONValue, _ place: String, _ fail: (String, String) -> CommandFailure) throws -> String {
-        guard case .string(let title)? = value["title"] else { throw fail(place, "needs a \"title\" string") }
-        return title
+    /// One section object; its rows are read where they stand when the title came first, else afterwards.
+    private static func readSection(_ parser: inout JSONParser, place: String, _ fail: (String, String) -> CommandFailure,
+                                    _ section: (Int64?, String) throws -> Void, _ row: (Int64?, String, String?) throws -> Void) throws {
+        guard parser.atObject else { throw try syntaxFirst(&parser, depth: 2, fail(place, "is not an object")) }
+        var id: Int64?, title: String?, deferredRows: Int?, reported = false
+        func report() throws {
+            guard !reported, let title else { return }
+            try section(id, title)
+            reported = true
+        }
+        try parser.forEachMember(depth: 2) { key, parser in
+            switch key {
+            case "id": id = try readID(parser.value(depth: 3), place, fail)
+            case "title":
+                guard case .string(let text) = try parser.value(depth: 3) else { throw fail(place, "needs a \"title\" string") }
+                title = text
+            case "rows":
+                if title != nil && !reported {
+                    try report()
+                    try readRows(&parser, place: place, fail, row)
+                } else {
+                    deferredRows = parser.position
+                    try parser.skipValue(depth: 3)
+                }
+            default:
+                throw fail(place, "has an unknown member \(quoted(key)) (allowed: id, rows, title)")
+            }
+        }
+        guard title != nil else { throw fail(place, "needs a \"title\" string") }
+        try report()
+        if let deferredRows {
+            var rowsParser = parser
+            rowsParser.position = deferredRows
+            try readRows(&rowsParser, place: place, fail, row)
+        }
     }
 
-    private static func id(_ value: JSONValue, _ place: String, _ fail: (String, String) -> CommandFailure) throws -> Int64? {
-        switch value["id"] {
+    private static func readRows(_ parser: inout JSONParser, place: String, _ fail: (String, String) -> CommandFailure,
+                                 _ row: (Int64?, String, String?) throws -> Void) throws {
+        if parser.atNull { _ = try parser.value(depth: 3); return }
+        guard parser.atArray else { throw try syntaxFirst(&parser, depth: 3, fail(place, "has \"rows\" that is not an array")) }
+        var index = 0
+        try parser.forEachElement(depth: 3) { parser in
+            let rowPlace = "\(place).rows[\(index)]"
+            let value = try parser.value(depth: 4)
+            guard case .object(let members) = value else { throw fail(rowPlace, "is not an object") }
+            if let unknown = members.first(where: { !["id", "title", "payload"].contains($0.0) }) {
+                throw fail(rowPlace, "has an unknown member \(quoted(unknown.0)) (allowed: id, payload, title)")
+            }
+            guard case .string(let title)? = value["title"] else { throw fail(rowPlace, "needs a \"title\" string") }
+            let payload: String? = switch value["payload"] {
+            case nil, .null?: nil
+            case let other?: other.serialized()
+            }
+            try row(try readID(value["id"], rowPlace, fail), title, payload)
+            index += 1
+        }
+    }
+
+    /// `shapeError`, unless the value here is not even valid JSON: that is reported first.
+    private static func syntaxFirst(_ parser: inout JSONParser, depth: Int, _ shapeError: CommandFailure) throws -> CommandFailure {
+        try parser.skipValue(depth: depth)
+        return shapeError
+    }
+
+    private static func readID(_ value: JSONValue?, _ place: String, _ fail: (String, String) -> CommandFailure) throws -> Int64? {
+        switch value {
         case nil, .null?: return nil
         case .number(let text)?:
             guard let id = Int64(text), id > 0 else { throw fail(place, "has an \"id\" that is not a positive whole number") }

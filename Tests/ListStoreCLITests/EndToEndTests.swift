@@ -131,6 +131,19 @@ import Testing
         #expect(try cli.run(["--db", copy, "export"]).stdout.contains("\"payload\":{\"a\":[1,true,null]}"))
     }
 
+    @Test func importAcceptsMembersInAnyOrder() throws {
+        let cli = try CLIHarness()
+        let document = #"{"sections":[{"rows":[{"payload":[1],"title":"a0"},{"title":"a1","id":40}],"title":"A","id":7},{"title":"B","rows":null},{"id":9,"title":"C","rows":[{"title":"c0"}]}]}"#
+        let run = try cli.run(["import", "-"], stdin: Data(document.utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try cli.run(["export"]).stdout == #"{"sections":[{"id":7,"title":"A","rows":[{"id":1,"title":"a0","payload":[1]},{"id":40,"title":"a1","payload":null}]},{"id":8,"title":"B","rows":[]},{"id":9,"title":"C","rows":[{"id":41,"title":"c0","payload":null}]}]}"# + "\n")
+        // An id the document assigns explicitly after the store gave it to an earlier row is refused, whole.
+        let clash = try cli.run(["--db", "clash.sqlite", "import", "-"], stdin: Data(#"{"sections":[{"title":"A","rows":[{"title":"x"},{"title":"y","id":1}]}]}"#.utf8))
+        #expect(clash.status == 1)
+        #expect(clash.stderr.contains("row #1 is given twice"))
+        #expect(!FileManager.default.fileExists(atPath: cli.directory.appendingPathComponent("clash.sqlite").path))
+    }
+
     @Test func globalOptionsAnywhereAndTheDatabaseFromTheEnvironment() throws {
         let cli = try CLIHarness()
         #expect(try cli.run(["section", "add", "X", "--db", "a.sqlite"]).status == 0)

@@ -80,6 +80,31 @@ import Testing
         #expect(try store.sectionCount() == 2)
     }
 
+    @Test func anImportThatFailsHalfwayLeavesTheStoreAsItWas() throws {
+        struct Interrupted: Error {}
+        let store = try makeStore()
+        let before = try store.snapshot()
+        #expect(throws: Interrupted.self) {
+            try store.importStream(replacing: true) { importer in
+                try importer.addSection(title: "new")
+                try importer.addRow(title: "r")
+                throw Interrupted()
+            }
+        }
+        #expect(throws: ListStoreError.storeNotEmpty(sectionCount: 2)) { try store.importStream { _ in } }
+        #expect(throws: ListStoreError.invalidDocument("a row comes before any section")) {
+            try store.importStream(replacing: true) { try $0.addRow(title: "orphan") }
+        }
+        #expect(throws: ListStoreError.duplicateSectionID(SectionID(rawValue: 3))) {
+            try store.importStream(replacing: true) { importer in
+                try importer.addSection(id: SectionID(rawValue: 3), title: "a")
+                try importer.addSection(id: SectionID(rawValue: 3), title: "b")
+            }
+        }
+        #expect(try store.snapshot() == before)
+        #expect(try store.checkInvariants().isEmpty)
+    }
+
     @Test func messagesSayWhatToDo() {
         let message = ListStoreError.rowIndexOutOfRange(Self.path(0, 7), rowCount: 3).description
         #expect(message == "row 0:7 does not exist: section 0 has 3 rows (0…2); run `show` to see the current index paths")

@@ -159,7 +159,7 @@ import Testing
         #expect(help.status == 0)
         #expect(help.stdout.contains("usage: liststore [--db PATH] [--json] COMMAND [ARGS...]"))
         for command in [["init"], ["demo"], ["show"], ["section", "add"], ["section", "rename"], ["section", "move"], ["section", "delete"],
-                        ["add"], ["edit"], ["move"], ["delete"], ["export"], ["import"]] {
+                        ["add"], ["edit"], ["move"], ["delete"], ["export"], ["import"], ["check"], ["repair"], ["backup"], ["watch"]] {
             let run = try cli.run(command + ["--help"])
             #expect(run.status == 0)
             #expect(run.stdout.hasPrefix("usage: liststore \(command.joined(separator: " "))"))

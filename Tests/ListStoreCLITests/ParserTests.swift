@@ -65,6 +65,14 @@ import Testing
         guard case .version = try parser.parse(["--version"]).0 else { Issue.record("version"); return }
     }
 
+    @Test func everyCommandHasHelpWithAnExample() {
+        for spec in Commands.all {
+            #expect(spec.help.hasPrefix("usage: liststore \(spec.name)"))
+            #expect(spec.example.hasPrefix("liststore "), "\(spec.name)")
+            #expect(Commands.programHelp.contains("  \(spec.name) "), "\(spec.name) is listed in --help")
+        }
+    }
+
     @Test func indexArgumentsAreStrict() throws {
         let (command, _) = try command(["section", "move", "+1", "2"])
         #expect(throws: UsageError.self) { try command.index(0, "FROM") }

@@ -93,7 +93,7 @@ enum Commands {
             "",
             "global options (before or after the command):",
             "  --db PATH   the database file (default: $LISTSTORE_DB, else ./liststore.sqlite)",
-            "  --json      print exactly one JSON document on standard output",
+            "  --json      print exactly one JSON document on standard output (watch: one per change, a line each)",
             "  --help      help for the program or for a command (liststore delete --help)",
             "  --version   the version",
             "",

@@ -31,7 +31,7 @@ import ListStore
         let cli = try CLIHarness()
         try cli.run(["section", "add", "Shared"])
         let ledger = Ledger()
-        let processes = 8, processOperations = 60, threads = 4, threadOperations = 150
+        let processes = 8, processOperations = 200, threads = 4, threadOperations = 300
         let path = cli.database
 
         // Real threads, not tasks: the workers block on processes and locks, which must not starve the task pool.

@@ -5,6 +5,8 @@ enum HumanText {
     /// The widest a title is shown; longer titles end in "…" (`--json` and `export` show them whole).
     static let titleColumns = 60
 
+    static let emptyStore = "(no sections; add one with `liststore section add TITLE`)"
+
     /// Sections with their rows and index paths, e.g.
     /// ```
     /// [0] Roles (2 rows)
@@ -12,25 +14,61 @@ enum HumanText {
     ///     0:1  Wizard     {"level":2}
     /// ```
     static func list(_ sections: [(index: Int, section: SectionSnapshot)]) -> String {
-        guard !sections.isEmpty else { return "(no sections; add one with `liststore section add TITLE`)" }
-        let pathWidth = sections.map { entry in "\(entry.index):\(max(entry.section.rows.count - 1, 0))".count }.max() ?? 3
+        guard !sections.isEmpty else { return emptyStore }
+        let pathWidth = sections.map { pathColumn(section: $0.index, rowCount: $0.section.rows.count) }.max() ?? 3
         var lines: [String] = []
         for (index, section) in sections {
-            let count = section.rows.count == 1 ? "1 row" : "\(section.rows.count) rows"
-            lines.append("[\(index)] \(display(section.title)) (\(count))")
-            if section.rows.isEmpty { lines.append("    (no rows)"); continue }
-            let titles = section.rows.map { display($0.title) }
-            let titleWidth = titles.map(DisplayWidth.of).max() ?? 0
-            for (row, (title, entry)) in zip(titles, section.rows).enumerated() {
-                let path = DisplayWidth.pad("\(index):\(row)", to: pathWidth)
-                if let payload = entry.payload {
-                    lines.append("    \(path)  \(DisplayWidth.pad(title, to: titleWidth))  \(DisplayWidth.truncate(visible(payload), to: titleColumns))")
-                } else {
-                    lines.append("    \(path)  \(title)")
-                }
+            lines.append(header(index: index, title: section.title, rowCount: section.rows.count))
+            let titleWidth = section.rows.map { DisplayWidth.of(display($0.title)) }.max() ?? 0
+            for (row, entry) in section.rows.enumerated() {
+                lines.append(line(ListIndexPath(section: index, row: row), entry, pathWidth: pathWidth, titleWidth: titleWidth))
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The same listing for the whole store, written as it is read: two scans (one for the column
+    /// widths, one to print), so a store of any size prints in constant memory.
+    static func streamList(of store: ListStore, to write: (String) -> Void) throws {
+        var titleWidths: [Int] = []
+        var pathWidth = 3
+        try store.scan { item in
+            switch item {
+            case let .section(index, _, _, rowCount):
+                titleWidths.append(0)
+                pathWidth = max(pathWidth, pathColumn(section: index, rowCount: rowCount))
+            case let .row(path, row):
+                titleWidths[path.section] = max(titleWidths[path.section], DisplayWidth.of(display(row.title)))
+            }
+        }
+        guard !titleWidths.isEmpty else { write(emptyStore + "\n"); return }
+        var buffer = ""
+        try store.scan { item in
+            switch item {
+            case let .section(index, _, title, rowCount):
+                buffer += header(index: index, title: title, rowCount: rowCount) + "\n"
+            case let .row(path, row):
+                // Rows another process added between the two scans are printed, just not aligned.
+                let width = path.section < titleWidths.count ? titleWidths[path.section] : 0
+                buffer += line(path, row, pathWidth: pathWidth, titleWidth: width) + "\n"
+            }
+            if buffer.utf8.count >= 65_536 { write(buffer); buffer = "" }
+        }
+        write(buffer)
+    }
+
+    private static func pathColumn(section: Int, rowCount: Int) -> Int { "\(section):\(max(rowCount - 1, 0))".count }
+
+    private static func header(index: Int, title: String, rowCount: Int) -> String {
+        let count = rowCount == 1 ? "1 row" : "\(rowCount) rows"
+        return "[\(index)] \(display(title)) (\(count))" + (rowCount == 0 ? "\n    (no rows)" : "")
+    }
+
+    private static func line(_ path: ListIndexPath, _ row: Row, pathWidth: Int, titleWidth: Int) -> String {
+        let pathText = DisplayWidth.pad(path.description, to: pathWidth)
+        let title = display(row.title)
+        guard let payload = row.payload else { return "    \(pathText)  \(title)" }
+        return "    \(pathText)  \(DisplayWidth.pad(title, to: titleWidth))  \(DisplayWidth.truncate(visible(payload), to: titleColumns))"
     }
 
     static func display(_ title: String) -> String { DisplayWidth.truncate(visible(title), to: titleColumns) }

@@ -16,13 +16,17 @@ enum StoreCommands {
 
     @Sendable static func show(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let store = try context.openForReading()
-        let shown: [(index: Int, section: SectionSnapshot)]
-        if command.positionals.isEmpty {
-            shown = Array(try store.snapshot().sections.enumerated()).map { (index: $0.offset, section: $0.element) }
-        } else {
-            let index = try command.index(0, "SECTION")
-            shown = [(index: index, section: try store.snapshot(ofSection: index))]
+        guard !command.positionals.isEmpty else {
+            // The whole store is written as it is read, so its size does not matter.
+            if context.json {
+                try TransferCommands.writeDocument(of: store, to: context.write)
+            } else {
+                try HumanText.streamList(of: store, to: context.write)
+            }
+            return .streamed
         }
+        let index = try command.index(0, "SECTION")
+        let shown = [(index: index, section: try store.snapshot(ofSection: index))]
         return CommandOutput(human: HumanText.list(shown), json: JSONShapes.list(shown.map(\.section)))
     }
 }

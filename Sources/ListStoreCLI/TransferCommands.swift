@@ -204,18 +204,25 @@ enum DocumentReader {
         guard parser.atArray else { throw try syntaxFirst(&parser, depth: 3, fail(place, "has \"rows\" that is not an array")) }
         var index = 0
         try parser.forEachElement(depth: 3) { parser in
-            let rowPlace = "\(place).rows[\(index)]"
-            let value = try parser.value(depth: 4)
-            guard case .object(let members) = value else { throw fail(rowPlace, "is not an object") }
-            if let unknown = members.first(where: { !["id", "title", "payload"].contains($0.0) }) {
-                throw fail(rowPlace, "has an unknown member \(quoted(unknown.0)) (allowed: id, payload, title)")
+            func rowPlace() -> String { "\(place).rows[\(index)]" }  // only built for an error message
+            guard parser.atObject else { throw try syntaxFirst(&parser, depth: 4, fail(rowPlace(), "is not an object")) }
+            var title: String?, id: JSONValue?, payload: String?
+            try parser.forEachMember(depth: 4) { key, parser in
+                switch key {
+                case "title":
+                    guard case .string(let text) = try parser.value(depth: 5) else { throw fail(rowPlace(), "needs a \"title\" string") }
+                    title = text
+                case "id":
+                    id = try parser.value(depth: 5)
+                case "payload":
+                    let value = try parser.value(depth: 5)
+                    if case .null = value { payload = nil } else { payload = value.serialized() }
+                default:
+                    throw fail(rowPlace(), "has an unknown member \(quoted(key)) (allowed: id, payload, title)")
+                }
             }
-            guard case .string(let title)? = value["title"] else { throw fail(rowPlace, "needs a \"title\" string") }
-            let payload: String? = switch value["payload"] {
-            case nil, .null?: nil
-            case let other?: other.serialized()
-            }
-            try row(try readID(value["id"], rowPlace, fail), title, payload)
+            guard let title else { throw fail(rowPlace(), "needs a \"title\" string") }
+            try row(try readID(id, rowPlace(), fail), title, payload)
             index += 1
         }
     }
@@ -226,13 +233,13 @@ enum DocumentReader {
         return shapeError
     }
 
-    private static func readID(_ value: JSONValue?, _ place: String, _ fail: (String, String) -> CommandFailure) throws -> Int64? {
+    private static func readID(_ value: JSONValue?, _ place: @autoclosure () -> String, _ fail: (String, String) -> CommandFailure) throws -> Int64? {
         switch value {
         case nil, .null?: return nil
         case .number(let text)?:
-            guard let id = Int64(text), id > 0 else { throw fail(place, "has an \"id\" that is not a positive whole number") }
+            guard let id = Int64(text), id > 0 else { throw fail(place(), "has an \"id\" that is not a positive whole number") }
             return id
-        default: throw fail(place, "has an \"id\" that is not a number")
+        default: throw fail(place(), "has an \"id\" that is not a number")
         }
     }
 }

@@ -114,7 +114,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     init(_ error: SQLiteError) {
         if error.isBusy { self = .busy(error.message) }
         else if error.isFull { self = .full(error.message) }
-        else if error.primaryCode == 8 /* SQLITE_READONLY */ { self = .readOnly(error.message) }
+        else if error.isReadOnly { self = .readOnly(error.message) }
         else if error.isCorruptOrNotADatabase { self = .corrupt(error.message) }
         else { self = .database(error) }
     }

@@ -34,33 +34,29 @@ extension ListStore {
 
     /// The number of rows in section `section`.
     public func rowCount(inSection section: Int) throws -> Int {
-        try read { db in try self.section(at: section, db).count }
+        try read { db in try SectionRows.locate(section: section, db).count }
     }
 
     /// The rows of section `section` in order; with `range`, only those rows (a page), read through the
     /// position index without touching the rest of the section. A range past the end is clamped.
     public func rows(inSection section: Int, range: Range<Int>? = nil) throws -> [Row] {
         try read { db in
-            let (id, base, count) = try self.section(at: section, db)
+            let rows = try SectionRows.locate(section: section, db)
             let lower = max(range?.lowerBound ?? 0, 0)
-            let upper = min(range?.upperBound ?? count, count)
+            let upper = min(range?.upperBound ?? rows.count, rows.count)
             guard lower < upper else { return [] }
             return try db.cached("""
                 SELECT id, title, payload FROM rows
                 WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position
-                """).bind([.integer(id), .int(base + lower), .int(base + upper)]).map(Self.row)
+                """).bind([.integer(rows.sectionID), .int(rows.base + lower), .int(rows.base + upper)]).map(Self.row)
         }
     }
 
     /// The row at `indexPath`.
     public func row(at indexPath: ListIndexPath) throws -> Row {
         try read { db in
-            let (id, base, count) = try self.section(at: indexPath.section, db)
-            guard (0..<count).contains(indexPath.row), let row = try db.cached("SELECT id, title, payload FROM rows WHERE section_id = ?1 AND position = ?2")
-                .bind([.integer(id), .int(base + indexPath.row)]).first(Self.row) else {
-                throw ListStoreError.rowIndexOutOfRange(indexPath, rowCount: count)
-            }
-            return row
+            let id = try SectionRows.locate(section: indexPath.section, db).rowID(at: indexPath.row, db)
+            return try Self.row(id: id, db)
         }
     }
 
@@ -84,7 +80,7 @@ extension ListStore {
     /// One section with all of its rows, read in one transaction (without reading the other sections).
     public func snapshot(ofSection index: Int) throws -> SectionSnapshot {
         try read { db in
-            let (id, _, _) = try self.section(at: index, db)
+            let id = try SectionRows.locate(section: index, db).sectionID
             let title = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(id)]) ?? ""
             let rows = try db.cached("SELECT id, title, payload FROM rows WHERE section_id = ?1 ORDER BY position")
                 .bind([.integer(id)]).map(Self.row)
@@ -102,15 +98,6 @@ extension ListStore {
             sections[index].rows.append(Row(id: RowID(rawValue: row.int64(1)), title: row.text(2), payload: row.optionalText(3)))
         }
         return ListSnapshot(sections: sections)
-    }
-
-    /// Section `index`'s id, row base and row count.
-    private func section(at index: Int, _ db: Connection) throws -> (id: Int64, base: Int, count: Int) {
-        guard index >= 0, let found = try db.cached("SELECT id, row_base, row_count FROM sections WHERE position = ?1").bind([.int(index)])
-            .first({ (id: $0.int64(0), base: $0.int(1), count: $0.int(2)) }) else {
-            throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
-        }
-        return found
     }
 
     private static func row(id: Int64, _ db: Connection) throws -> Row {

@@ -30,13 +30,19 @@ struct SectionRows {
     /// Reads section `index` and checks, with three index look-ups, that its positions are exactly
     /// `base ..< base + count`; a hand-edited gap or a wrong count throws `positionsDamaged`.
     static func load(section index: Int, _ db: Connection) throws -> SectionRows {
+        let rows = try locate(section: index, db)
+        try rows.verify(db)
+        return rows
+    }
+
+    /// Reads section `index` without checking its positions: enough for reads, which must keep
+    /// working on a damaged file.
+    static func locate(section index: Int, _ db: Connection) throws -> SectionRows {
         guard index >= 0, let found = try db.cached("SELECT id, row_base, row_count FROM sections WHERE position = ?1")
             .bind([.int(index)]).first({ (id: $0.int64(0), base: $0.int(1), count: $0.int(2)) }) else {
             throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
         }
-        let rows = SectionRows(sectionID: found.id, sectionIndex: index, base: found.base, count: found.count, storedBase: found.base)
-        try rows.verify(db)
-        return rows
+        return SectionRows(sectionID: found.id, sectionIndex: index, base: found.base, count: found.count, storedBase: found.base)
     }
 
     /// Loads the section with `id` (whose index is `index`).
@@ -60,8 +66,6 @@ struct SectionRows {
             throw ListStoreError.positionsDamaged(section: sectionIndex)
         }
     }
-
-    func position(ofRow index: Int) -> Int { base + index }
 
     /// The id of the row at `index`, or a `rowIndexOutOfRange` error.
     func rowID(at index: Int, _ db: Connection) throws -> Int64 {

@@ -108,10 +108,28 @@ enum Commands {
 
 /// Output for a mutation: what changed and the new counts.
 func mutationOutput(_ changes: ChangeSet, _ store: ListStore) throws -> CommandOutput {
-    let sections = try store.sectionCount()
-    let rows = try store.totalRowCount()
-    let counts = "now \(sections) section\(sections == 1 ? "" : "s"), \(rows) row\(rows == 1 ? "" : "s")"
-    return CommandOutput(
-        human: HumanText.changes(changes) + "\n" + counts,
-        json: .object([("changes", JSONShapes.changes(changes)), ("counts", .object([("sections", .int(sections)), ("rows", .int(rows))]))]))
+    let counts = try StoreCounts(store)
+    return CommandOutput(human: HumanText.changes(changes) + "\nnow " + counts.text,
+                         json: .object([("changes", JSONShapes.changes(changes)), ("counts", counts.json)]))
+}
+
+/// How many sections and rows a store has, as commands report them.
+struct StoreCounts {
+    let sections: Int
+    let rows: Int
+
+    init(sections: Int, rows: Int) {
+        self.sections = sections
+        self.rows = rows
+    }
+
+    init(_ store: ListStore) throws {
+        self.init(sections: try store.sectionCount(), rows: try store.totalRowCount())
+    }
+
+    /// "3 sections, 1 row".
+    var text: String { "\(sections) section\(sections == 1 ? "" : "s"), \(rows) row\(rows == 1 ? "" : "s")" }
+
+    /// `{"sections":3,"rows":1}`.
+    var json: JSONValue { .object([("sections", .int(sections)), ("rows", .int(rows))]) }
 }

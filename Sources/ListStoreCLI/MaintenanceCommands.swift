@@ -37,10 +37,9 @@ enum MaintenanceCommands {
         }
         let store = try context.openForReading()
         try store.backup(to: destination)
-        let sections = try store.sectionCount(), rows = try store.totalRowCount()
-        return CommandOutput(human: "backed up \(sections) sections, \(rows) rows to \(destination)", json: .object([
-            ("backup", .string(destination)), ("counts", .object([("sections", .int(sections)), ("rows", .int(rows))])),
-        ]))
+        let counts = try StoreCounts(store)
+        return CommandOutput(human: "backed up \(counts.text) to \(destination)",
+                             json: .object([("backup", .string(destination)), ("counts", counts.json)]))
     }
 }
 

@@ -5,13 +5,10 @@ enum StoreCommands {
     @Sendable static func initialize(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let existed = context.databaseExists
         let store = try context.openForWriting()
-        let sections = try store.sectionCount()
-        let rows = try store.totalRowCount()
-        let verb = existed ? "is ready" : "created"
+        let counts = try StoreCounts(store)
         return CommandOutput(
-            human: "\(context.databasePath) \(verb): \(sections) section\(sections == 1 ? "" : "s"), \(rows) row\(rows == 1 ? "" : "s")",
-            json: .object([("database", .string(context.databasePath)), ("created", .bool(!existed)),
-                           ("counts", .object([("sections", .int(sections)), ("rows", .int(rows))]))]))
+            human: "\(context.databasePath) \(existed ? "is ready" : "created"): \(counts.text)",
+            json: .object([("database", .string(context.databasePath)), ("created", .bool(!existed)), ("counts", counts.json)]))
     }
 
     @Sendable static func show(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {

@@ -25,7 +25,7 @@ enum TransferCommands {
         guard FileManager.default.createFile(atPath: temporary, contents: nil), let file = FileHandle(forWritingAtPath: temporary) else {
             throw CommandFailure("cannot write \(destination): the folder \(folder) is not writable; check its permissions")
         }
-        let counts: (sections: Int, rows: Int)
+        let counts: StoreCounts
         do {
             counts = try writeDocument(of: store) { file.write(Data($0.utf8)) }
             try file.synchronize()
@@ -38,17 +38,14 @@ enum TransferCommands {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
         }
-        let summary = "exported \(counts.sections) sections, \(counts.rows) rows to \(destination)"
-        return CommandOutput(human: summary, json: .object([
-            ("exported", .string(destination)),
-            ("counts", .object([("sections", .int(counts.sections)), ("rows", .int(counts.rows))])),
-        ]))
+        return CommandOutput(human: "exported \(counts.text) to \(destination)",
+                             json: .object([("exported", .string(destination)), ("counts", counts.json)]))
     }
 
     /// Writes the whole store as one JSON document (the shape of `show --json`) plus a newline, in
     /// pieces of about 64 KB, reading it with a scan so that no store is too big to export.
     @discardableResult
-    static func writeDocument(of store: ListStore, to write: (String) -> Void) throws -> (sections: Int, rows: Int) {
+    static func writeDocument(of store: ListStore, to write: (String) -> Void) throws -> StoreCounts {
         var buffer = "{\"sections\":["
         var sections = 0, rows = 0
         func flushIfLarge() {
@@ -67,7 +64,7 @@ enum TransferCommands {
         }
         buffer += (sections == 0 ? "" : "]}") + "]}\n"
         write(buffer)
-        return (sections, rows)
+        return StoreCounts(sections: sections, rows: rows)
     }
 
     @Sendable static func importDocument(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
@@ -117,10 +114,10 @@ enum DocumentReader {
     }
 
     /// Checks the whole document and counts its sections and rows, keeping nothing.
-    static func check(_ bytes: [UInt8], name: String) throws -> (sections: Int, rows: Int) {
+    static func check(_ bytes: [UInt8], name: String) throws -> StoreCounts {
         var sections = 0, rows = 0
         try walk(bytes, name: name, section: { _, _ in sections += 1 }, row: { _, _, _ in rows += 1 })
-        return (sections, rows)
+        return StoreCounts(sections: sections, rows: rows)
     }
 
     /// Hands every section and row to `importer`, calling `progress` with the rows written so far.

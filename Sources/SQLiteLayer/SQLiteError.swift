@@ -27,7 +27,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     public var isCorruptOrNotADatabase: Bool { primaryCode == SQLITE_NOTADB || primaryCode == SQLITE_CORRUPT }
 
     /// True when the file or its folder cannot be written.
-    public var isReadOnly: Bool { primaryCode == SQLITE_READONLY || primaryCode == SQLITE_CANTOPEN || primaryCode == SQLITE_PERM }
+    public var isReadOnly: Bool { primaryCode == SQLITE_READONLY }
 
     /// True when the disk (or the `max_page_count` limit) is full.
     public var isFull: Bool { primaryCode == SQLITE_FULL }

@@ -28,40 +28,30 @@ extension ListStore {
     }
 
     private func repairSectionPositions(_ db: Connection) throws -> [String] {
-        let (count, low, high) = try db.cached("SELECT count(*), coalesce(min(position), 0), coalesce(max(position), -1) FROM sections")
-            .bind([]).first { ($0.int(0), $0.int(1), $0.int(2)) } ?? (0, 0, -1)
-        guard count > 0, low != 0 || high != count - 1 else { return [] }
+        let order = try SectionOrderState.read(db)
+        guard order.isDamaged else { return [] }
         try db.run("""
             UPDATE sections SET position = -1 - ranked.new_position
             FROM (SELECT id, row_number() OVER (ORDER BY position, id) - 1 AS new_position FROM sections) AS ranked
             WHERE sections.id = ranked.id
             """)
         try db.run("UPDATE sections SET position = -1 - position WHERE position < 0")
-        return ["sections: renumbered \(count) sections (positions ran from \(low) to \(high))"]
+        return ["sections: renumbered \(order.count) sections (positions ran from \(order.low) to \(order.high))"]
     }
 
     private func repairRowPositions(_ db: Connection) throws -> [String] {
-        let damaged = try db.cached("""
-            SELECT s.id, s.position, s.row_base, s.row_count, count(r.id), min(r.position), max(r.position)
-            FROM sections AS s LEFT JOIN rows AS r ON r.section_id = s.id
-            GROUP BY s.id
-            HAVING count(r.id) <> s.row_count OR (count(r.id) > 0 AND (min(r.position) <> s.row_base OR max(r.position) <> s.row_base + count(r.id) - 1))
-                OR abs(s.row_base) >= ?1
-            ORDER BY s.position
-            """).bind([.int(SectionRows.positionLimit)]).map { row in
-            (id: row.int64(0), index: row.int(1), base: row.int(2), storedCount: row.int(3), count: row.int(4), low: row.int(5), high: row.int(6))
-        }
+        let damaged = try RowPositionState.damaged(db)
         var fixes: [String] = []
         for section in damaged {
             try db.run("""
                 UPDATE rows SET position = ?2 + ranked.new_position
                 FROM (SELECT id, row_number() OVER (ORDER BY position, id) - 1 AS new_position FROM rows WHERE section_id = ?1) AS ranked
                 WHERE rows.id = ranked.id
-                """, [.integer(section.id), .int(SectionRows.parkingOffset)])
-            try db.run("UPDATE rows SET position = position - ?2 WHERE section_id = ?1", [.integer(section.id), .int(SectionRows.parkingOffset)])
-            try db.run("UPDATE sections SET row_base = 0, row_count = ?2 WHERE id = ?1", [.integer(section.id), .int(section.count)])
+                """, [.integer(section.sectionID), .int(SectionRows.parkingOffset)])
+            try db.run("UPDATE rows SET position = position - ?2 WHERE section_id = ?1", [.integer(section.sectionID), .int(SectionRows.parkingOffset)])
+            try db.run("UPDATE sections SET row_base = 0, row_count = ?2 WHERE id = ?1", [.integer(section.sectionID), .int(section.count)])
             var what: [String] = []
-            if section.count > 0 && (section.low != section.base || section.high != section.base + section.count - 1) {
+            if section.hasGap {
                 what.append("positions \(section.low - section.base)…\(section.high - section.base) for \(section.count) rows")
             }
             if section.storedCount != section.count { what.append("recorded \(section.storedCount) rows, has \(section.count)") }

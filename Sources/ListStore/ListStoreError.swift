@@ -54,6 +54,9 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case corrupt(String)
     /// Any other SQLite failure.
     case database(SQLiteError)
+    /// The section positions were changed outside ListStore (a gap, or not starting at 0); edits are
+    /// refused until they are repaired, because an index would not name the section a table view shows.
+    case sectionOrderDamaged(sectionCount: Int, lowest: Int, highest: Int)
 
     public var description: String {
         switch self {
@@ -107,6 +110,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the database file is damaged (\(detail)); nothing was changed — restore a backup or recover it with `sqlite3 FILE .recover`"
         case let .database(error):
             return error.description
+        case let .sectionOrderDamaged(count, lowest, highest):
+            return "the section positions were changed outside ListStore (\(Self.countText(count, "section")) at positions \(lowest)…\(highest), not 0…\(count - 1)); nothing was changed — run `liststore repair` to renumber them, keeping their order"
         }
     }
 
@@ -124,7 +129,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func validRange(_ count: Int) -> String {
-        count == 0 ? "" : " (0…\(count - 1))"
+        count <= 0 ? "" : " (0…\(count - 1))"
     }
 
     /// The start of a long or multi-line input, quoted, for one-line messages.

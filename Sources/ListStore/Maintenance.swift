@@ -1,63 +1,42 @@
 import SQLiteLayer
 
-/// What ``ListStore/repair()`` changed.
+/// What ``ListStore/repair()`` changed, and what it left for the user to decide.
 public struct RepairReport: Hashable, Sendable {
     /// One line per fix, e.g. "section 0: renumbered 41 rows (positions had a gap)".
     public let fixes: [String]
-    /// The change as a table view sees it (empty when order was kept, which repair always does).
+    /// The change as a table view sees it: rows recovered into a new section; otherwise empty, as
+    /// repair keeps the order it finds.
     public let changes: ChangeSet
+    /// Problems repair does not fix because fixing them means changing or dropping data (an empty title,
+    /// a payload that is not JSON, an id at the largest value), each with its ``IntegrityProblem/remedy``.
+    public let unresolved: [IntegrityProblem]
 }
 
 extension ListStore {
-    /// Renumbers positions damaged outside ListStore (gaps, duplicates, wrong counts or bases), keeping
-    /// the current order with ties broken by id, in one transaction. Refuses a file that fails SQLite's
+    /// The title of the section that ``repair()`` puts rows into whose section was deleted by hand.
+    public static let recoveredSectionTitle = "Recovered rows"
+
+    /// Puts back everything edits rely on that was damaged outside ListStore, in one transaction:
+    /// renumbers section and row positions (gaps, duplicates after `OR REPLACE`, wrong counts or bases,
+    /// extreme values), keeping the current order with ties broken by id; moves rows whose section was
+    /// deleted into a new section titled ``recoveredSectionTitle``; resets an id sequence that was run
+    /// up by hand. Data is never changed or dropped: what would need that is returned in
+    /// ``RepairReport/unresolved`` with the SQL that fixes it. Refuses a file that fails SQLite's
     /// `integrity_check`: that needs recovering (e.g. `sqlite3 FILE .recover`), not renumbering.
     public func repair() throws -> RepairReport {
         var fixes: [String] = []
-        var before = ListSnapshot(sections: [])
+        var unresolved: [IntegrityProblem] = []
         let changes = try mutate { db in
             let integrity = try Self.integrityCheck(db)
             if integrity != ["ok"] {
                 throw ListStoreError.corrupt("integrity_check: \(integrity.prefix(3).joined(separator: "; ")); repair only renumbers positions")
             }
-            before = try readSnapshot(db)
-            fixes = try repairSectionPositions(db) + repairRowPositions(db)
+            let before = try readSnapshot(db)
+            fixes = try Repairs.recoverOrphans(db) + Repairs.sectionPositions(db) + Repairs.rowPositions(db) + Repairs.sequences(db)
+            unresolved = try ValueDamage.scan(db) + IDExhaustion.problems(db)
             return ChangeSet.between(before, try readSnapshot(db))
         }
-        return RepairReport(fixes: fixes, changes: changes)
-    }
-
-    private func repairSectionPositions(_ db: Connection) throws -> [String] {
-        let order = try SectionOrderState.read(db)
-        guard order.isDamaged else { return [] }
-        try db.run("""
-            UPDATE sections SET position = -1 - ranked.new_position
-            FROM (SELECT id, row_number() OVER (ORDER BY position, id) - 1 AS new_position FROM sections) AS ranked
-            WHERE sections.id = ranked.id
-            """)
-        try db.run("UPDATE sections SET position = -1 - position WHERE position < 0")
-        return ["sections: renumbered \(order.count) sections (positions ran from \(order.low) to \(order.high))"]
-    }
-
-    private func repairRowPositions(_ db: Connection) throws -> [String] {
-        let damaged = try RowPositionState.damaged(db)
-        var fixes: [String] = []
-        for section in damaged {
-            try db.run("""
-                UPDATE rows SET position = ?2 + ranked.new_position
-                FROM (SELECT id, row_number() OVER (ORDER BY position, id) - 1 AS new_position FROM rows WHERE section_id = ?1) AS ranked
-                WHERE rows.id = ranked.id
-                """, [.integer(section.sectionID), .int(SectionRows.parkingOffset)])
-            try db.run("UPDATE rows SET position = position - ?2 WHERE section_id = ?1", [.integer(section.sectionID), .int(SectionRows.parkingOffset)])
-            try db.run("UPDATE sections SET row_base = 0, row_count = ?2 WHERE id = ?1", [.integer(section.sectionID), .int(section.count)])
-            var what: [String] = []
-            if section.hasGap {
-                what.append("positions \(section.low - section.base)…\(section.high - section.base) for \(section.count) rows")
-            }
-            if section.storedCount != section.count { what.append("recorded \(section.storedCount) rows, has \(section.count)") }
-            fixes.append("section \(section.index): renumbered \(section.count) rows (\(what.isEmpty ? "base out of range" : what.joined(separator: "; ")))")
-        }
-        return fixes
+        return RepairReport(fixes: fixes, changes: changes, unresolved: unresolved)
     }
 
     /// Writes a consistent copy of the store to `path` with `VACUUM INTO` (never a plain file copy,

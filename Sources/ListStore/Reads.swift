@@ -7,10 +7,12 @@ extension ListStore {
         try read { try SectionOrder.count($0) }
     }
 
-    /// The sections in display order, with their row counts.
+    /// The sections in display order, with their row counts. The position of a section in the array
+    /// is its index. Throws `sectionOrderDamaged` when hand edits broke the section order, as edits do.
     public func sections() throws -> [Section] {
         try read { db in
-            try db.cached("""
+            try SectionOrder.verify(db)
+            return try db.cached("""
                 SELECT id, title, row_count FROM sections ORDER BY position
                 """).bind([]).map { Section(id: SectionID(rawValue: $0.int64(0)), title: $0.text(1), rowCount: $0.int(2)) }
         }
@@ -19,7 +21,9 @@ extension ListStore {
     /// The section at `index`.
     public func section(at index: Int) throws -> Section {
         try read { db in
-            guard index >= 0, let section = try db.cached("SELECT id, title, row_count FROM sections WHERE position = ?1").bind([.int(index)])
+            try SectionOrder.verify(db)
+            let id = try SectionRows.locate(section: index, db).sectionID
+            guard let section = try db.cached("SELECT id, title, row_count FROM sections WHERE id = ?1").bind([.integer(id)])
                 .first({ Section(id: SectionID(rawValue: $0.int64(0)), title: $0.text(1), rowCount: $0.int(2)) }) else {
                 throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
             }
@@ -34,28 +38,37 @@ extension ListStore {
 
     /// The number of rows in section `section`.
     public func rowCount(inSection section: Int) throws -> Int {
-        try read { db in try SectionRows.locate(section: section, db).count }
+        try read { db in try Self.checkedSection(section, db).count }
     }
 
     /// The rows of section `section` in order; with `range`, only those rows (a page), read through the
     /// position index without touching the rest of the section. A range past the end is clamped.
+    /// The position of a row in the array is its index (offset by the range's start): a section whose
+    /// positions were damaged by hand is refused with `positionsDamaged`, as edits refuse it.
     public func rows(inSection section: Int, range: Range<Int>? = nil) throws -> [Row] {
         try read { db in
-            let rows = try SectionRows.locate(section: section, db)
+            let rows = try Self.checkedSection(section, db)
             let lower = max(range?.lowerBound ?? 0, 0)
             let upper = min(range?.upperBound ?? rows.count, rows.count)
             guard lower < upper else { return [] }
-            return try db.cached("""
-                SELECT id, title, payload FROM rows
+            var result: [Row] = []
+            result.reserveCapacity(upper - lower)
+            try db.cached("""
+                SELECT id, title, payload, position FROM rows
                 WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position
-                """).bind([.integer(rows.sectionID), .int(rows.base + lower), .int(rows.base + upper)]).map(Self.row)
+                """).bind([.integer(rows.sectionID), .int(rows.base + lower), .int(rows.base + upper)]).forEachRow { statement in
+                guard statement.int(3) == rows.base + lower + result.count else { throw ListStoreError.positionsDamaged(section: section) }
+                result.append(Self.row(statement))
+            }
+            guard result.count == upper - lower else { throw ListStoreError.positionsDamaged(section: section) }
+            return result
         }
     }
 
-    /// The row at `indexPath`.
+    /// The row at `indexPath`: the row an edit given that index path acts on.
     public func row(at indexPath: ListIndexPath) throws -> Row {
         try read { db in
-            let id = try SectionRows.locate(section: indexPath.section, db).rowID(at: indexPath.row, db)
+            let id = try Self.checkedSection(indexPath.section, db).rowID(at: indexPath.row, db)
             return try Self.row(id: id, db)
         }
     }
@@ -72,30 +85,57 @@ extension ListStore {
         }
     }
 
-    /// Every section with every row, in display order, read in one transaction.
+    /// Every section with every row, in display order, read in one transaction. Positions in the
+    /// arrays are indexes: a file whose positions were damaged by hand is refused
+    /// (`sectionOrderDamaged`, `positionsDamaged`), as edits refuse it; ``scan(_:)`` still reads it.
     public func snapshot() throws -> ListSnapshot {
-        try read { db in try readSnapshot(db) }
-    }
-
-    /// One section with all of its rows, read in one transaction (without reading the other sections).
-    public func snapshot(ofSection index: Int) throws -> SectionSnapshot {
         try read { db in
-            let id = try SectionRows.locate(section: index, db).sectionID
-            let title = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(id)]) ?? ""
-            let rows = try db.cached("SELECT id, title, payload FROM rows WHERE section_id = ?1 ORDER BY position")
-                .bind([.integer(id)]).map(Self.row)
-            return SectionSnapshot(id: SectionID(rawValue: id), title: title, rows: rows)
+            try SectionOrder.verify(db)
+            return try readSnapshot(db, checked: true)
         }
     }
 
-    /// Reads every section and row; the caller provides the transaction.
-    func readSnapshot(_ db: Connection) throws -> ListSnapshot {
-        var sections = try db.cached("SELECT id, title FROM sections ORDER BY position").bind([])
-            .map { SectionSnapshot(id: SectionID(rawValue: $0.int64(0)), title: $0.text(1), rows: []) }
-        let slot = Dictionary(uniqueKeysWithValues: sections.enumerated().map { ($1.id.rawValue, $0) })
-        try db.cached("SELECT section_id, id, title, payload FROM rows ORDER BY section_id, position").bind([]).forEachRow { row in
+    /// One section with all of its rows, read in one transaction (without reading the other sections).
+    /// Refuses a damaged section or section order, as ``snapshot()`` does.
+    public func snapshot(ofSection index: Int) throws -> SectionSnapshot {
+        try read { db in
+            let section = try Self.checkedSection(index, db)
+            let title = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(section.sectionID)]) ?? ""
+            var rows: [Row] = []
+            try db.cached("SELECT id, title, payload, position FROM rows WHERE section_id = ?1 ORDER BY position")
+                .bind([.integer(section.sectionID)]).forEachRow { statement in
+                    guard statement.int(3) == section.base + rows.count else { throw ListStoreError.positionsDamaged(section: index) }
+                    rows.append(Self.row(statement))
+                }
+            guard rows.count == section.count else { throw ListStoreError.positionsDamaged(section: index) }
+            return SectionSnapshot(id: SectionID(rawValue: section.sectionID), title: title, rows: rows)
+        }
+    }
+
+    /// Section `index`, with the checks an edit runs before using it: the section order and the
+    /// section's row positions (three index look-ups).
+    private static func checkedSection(_ index: Int, _ db: Connection) throws -> SectionRows {
+        try SectionOrder.verify(db)
+        return try SectionRows.load(section: index, db)
+    }
+
+    /// Reads every section and row; the caller provides the transaction. With `checked`, throws
+    /// `positionsDamaged` unless every row sits at its index (`position - row_base`) and every section's
+    /// recorded count is its number of rows; without, lists rows in position order whatever the damage.
+    func readSnapshot(_ db: Connection, checked: Bool = false) throws -> ListSnapshot {
+        let stored = try db.cached("SELECT id, position, title, row_base, row_count FROM sections ORDER BY position").bind([])
+            .map(StoredSection.init)
+        var sections = stored.map { SectionSnapshot(id: SectionID(rawValue: $0.id), title: $0.title, rows: []) }
+        let slot = Dictionary(stored.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        try db.cached("SELECT section_id, id, title, payload, position FROM rows ORDER BY section_id, position").bind([]).forEachRow { row in
             guard let index = slot[row.int64(0)] else { return }
+            if checked && Addressing.rowIndex(position: row.int(4), base: stored[index].rowBase) != sections[index].rows.count {
+                throw ListStoreError.positionsDamaged(section: index)
+            }
             sections[index].rows.append(Row(id: RowID(rawValue: row.int64(1)), title: row.text(2), payload: row.optionalText(3)))
+        }
+        if checked, let damaged = stored.indices.first(where: { stored[$0].rowCount != sections[$0].rows.count }) {
+            throw ListStoreError.positionsDamaged(section: damaged)
         }
         return ListSnapshot(sections: sections)
     }

@@ -8,6 +8,7 @@ extension ListStore {
     public func insertRows(_ rows: [NewRow], intoSection section: Int, at index: Int? = nil) throws -> ChangeSet {
         for row in rows { try validateTitle(row.title) }
         return try mutate { db in
+            try SectionOrder.verify(db)
             var target = try SectionRows.load(section: section, db)
             let start = index ?? target.count
             guard (0...target.count).contains(start) else {
@@ -38,7 +39,7 @@ extension ListStore {
         try validateTitle(row.title)
         return try mutate { db in
             try db.validatePayload(row.payload)
-            let sectionCount = try SectionOrder.count(db)
+            let sectionCount = try SectionOrder.verify(db)
             let insert = try db.cached("INSERT INTO rows (section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4)")
             var changes = ChangeSet()
             for section in 0..<sectionCount {
@@ -57,6 +58,7 @@ extension ListStore {
     public func updateRow(at indexPath: ListIndexPath, title: String? = nil, payload: PayloadUpdate = .unchanged) throws -> ChangeSet {
         if let title { try validateTitle(title) }
         return try mutate { db in
+            try SectionOrder.verify(db)
             let rowID = try SectionRows.load(section: indexPath.section, db).rowID(at: indexPath.row, db)
             return try update(rowID: rowID, at: indexPath, title: title, payload: payload, db)
         }
@@ -67,7 +69,8 @@ extension ListStore {
     public func updateRow(id: RowID, title: String? = nil, payload: PayloadUpdate = .unchanged) throws -> ChangeSet {
         if let title { try validateTitle(title) }
         return try mutate { db in
-            try update(rowID: id.rawValue, at: try db.location(of: id).path, title: title, payload: payload, db)
+            try SectionOrder.verify(db)
+            return try update(rowID: id.rawValue, at: try db.location(of: id).path, title: title, payload: payload, db)
         }
     }
 
@@ -76,6 +79,7 @@ extension ListStore {
     @discardableResult
     public func moveRow(from: ListIndexPath, to: ListIndexPath) throws -> ChangeSet {
         try mutate { db in
+            try SectionOrder.verify(db)
             var source = try SectionRows.load(section: from.section, db)
             let rowID = try source.rowID(at: from.row, db)
             var changes = ChangeSet()
@@ -103,6 +107,7 @@ extension ListStore {
     public func deleteRows(at indexPaths: [ListIndexPath]) throws -> ChangeSet {
         if let repeated = firstRepeated(indexPaths) { throw ListStoreError.duplicateIndexPath(repeated) }
         return try mutate { db in
+            try SectionOrder.verify(db)
             var sections: [Int: SectionRows] = [:]
             let doomed = try indexPaths.map { path in
                 let section = try sections[path.section] ?? SectionRows.load(section: path.section, db)
@@ -122,6 +127,7 @@ extension ListStore {
 
     /// Deletes the rows with `ids` inside the caller's transaction.
     func deleteRows(ids: [RowID], _ db: Connection) throws -> ChangeSet {
+        try SectionOrder.verify(db)
         var sections: [Int: SectionRows] = [:]
         let doomed = try ids.map { id in
             let (path, sectionID) = try db.location(of: id)

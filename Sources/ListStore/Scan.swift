@@ -1,8 +1,12 @@
 import SQLiteLayer
 
 /// One step of ``ListStore/scan(_:)``: a section (before its rows), or one of its rows.
+///
+/// Indexes are the ones edits resolve: a section's index is its stored position and a row's index is
+/// its stored position minus its section's `row_base` (see ``ListStore`` "Addressing"). On a file
+/// whose positions were damaged by hand they may have gaps; `liststore check` reports that.
 public enum ScannedItem: Sendable {
-    /// A section, with its index, id, title and number of rows; its rows follow.
+    /// A section, with its index, id, title and recorded number of rows; its rows follow.
     case section(index: Int, id: SectionID, title: String, rowCount: Int)
     /// A row of the last section reported, at its index path.
     case row(ListIndexPath, Row)
@@ -12,20 +16,52 @@ extension ListStore {
     /// Visits every section and row in display order, in one read transaction, without holding the
     /// store in memory: for exporting or printing stores of any size. Other threads using this store
     /// wait until the scan ends; other processes do not.
+    ///
+    /// Unlike ``snapshot()``, a scan does not refuse a file whose positions were damaged by hand: it
+    /// reports every row at the index path an edit given that path would act on.
     public func scan(_ visit: (ScannedItem) throws -> Void) throws {
         try read { db in
-            let sections = try db.cached("SELECT id, title, row_count FROM sections ORDER BY position").bind([])
-                .map { (id: $0.int64(0), title: $0.text(1), count: $0.int(2)) }
-            let rows = try db.cached("SELECT id, title, payload FROM rows WHERE section_id = ?1 ORDER BY position")
-            for (index, section) in sections.enumerated() {
-                try visit(.section(index: index, id: SectionID(rawValue: section.id), title: section.title, rowCount: section.count))
-                var row = 0
-                try rows.bind([.integer(section.id)]).forEachRow { statement in
-                    try visit(.row(ListIndexPath(section: index, row: row),
-                                   Row(id: RowID(rawValue: statement.int64(0)), title: statement.text(1), payload: statement.optionalText(2))))
-                    row += 1
-                }
-            }
+            let sections = try db.cached("SELECT id, position, title, row_base, row_count FROM sections ORDER BY position").bind([])
+                .map(StoredSection.init)
+            for section in sections { try Self.scan(section, db, visit) }
         }
+    }
+
+    /// Visits section `index` (the section an edit given that index acts on) and its rows, like ``scan(_:)``.
+    public func scan(section index: Int, _ visit: (ScannedItem) throws -> Void) throws {
+        try read { db in
+            let located = try SectionRows.locate(section: index, db)
+            guard let section = try db.cached("SELECT id, position, title, row_base, row_count FROM sections WHERE id = ?1")
+                .bind([.integer(located.sectionID)]).first(StoredSection.init) else {
+                throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
+            }
+            try Self.scan(section, db, visit)
+        }
+    }
+
+    private static func scan(_ section: StoredSection, _ db: Connection, _ visit: (ScannedItem) throws -> Void) throws {
+        try visit(.section(index: section.position, id: SectionID(rawValue: section.id), title: section.title, rowCount: section.rowCount))
+        try db.cached("SELECT id, position, title, payload FROM rows WHERE section_id = ?1 ORDER BY position")
+            .bind([.integer(section.id)]).forEachRow { statement in
+                let path = ListIndexPath(section: section.position, row: Addressing.rowIndex(position: statement.int(1), base: section.rowBase))
+                try visit(.row(path, Row(id: RowID(rawValue: statement.int64(0)), title: statement.text(2), payload: statement.optionalText(3))))
+            }
+    }
+}
+
+/// A `sections` row as stored, before any check.
+struct StoredSection {
+    let id: Int64
+    let position: Int
+    let title: String
+    let rowBase: Int
+    let rowCount: Int
+
+    init(_ statement: Statement) {
+        id = statement.int64(0)
+        position = statement.int(1)
+        title = statement.text(2)
+        rowBase = statement.int(3)
+        rowCount = statement.int(4)
     }
 }

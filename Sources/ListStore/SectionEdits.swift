@@ -7,7 +7,7 @@ extension ListStore {
     public func insertSection(title: String, at index: Int? = nil) throws -> ChangeSet {
         try validateTitle(title)
         return try mutate { db in
-            let count = try SectionOrder.count(db)
+            let count = try SectionOrder.verify(db)
             let position = index ?? count
             guard (0...count).contains(position) else {
                 throw ListStoreError.sectionInsertionIndexOutOfRange(index: position, sectionCount: count)
@@ -25,6 +25,7 @@ extension ListStore {
     public func renameSection(at index: Int, to title: String) throws -> ChangeSet {
         try validateTitle(title)
         return try mutate { db in
+            try SectionOrder.verify(db)
             let id = try db.sectionID(at: index)
             let old = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(id)])
             var changes = ChangeSet()
@@ -39,8 +40,8 @@ extension ListStore {
     @discardableResult
     public func moveSection(from: Int, to: Int) throws -> ChangeSet {
         try mutate { db in
+            let count = try SectionOrder.verify(db)
             let id = try db.sectionID(at: from)
-            let count = try SectionOrder.count(db)
             guard (0..<count).contains(to) else { throw ListStoreError.sectionIndexOutOfRange(index: to, sectionCount: count) }
             var changes = ChangeSet()
             guard from != to else { return changes }
@@ -55,6 +56,7 @@ extension ListStore {
     public func deleteSections(at indexes: [Int]) throws -> ChangeSet {
         if let repeated = firstRepeated(indexes) { throw ListStoreError.duplicateSectionIndex(repeated) }
         return try mutate { db in
+            try SectionOrder.verify(db)
             let doomed = try indexes.map { ChangeSet.SectionChange(index: $0, id: SectionID(rawValue: try db.sectionID(at: $0))) }
             return try deleteSections(doomed, db)
         }
@@ -65,6 +67,7 @@ extension ListStore {
     public func deleteSections(ids: [SectionID]) throws -> ChangeSet {
         if let repeated = firstRepeated(ids) { throw ListStoreError.duplicateSectionID(repeated) }
         return try mutate { db in
+            try SectionOrder.verify(db)
             let doomed = try ids.map { id in
                 guard let index = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)]) else {
                     throw ListStoreError.unknownSection(id)

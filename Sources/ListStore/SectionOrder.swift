@@ -6,9 +6,23 @@ import SQLiteLayer
 /// first moves the affected sections to negative positions (never used otherwise) and then flips them
 /// to their final ones: correct whatever the visiting order, two statements per shift.
 enum SectionOrder {
-    /// The number of sections. Positions are dense, so this is one index look-up.
+    /// The number of sections as an index sees it: one past the highest position (one index look-up).
+    /// Equal to the number of sections when the order is sound, which ``verify(_:)`` checks.
     static func count(_ db: Connection) throws -> Int {
-        try db.scalarInt("SELECT coalesce(max(position) + 1, 0) FROM sections") ?? 0
+        let highest = try db.scalarInt("SELECT max(position) FROM sections") ?? -1
+        return highest == Int.max ? Int.max : max(highest + 1, 0)
+    }
+
+    /// Throws `sectionOrderDamaged` unless the section positions are exactly `0..<count`, and returns
+    /// the count. Every edit that names sections by index runs it first: on a damaged order an index
+    /// would not name the section a table view shows at that index. Reads the sections' position index once.
+    @discardableResult
+    static func verify(_ db: Connection) throws -> Int {
+        let state = try SectionOrderState.read(db)
+        if state.isDamaged {
+            throw ListStoreError.sectionOrderDamaged(sectionCount: state.count, lowest: state.low, highest: state.high)
+        }
+        return state.count
     }
 
     /// Adds `delta` to the position of every section with `lower <= position < upper`.

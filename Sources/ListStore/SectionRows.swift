@@ -28,15 +28,17 @@ struct SectionRows {
     private let storedBase: Int
 
     /// Reads section `index` and checks, with three index look-ups, that its positions are exactly
-    /// `base ..< base + count`; a hand-edited gap or a wrong count throws `positionsDamaged`.
+    /// `base ..< base + count`; a hand-edited gap or a wrong count throws `positionsDamaged`. An edit
+    /// checks the section order (``SectionOrder/verify(_:)``) once, before loading its sections.
     static func load(section index: Int, _ db: Connection) throws -> SectionRows {
         let rows = try locate(section: index, db)
         try rows.verify(db)
         return rows
     }
 
-    /// Reads section `index` without checking its positions: enough for reads, which must keep
-    /// working on a damaged file.
+    /// Reads section `index` — the section whose stored position is `index`, the one reads show at
+    /// that index — without checking its rows' positions: enough for reads, which must keep working on
+    /// a damaged file.
     static func locate(section index: Int, _ db: Connection) throws -> SectionRows {
         guard index >= 0, let found = try db.cached("SELECT id, row_base, row_count FROM sections WHERE position = ?1")
             .bind([.int(index)]).first({ (id: $0.int64(0), base: $0.int(1), count: $0.int(2)) }) else {
@@ -45,7 +47,7 @@ struct SectionRows {
         return SectionRows(sectionID: found.id, sectionIndex: index, base: found.base, count: found.count, storedBase: found.base)
     }
 
-    /// Loads the section with `id` (whose index is `index`).
+    /// Loads and checks the section with `id` (whose index is `index`).
     static func load(sectionID id: Int64, index: Int, _ db: Connection) throws -> SectionRows {
         guard let found = try db.cached("SELECT row_base, row_count FROM sections WHERE id = ?1")
             .bind([.integer(id)]).first({ (base: $0.int(0), count: $0.int(1)) }) else {
@@ -56,24 +58,36 @@ struct SectionRows {
         return rows
     }
 
-    private func verify(_ db: Connection) throws {
+    /// Throws `positionsDamaged` unless the base and count are within the position limit and the
+    /// lowest and highest positions are exactly `base` and `base + count - 1` (three index look-ups).
+    /// Damage these look-ups cannot see (an interior gap together with a wrong count) leaves reads and
+    /// edits agreeing all the same: both address rows by `position - base` (``Addressing``).
+    func verify(_ db: Connection) throws {
+        let limit = Self.positionLimit
+        guard count >= 0, count < limit, base > -limit, base < limit else {
+            throw ListStoreError.positionsDamaged(section: sectionIndex)
+        }
         let bounds = try db.cached("""
             SELECT (SELECT min(position) FROM rows WHERE section_id = ?1), (SELECT max(position) FROM rows WHERE section_id = ?1)
             """).bind([.integer(sectionID)]).first { ($0.isNull(0) ? nil : $0.int(0), $0.isNull(1) ? nil : $0.int(1)) }
         let expected: (Int?, Int?) = count == 0 ? (nil, nil) : (base, base + count - 1)
-        let sane = count >= 0 && abs(base) < Self.positionLimit && abs(base + count) < Self.positionLimit
-        guard sane, bounds?.0 == expected.0, bounds?.1 == expected.1 else {
+        guard bounds?.0 == expected.0, bounds?.1 == expected.1 else {
             throw ListStoreError.positionsDamaged(section: sectionIndex)
         }
     }
 
-    /// The id of the row at `index`, or a `rowIndexOutOfRange` error.
+    /// The id of the row at `index` (the row stored at `base + index`), or a `rowIndexOutOfRange` error.
+    /// An index within the count whose position holds no row means the positions were damaged by hand.
     func rowID(at index: Int, _ db: Connection) throws -> Int64 {
-        if (0..<count).contains(index), let id = try db.cached("SELECT id FROM rows WHERE section_id = ?1 AND position = ?2")
-            .bind([.integer(sectionID), .int(base + index)]).first({ $0.int64(0) }) {
-            return id
+        guard index >= 0, index < count else {
+            throw ListStoreError.rowIndexOutOfRange(ListIndexPath(section: sectionIndex, row: index), rowCount: count)
         }
-        throw ListStoreError.rowIndexOutOfRange(ListIndexPath(section: sectionIndex, row: index), rowCount: count)
+        guard let position = Addressing.position(ofRow: index, base: base),
+              let id = try db.cached("SELECT id FROM rows WHERE section_id = ?1 AND position = ?2")
+                .bind([.integer(sectionID), .int(position)]).first({ $0.int64(0) }) else {
+            throw ListStoreError.positionsDamaged(section: sectionIndex)
+        }
+        return id
     }
 
     /// Makes room for `width` rows at `index` (0...count) and returns the position of the first one.
@@ -151,7 +165,7 @@ struct SectionRows {
     /// Writes the base back when it changed. (The count is kept by the schema's triggers.)
     func save(_ db: Connection) throws {
         guard base != storedBase else { return }
-        guard abs(base) < Self.positionLimit else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
+        guard base > -Self.positionLimit, base < Self.positionLimit else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
         try db.run("UPDATE sections SET row_base = ?2 WHERE id = ?1", [.integer(sectionID), .int(base)])
     }
 

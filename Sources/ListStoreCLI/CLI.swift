@@ -44,7 +44,7 @@ public enum CLI {
                 if output.streamed { return Result(status: 0, output: collected.withLock { $0 }, error: "") }
                 return Result(status: 0, output: (globals.json ? output.json.serialized() : output.human) + "\n", error: "")
             } catch let failed as CheckFailed {
-                let output = globals.json ? failed.json.serialized() + "\n" : failed.problems.map { "problem: \($0)" }.joined(separator: "\n") + "\n"
+                let output = globals.json ? failed.json.serialized() + "\n" : failed.lines.joined(separator: "\n") + "\n"
                 return Result(status: 1, output: output, error: "error: \(failed.description)\n")
             } catch {
                 if !existedBefore { removeEmptyStoreCreatedByAFailedCommand(context.databasePath) }

@@ -27,37 +27,44 @@ enum HumanText {
         return lines.joined(separator: "\n")
     }
 
-    /// The same listing for the whole store, written as it is read: two scans (one for the column
-    /// widths, one to print), so a store of any size prints in constant memory.
-    static func streamList(of store: ListStore, to write: (String) -> Void) throws {
-        var titleWidths: [Int] = []
+    /// The same listing for the whole store (or one section), written as it is read: two scans (one
+    /// for the column widths, one to print), so a store of any size prints in constant memory. Index
+    /// paths are the ones edits act on; where hand edits left gaps in them, `warn` gets one line saying so.
+    static func streamList(of store: ListStore, section: Int? = nil, to write: (String) -> Void, warn: (String) -> Void) throws {
+        let scan: ((ScannedItem) throws -> Void) throws -> Void = { visit in
+            if let section { try store.scan(section: section, visit) } else { try store.scan(visit) }
+        }
+        var titleWidths: [Int: Int] = [:]
         var pathWidth = 3
-        try store.scan { item in
+        var damage = DamageSpotter()
+        try scan { item in
+            damage.see(item)
             switch item {
             case let .section(index, _, _, rowCount):
-                titleWidths.append(0)
+                titleWidths[index] = 0
                 pathWidth = max(pathWidth, pathColumn(section: index, rowCount: rowCount))
             case let .row(path, row):
-                titleWidths[path.section] = max(titleWidths[path.section], DisplayWidth.of(display(row.title)))
+                titleWidths[path.section] = max(titleWidths[path.section] ?? 0, DisplayWidth.of(display(row.title)))
+                pathWidth = max(pathWidth, path.description.count)
             }
         }
         guard !titleWidths.isEmpty else { write(emptyStore + "\n"); return }
         var buffer = ""
-        try store.scan { item in
+        try scan { item in
             switch item {
             case let .section(index, _, title, rowCount):
                 buffer += header(index: index, title: title, rowCount: rowCount) + "\n"
             case let .row(path, row):
                 // Rows another process added between the two scans are printed, just not aligned.
-                let width = path.section < titleWidths.count ? titleWidths[path.section] : 0
-                buffer += line(path, row, pathWidth: pathWidth, titleWidth: width) + "\n"
+                buffer += line(path, row, pathWidth: pathWidth, titleWidth: titleWidths[path.section] ?? 0) + "\n"
             }
             if buffer.utf8.count >= 65_536 { write(buffer); buffer = "" }
         }
         write(buffer)
+        if let summary = damage.summary(wholeStore: section == nil) { warn(summary) }
     }
 
-    private static func pathColumn(section: Int, rowCount: Int) -> Int { "\(section):\(max(rowCount - 1, 0))".count }
+    private static func pathColumn(section: Int, rowCount: Int) -> Int { "\(section):\(rowCount > 0 ? rowCount - 1 : 0)".count }
 
     private static func header(index: Int, title: String, rowCount: Int) -> String {
         let count = rowCount == 1 ? "1 row" : "\(rowCount) rows"
@@ -139,5 +146,53 @@ enum JSONShapes {
                 ])),
             ])),
         ])
+    }
+}
+
+/// Notices, while a listing is scanned, index paths that are not dense: the marks of hand edits that
+/// `liststore check` explains and `liststore repair` renumbers.
+struct DamageSpotter {
+    private var expectedSection = 0
+    private var expectedRow = 0
+    private var recordedCount = 0
+    private var damagedSections: [Int] = []
+    private var orderDamaged = false
+    private var current: Int?
+
+    mutating func see(_ item: ScannedItem) {
+        switch item {
+        case let .section(index, _, _, rowCount):
+            finishSection()
+            if index != expectedSection { orderDamaged = true }
+            expectedSection = index == Int.max ? index : index + 1
+            current = index
+            expectedRow = 0
+            recordedCount = rowCount
+        case let .row(path, _):
+            if path.row != expectedRow { markCurrent() }
+            expectedRow = path.row == Int.max ? path.row : path.row + 1
+        }
+    }
+
+    private mutating func markCurrent() {
+        if let current, damagedSections.last != current { damagedSections.append(current) }
+    }
+
+    private mutating func finishSection() {
+        if current != nil && expectedRow != recordedCount { markCurrent() }
+    }
+
+    /// One line naming what is damaged, or nil when every index path is dense.
+    mutating func summary(wholeStore: Bool) -> String? {
+        finishSection()
+        current = nil
+        var parts: [String] = []
+        if orderDamaged && wholeStore { parts.append("the section indexes have gaps") }
+        if !damagedSections.isEmpty {
+            let names = damagedSections.prefix(5).map(String.init).joined(separator: ", ") + (damagedSections.count > 5 ? ", …" : "")
+            parts.append("the row indexes of section\(damagedSections.count == 1 ? "" : "s") \(names) have gaps or a wrong count")
+        }
+        guard !parts.isEmpty else { return nil }
+        return "warning: positions were changed outside ListStore: \(parts.joined(separator: "; ")); the index paths shown are the ones edits act on, and edits refuse what they can see is damaged — run `liststore check`, then `liststore repair`"
     }
 }

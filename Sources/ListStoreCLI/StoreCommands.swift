@@ -18,12 +18,16 @@ enum StoreCommands {
             if context.json {
                 try TransferCommands.writeDocument(of: store, to: context.write)
             } else {
-                try HumanText.streamList(of: store, to: context.write)
+                try HumanText.streamList(of: store, to: context.write, warn: { context.environment.writeProgress($0 + "\n") })
             }
             return .streamed
         }
         let index = try command.index(0, "SECTION")
-        let shown = [(index: index, section: try store.snapshot(ofSection: index))]
-        return CommandOutput(human: HumanText.list(shown), json: JSONShapes.list(shown.map(\.section)))
+        if context.json {
+            let shown = [(index: index, section: try store.snapshot(ofSection: index))]
+            return CommandOutput(human: "", json: JSONShapes.list(shown.map(\.section)))
+        }
+        try HumanText.streamList(of: store, section: index, to: context.write, warn: { context.environment.writeProgress($0 + "\n") })
+        return .streamed
     }
 }

@@ -25,7 +25,7 @@ import Testing
 
         let repair = try cli.run(["repair"])
         #expect(repair.status == 0)
-        #expect(repair.stdout.hasPrefix("section 2: renumbered 7 rows"))
+        #expect(repair.stdout.hasPrefix("repaired: section 2: renumbered 7 rows"))
         #expect(try cli.run(["check"]).status == 0)
         #expect(try cli.run(["repair"]).stdout.hasPrefix("nothing to repair"))
         #expect(try cli.run(["add", "2", "x"]).status == 0)

@@ -68,13 +68,14 @@ import SQLiteLayer
             let shell = try Connection(path: path, mode: .readWrite)
             try shell.executeScript("DELETE FROM rows WHERE title = 'a1'")
         }
-        let before = try store.snapshot()
+        let before = try store.scannedTitles()
+        #expect(throws: ListStoreError.positionsDamaged(section: 0)) { try store.snapshot() }
         for edit in [{ try store.insertRow("x", intoSection: 0, at: 0) }, { try store.deleteRows(at: [ListIndexPath(section: 0, row: 0)]) },
                      { try store.moveRow(from: ListIndexPath(section: 1, row: 0), to: ListIndexPath(section: 0, row: 0)) },
                      { try store.appendRowToEverySection("x") }] as [() throws -> ChangeSet] {
             #expect(throws: ListStoreError.positionsDamaged(section: 0)) { try edit() }
         }
-        #expect(try store.snapshot() == before)
+        #expect(try store.scannedTitles() == before)
         #expect(ListStoreError.positionsDamaged(section: 0).description.contains("liststore repair"))
         // The undamaged section can still be edited.
         try store.insertRow("b1", intoSection: 1)

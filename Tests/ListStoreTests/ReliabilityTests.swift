@@ -139,9 +139,10 @@ import SQLiteLayer
                 UPDATE sections SET position = 7 WHERE title = 'C';
                 """)
         }
-        let damaged = try store.snapshot().titles
+        let damaged = try store.scannedTitles()
         #expect(try store.checkInvariants().count == 3)
-        #expect(throws: ListStoreError.positionsDamaged(section: 0)) { try store.insertRow("x", intoSection: 0) }
+        #expect(throws: ListStoreError.sectionOrderDamaged(sectionCount: 3, lowest: 0, highest: 7)) { try store.insertRow("x", intoSection: 0) }
+        #expect(throws: ListStoreError.sectionOrderDamaged(sectionCount: 3, lowest: 0, highest: 7)) { try store.snapshot() }
         let report = try store.repair()
         #expect(report.fixes.count == 3, "\(report.fixes)")
         #expect(report.changes.isEmpty, "order is kept, so a table view sees no change")

@@ -1,0 +1,87 @@
+import SQLiteLayer
+
+/// The fixes ``ListStore/repair()`` makes, each inside the caller's write transaction, each returning
+/// one line per thing fixed.
+enum Repairs {
+    /// Moves rows whose section no longer exists into a new section at the end, in the order of their
+    /// old section and position, so that reads show them again and nothing is lost.
+    static func recoverOrphans(_ db: Connection) throws -> [String] {
+        let orphans = try StoreDamage.orphans(db)
+        guard !orphans.isEmpty else { return [] }
+        let order = try SectionOrderState.read(db)
+        let position: Int
+        if order.count == 0 { position = 0 }
+        else if order.high < Int.max { position = order.high + 1 }
+        else if order.low > Int.min { position = order.low - 1 }
+        else { throw ListStoreError.corrupt("no free section position for recovered rows: section positions span the whole integer range") }
+        try db.run("INSERT INTO sections (position, title) VALUES (?1, ?2)", [.int(position), .text(ListStore.recoveredSectionTitle)])
+        let sectionID = db.lastInsertedRowID
+        try db.run("""
+            UPDATE rows SET section_id = ?1, position = ranked.new_position
+            FROM (SELECT id, row_number() OVER (ORDER BY section_id, position, id) - 1 AS new_position FROM rows
+                  WHERE NOT EXISTS (SELECT 1 FROM sections AS s WHERE s.id = rows.section_id)) AS ranked
+            WHERE rows.id = ranked.id
+            """, [.integer(sectionID)])
+        return orphans.map { orphan in
+            "section #\(orphan.missingSectionID) was deleted outside ListStore: moved its \(orphan.count == 1 ? "row" : "\(orphan.count) rows") into a new section \"\(ListStore.recoveredSectionTitle)\" (#\(sectionID))"
+        }
+    }
+
+    static func sectionPositions(_ db: Connection) throws -> [String] {
+        let order = try SectionOrderState.read(db)
+        guard order.isDamaged else { return [] }
+        try renumber(db, table: "sections", filter: "1", [], count: order.count, low: order.low, high: order.high,
+                     what: "the sections")
+        return ["sections: renumbered \(order.count) sections (positions ran from \(order.low) to \(order.high))"]
+    }
+
+    static func rowPositions(_ db: Connection) throws -> [String] {
+        try RowPositionState.damaged(db).map { section in
+            if section.count > 0 {
+                try renumber(db, table: "rows", filter: "section_id = ?1", [.integer(section.sectionID)], count: section.count,
+                             low: section.low, high: section.high, what: "the rows of section \(section.index) (#\(section.sectionID))")
+            }
+            try db.run("UPDATE sections SET row_base = 0, row_count = ?2 WHERE id = ?1", [.integer(section.sectionID), .int(section.count)])
+            var what: [String] = []
+            if section.hasGap {
+                what.append("positions \(Addressing.rowIndex(position: section.low, base: section.base))…\(Addressing.rowIndex(position: section.high, base: section.base)) for \(section.count) rows")
+            }
+            if section.storedCount != section.count { what.append("recorded \(section.storedCount) rows, has \(section.count)") }
+            if section.baseOutOfRange { what.append("row_base \(section.base) out of range") }
+            return "section \(section.index): renumbered \(section.count) rows (\(what.joined(separator: "; ")))"
+        }
+    }
+
+    /// Sets an id sequence that was run up to the largest id by hand back to the largest id in use.
+    static func sequences(_ db: Connection) throws -> [String] {
+        try IDExhaustion.states(db).compactMap { state in
+            guard state.sequence == Int64.max, state.highestID < Int64.max else { return nil }
+            try db.run("UPDATE sqlite_sequence SET seq = ?2 WHERE name = ?1", [.text(state.table), .integer(state.highestID)])
+            return "\(state.table): the id sequence was at the largest possible id; set back to \(state.highestID), the largest in use"
+        }
+    }
+
+    /// Gives the `count` entries of `table` selected by `filter` the positions `0..<count`, keeping
+    /// their order (ties broken by id). The first UPDATE moves them into a range free of both their
+    /// current positions (`low…high`, whatever a hand edit left) and the final ones, so UNIQUE holds
+    /// whatever order SQLite visits them in; the second moves them down.
+    private static func renumber(_ db: Connection, table: String, filter: String, _ arguments: [SQLiteValue],
+                                 count: Int, low: Int, high: Int, what: String) throws {
+        let start: Int
+        let (above, aboveOverflows) = max(high, count - 1).addingReportingOverflow(1)
+        let (_, aboveEndOverflows) = above.addingReportingOverflow(count)
+        let (below, belowOverflows) = min(low, 0).subtractingReportingOverflow(count)
+        if !aboveOverflows && !aboveEndOverflows { start = above }
+        else if !belowOverflows { start = below }
+        else {
+            throw ListStoreError.corrupt("cannot renumber \(what): their positions span the whole integer range; set them by hand, e.g. UPDATE \(table) SET position = … WHERE \(filter.replacingOccurrences(of: "?1", with: arguments.first.map { "\($0)" } ?? ""))")
+        }
+        let startParameter = arguments.count + 1
+        try db.run("""
+            UPDATE \(table) SET position = ?\(startParameter) + ranked.new_position
+            FROM (SELECT id, row_number() OVER (ORDER BY position, id) - 1 AS new_position FROM \(table) WHERE \(filter)) AS ranked
+            WHERE \(table).id = ranked.id
+            """, arguments + [.int(start)])
+        try db.run("UPDATE \(table) SET position = position - ?\(startParameter) WHERE \(filter)", arguments + [.int(start)])
+    }
+}

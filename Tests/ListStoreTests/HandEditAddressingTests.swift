@@ -1,0 +1,167 @@
+import Foundation
+import SQLiteLayer
+import Testing
+import ListStore
+
+/// Files changed by hand (as the `sqlite3` shell or Python's `sqlite3` would, foreign keys off): the
+/// index path a read shows is the one an edit given that path acts on — or the edit refuses and
+/// changes nothing — and no value in the file crashes a read, an edit, `check` or `repair`.
+@Suite struct HandEditAddressingTests {
+    static let max = "9223372036854775807"
+    static let min = "-9223372036854775808"
+
+    /// Hand edits that `integrity_check` accepts, each damaging what ListStore keeps in its own way.
+    static let damages: [String] = [
+        "DELETE FROM sections WHERE title = 'S1'",
+        "UPDATE OR REPLACE rows SET position = 3 WHERE title = 'S0 r1'",
+        "UPDATE OR REPLACE rows SET position = 0 WHERE title = 'S0 r4'",
+        "DELETE FROM rows WHERE title = 'S0 r2'",
+        "UPDATE rows SET position = position + 1 WHERE title = 'S2 r4'",
+        "UPDATE sections SET row_count = row_count + 3 WHERE title = 'S2'",
+        "UPDATE sections SET row_count = row_count - 2 WHERE title = 'S2'",
+        "UPDATE sections SET row_base = row_base + 1 WHERE title = 'S0'",
+        "UPDATE sections SET row_base = \(max) WHERE title = 'S0'",
+        "UPDATE sections SET row_base = \(min) WHERE title = 'S0'",
+        "UPDATE sections SET row_count = \(min) WHERE title = 'S0'",
+        "UPDATE sections SET row_count = \(max) WHERE title = 'S0'",
+        "UPDATE rows SET position = \(max) WHERE title = 'S0 r4'",
+        "UPDATE rows SET position = \(min) WHERE title = 'S0 r0'",
+        "UPDATE sections SET position = \(max) WHERE title = 'S2'",
+        "UPDATE sections SET position = \(min) WHERE title = 'S0'",
+        "UPDATE sections SET position = -1 WHERE title = 'S1'",
+        "UPDATE sections SET position = position + 10",
+        "UPDATE rows SET section_id = 99 WHERE title = 'S2 r0'",
+        "UPDATE rows SET position = position + 1000000 WHERE title LIKE 'S1 %'",
+        "INSERT INTO rows (id, section_id, position, title) VALUES (\(max), 1, 5, 'max id')",
+        "UPDATE sqlite_sequence SET seq = \(max) WHERE name = 'rows'",
+        "UPDATE rows SET payload = '{bad' WHERE title = 'S1 r1'",
+        "UPDATE rows SET title = '' WHERE title = 'S1 r2'",
+        "UPDATE rows SET title = CAST(x'ff41' AS TEXT) WHERE title = 'S1 r3'",
+        "UPDATE sections SET title = 'a' || char(0) || 'b' WHERE title = 'S2'",
+    ]
+
+    /// Three sections of five rows with distinct titles, then `damage` run through a plain SQLite
+    /// connection, as the shell would.
+    static func damagedStore(_ directory: TemporaryDirectory, _ damage: String, name: String = "hand.sqlite") throws -> ListStore {
+        let path = directory.path(name)
+        let store = try ListStore.open(at: path)
+        for section in 0..<3 {
+            try store.insertSection(title: "S\(section)")
+            try store.insertRows((0..<5).map { NewRow(title: "S\(section) r\($0)") }, intoSection: section)
+        }
+        try store.moveRow(from: ListIndexPath(section: 0, row: 4), to: ListIndexPath(section: 0, row: 0))  // a base that is not 0
+        try store.moveRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: 4))
+        let shell = try Connection(path: path, mode: .readWrite)
+        try shell.executeScript(damage)
+        return store
+    }
+
+    /// What a scan shows: every row's path and id, every section's index and id.
+    static func shown(_ store: ListStore) throws -> (rows: [(ListIndexPath, RowID)], sections: [(Int, SectionID)]) {
+        var rows: [(ListIndexPath, RowID)] = [], sections: [(Int, SectionID)] = []
+        try store.scan { item in
+            switch item {
+            case let .section(index, id, _, _): sections.append((index, id))
+            case let .row(path, row): rows.append((path, row.id))
+            }
+        }
+        return (rows, sections)
+    }
+
+    static func rowIDs(_ store: ListStore) throws -> Set<RowID> { Set(try shown(store).rows.map(\.1)) }
+
+    @Test(arguments: damages)
+    func readsAndRowEditsAgreeOnEveryShownPath(damage: String) throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.damagedStore(directory, damage)
+        for (path, id) in try Self.shown(store).rows {
+            // A read of that path gives that row, or refuses.
+            if let row = try? store.row(at: path) { #expect(row.id == id, "\(damage): row(at: \(path))") }
+            if let changes = try? store.updateRow(at: path, title: "renamed \(id.rawValue)") {
+                #expect(changes.updatedRows.map(\.id) == [id], "\(damage): update \(path)")
+                #expect(try store.row(id: id).title == "renamed \(id.rawValue)")
+            }
+        }
+        // Delete every shown path in turn, re-reading after each: exactly the row shown there goes.
+        var attempts = 0
+        while attempts < 40, let (path, id) = try Self.shown(store).rows.first(where: { $0.0.row >= 0 && $0.0.section >= 0 }) {
+            attempts += 1
+            let before = try Self.rowIDs(store)
+            do {
+                let changes = try store.deleteRows(at: [path])
+                #expect(changes.deletedRows.map(\.id) == [id], "\(damage): delete \(path)")
+                #expect(try Self.rowIDs(store) == before.subtracting([id]), "\(damage): delete \(path) took other rows")
+            } catch is ListStoreError {
+                #expect(try Self.rowIDs(store) == before, "\(damage): a refused delete changed rows")
+                break
+            }
+        }
+    }
+
+    @Test(arguments: damages)
+    func readsAndSectionEditsAgreeOnEveryShownIndex(damage: String) throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.damagedStore(directory, damage)
+        for (index, id) in try Self.shown(store).sections {
+            if let section = try? store.section(at: index) { #expect(section.id == id, "\(damage): section(at: \(index))") }
+            if let changes = try? store.renameSection(at: index, to: "renamed \(id.rawValue)") {
+                #expect(changes.updatedSections.map(\.id) == [id], "\(damage): rename \(index)")
+            }
+        }
+        if let (index, id) = try Self.shown(store).sections.last, let changes = try? store.deleteSections(at: [index]) {
+            #expect(changes.deletedSections.map(\.id) == [id], "\(damage): delete section \(index)")
+            #expect(!(try Self.shown(store).sections.map(\.1).contains(id)))
+        }
+    }
+
+    @Test(arguments: damages)
+    func checkReportsTheDamageAndRepairLeavesAFileEveryEditAccepts(damage: String) throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.damagedStore(directory, damage)
+        let problems = try store.checkInvariants()
+        #expect(!problems.isEmpty, "\(damage): check said ok")
+        let before = try Self.rowIDs(store)
+        let report = try store.repair()
+        // Repair drops nothing: rows whose section was deleted come back in a recovered section.
+        #expect(try Self.rowIDs(store).isSuperset(of: before), "\(damage): repair lost rows")
+        #expect(try store.checkInvariants() == report.unresolved, "\(damage): \(report)")
+        #expect(report.unresolved.allSatisfy { !$0.isRepairable && $0.remedy != nil })
+        // The structure is sound again: snapshots read, and edits at both ends and in the middle work.
+        let snapshot = try store.snapshot()
+        #expect(snapshot.sections.count >= 2)
+        if report.unresolved.allSatisfy({ !$0.description.contains("largest possible id") }) {
+            try store.insertRow("after repair", intoSection: 0, at: 0)
+            try store.insertSection(title: "new")
+        }
+        try store.moveRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 1, row: 0))
+        try store.deleteRows(at: [ListIndexPath(section: 1, row: 0)])
+        #expect(try store.checkInvariants() == report.unresolved)
+        // Running the remedies repair names clears what it left.
+        if !report.unresolved.isEmpty {
+            for problem in report.unresolved {
+                guard let remedy = problem.remedy, let sql = remedy.components(separatedBy: ";").first, sql.hasPrefix("UPDATE") else { continue }
+                let shell = try Connection(path: directory.path("hand.sqlite"), mode: .readWrite)
+                try shell.executeScript(sql)
+            }
+            _ = try store.repair()
+            #expect(try store.checkInvariants().isEmpty, "\(damage): remedies did not clear \(report.unresolved)")
+        }
+    }
+
+    @Test func anInteriorGapWithAWrongCountIsSeenByReadsThatListRows() throws {
+        let directory = try TemporaryDirectory()
+        // The cheap checks cannot see this one: the first and last positions are where the count says.
+        let store = try Self.damagedStore(directory, "UPDATE OR REPLACE rows SET position = (SELECT position FROM rows WHERE title = 'S2 r3') WHERE title = 'S2 r1'")
+        #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.snapshot() }
+        #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.rows(inSection: 2) }
+        #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.snapshot(ofSection: 2) }
+        #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.row(at: ListIndexPath(section: 2, row: 1)) }
+        #expect(try store.rows(inSection: 2, range: 2..<4).map(\.title) == ["S2 r2", "S2 r1"])
+        let shown = try Self.shown(store).rows.filter { $0.0.section == 2 }.map(\.0.row)
+        #expect(shown == [0, 2, 3, 4])
+        // An edit at a shown path acts on the row shown there; at the gap it refuses.
+        #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.deleteRows(at: [ListIndexPath(section: 2, row: 1)]) }
+        #expect(try store.checkInvariants().map(\.description) == ["section 2 records 5 rows but has 4",
+                                                                    "rows of section 2 have positions 0…4 (relative to its base) for 4 rows, not 0…3"])
+    }
+}

@@ -18,6 +18,8 @@ enum Schema {
     struct Object: Hashable, Sendable, CustomStringConvertible {
         let type: String
         let name: String
+        /// The table or view the object belongs to (itself for tables and views).
+        let table: String
         let sql: String?
         var description: String { "\(type) \(name)" }
     }
@@ -37,25 +39,39 @@ enum Schema {
 
     /// The schema objects of the file behind `db`.
     static func objects(in db: Connection) throws -> Set<Object> {
-        Set(try db.cached("SELECT type, name, sql FROM sqlite_schema").bind([]).map { Object(type: $0.text(0), name: $0.text(1), sql: $0.optionalText(2)) })
+        Set(try db.cached("SELECT type, name, tbl_name, sql FROM sqlite_schema").bind([]).map {
+            Object(type: $0.text(0), name: $0.text(1), table: $0.text(2), sql: $0.optionalText(3))
+        })
     }
 
-    /// What differs between the file's schema and the one its version should have; empty when they match.
+    /// What in the file's schema ListStore refuses to work with; empty when it can work with the file.
+    ///
+    /// ListStore's own tables, indexes, triggers and views must be exactly those its version creates
+    /// (one missing or changed is reported). Objects of other programs in the same file — ANALYZE's
+    /// `sqlite_stat*` tables, Litestream's `_litestream_*` tables, an app's tables, views and indexes — are
+    /// tolerated, except those that could change ListStore's data behind its back or make its writes
+    /// fail (see ``ForeignObjectRules``).
     static func differences(in db: Connection, version: Int) throws -> [String] {
         let expected = try expectedObjects(version: version)
         let actual = try objects(in: db)
-        let expectedNames = Dictionary(expected.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let actualNames = Dictionary(actual.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let expectedNames = Dictionary(expected.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        let actualNames = Dictionary(actual.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         var differences: [String] = []
+        var foreign: [Object] = []
         for object in actual.sorted(by: { $0.name < $1.name }) {
-            if let wanted = expectedNames[object.name] {
+            if let wanted = expectedNames[object.name.lowercased()] {
                 if wanted != object { differences.append("\(object) was changed") }
             } else {
-                differences.append("\(object) is not part of ListStore's schema")
+                foreign.append(object)
             }
         }
-        for object in expected.sorted(by: { $0.name < $1.name }) where actualNames[object.name] == nil {
+        for object in expected.sorted(by: { $0.name < $1.name }) where actualNames[object.name.lowercased()] == nil {
             differences.append("\(object) is missing")
+        }
+        let rules = ForeignObjectRules(tables: Set(expected.filter { $0.type == "table" }.map { $0.name.lowercased() }),
+                                       views: Set(expected.filter { $0.type == "view" }.map { $0.name.lowercased() }))
+        for object in foreign {
+            differences += try rules.problems(with: object, in: db)
         }
         return differences
     }

@@ -38,7 +38,7 @@ import Testing
         let before = try #require(cli.bytes())
         let show = try cli.run(["show"])
         #expect(show.status == 1)
-        #expect(show.stderr.contains("was changed outside ListStore (trigger sneaky is not part of ListStore's schema)"))
+        #expect(show.stderr.contains("was changed outside ListStore (trigger sneaky is not part of ListStore's schema and fires on changes to rows)"))
         #expect(try cli.run(["add", "0", "x"]).status == 1)
         let check = try cli.run(["check"])
         #expect(check.status == 1)

@@ -59,9 +59,9 @@ import SQLiteLayer
     @Test func aHandAlteredSchemaIsRefusedUntouched() throws {
         let directory = try TemporaryDirectory()
         for (name, sql) in [("trigger", "CREATE TRIGGER sneaky AFTER INSERT ON rows BEGIN DELETE FROM rows; END"),
-                            ("view", "CREATE VIEW extra AS SELECT 1"),
+                            ("view", "DROP VIEW list_rows; CREATE VIEW list_rows AS SELECT 1"),
                             ("dropped", "DROP TRIGGER rows_counted_on_insert"),
-                            ("index", "CREATE INDEX by_title ON rows (title)")] {
+                            ("index", "CREATE UNIQUE INDEX by_title ON rows (title)")] {
             let path = try makeFile(directory, "\(name).sqlite")
             do {
                 let shell = try Connection(path: path, mode: .readWrite)

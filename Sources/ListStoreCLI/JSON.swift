@@ -168,9 +168,20 @@ public struct JSONParser {
         }
     }
 
-    /// Checks the value that starts here and moves past it, without keeping it. Like payloads, it may
-    /// be nested to any depth and contain lone surrogate escapes (see ``JSONText``).
-    mutating func skipValue() throws {
+    /// Checks the value that starts here and moves past it, without keeping it.
+    mutating func skipValue(depth: Int) throws {
+        guard depth < Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
+        switch current {
+        case UInt8(ascii: "{")?: try forEachMember(depth: depth) { _, parser in try parser.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "[")?: try forEachElement(depth: depth) { parser in try parser.skipValue(depth: depth + 1) }
+        default: _ = try value(depth: depth)
+        }
+    }
+
+    /// Checks the value that starts here and moves past it, without keeping it, as payloads are read:
+    /// nested to any depth, lone surrogate escapes allowed (see ``JSONText``). For parts of a document
+    /// that hold payloads.
+    mutating func skipValueAsPayloads() throws {
         _ = try scanValue(keeping: false)
     }
 

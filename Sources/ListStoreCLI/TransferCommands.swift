@@ -158,14 +158,14 @@ enum DocumentReader {
         var parser = JSONParser(bytes: bytes)
         do {
             parser.skipWhitespace()
-            guard parser.atObject else { throw try syntaxFirst(&parser, fail("the document", "is not a JSON object")) }
+            guard parser.atObject else { throw try syntaxFirst(&parser, depth: 0, fail("the document", "is not a JSON object")) }
             var sawSections = false
             try parser.forEachMember(depth: 0) { key, parser in
                 guard key == "sections" else { throw fail("the document", "has an unknown member \(quoted(key)) (allowed: sections)") }
                 guard !sawSections else { throw fail("the document", "has \"sections\" twice") }
                 sawSections = true
                 var index = 0
-                guard parser.atArray else { throw try syntaxFirst(&parser, fail("the document", "has \"sections\" that is not an array")) }
+                guard parser.atArray else { throw try syntaxFirst(&parser, depth: 1, fail("the document", "has \"sections\" that is not an array")) }
                 try parser.forEachElement(depth: 1) { parser in
                     try readSection(&parser, place: "sections[\(index)]", name: name, fail, section, row)
                     index += 1
@@ -181,7 +181,7 @@ enum DocumentReader {
     /// One section object; its rows are read where they stand when the title came first, else afterwards.
     private static func readSection(_ parser: inout JSONParser, place: String, name: String, _ fail: Failing,
                                     _ section: (Int64?, String) throws -> Void, _ row: (Int64?, String, String?) throws -> Void) throws {
-        guard parser.atObject else { throw try syntaxFirst(&parser, fail(place, "is not an object")) }
+        guard parser.atObject else { throw try syntaxFirst(&parser, depth: 2, fail(place, "is not an object")) }
         var id: Int64?, title: String?, deferredRows: Int?, reported = false
         var seen = Set<String>()
         func report() throws {
@@ -200,7 +200,7 @@ enum DocumentReader {
                     try readRows(&parser, place: place, name: name, fail, row)
                 } else {
                     deferredRows = parser.position
-                    try parser.skipValue()
+                    try parser.skipValueAsPayloads()
                 }
             default:
                 throw fail(place, "has an unknown member \(quoted(key)) (allowed: id, rows, title)")
@@ -218,11 +218,11 @@ enum DocumentReader {
     private static func readRows(_ parser: inout JSONParser, place: String, name: String, _ fail: Failing,
                                  _ row: (Int64?, String, String?) throws -> Void) throws {
         if parser.atNull { _ = try parser.value(depth: 3); return }
-        guard parser.atArray else { throw try syntaxFirst(&parser, fail(place, "has \"rows\" that is not an array")) }
+        guard parser.atArray else { throw try syntaxFirst(&parser, depth: 3, fail(place, "has \"rows\" that is not an array")) }
         var index = 0
         try parser.forEachElement(depth: 3) { parser in
             func rowPlace() -> String { "\(place).rows[\(index)]" }  // only built for an error message
-            guard parser.atObject else { throw try syntaxFirst(&parser, fail(rowPlace(), "is not an object")) }
+            guard parser.atObject else { throw try syntaxFirst(&parser, depth: 4, fail(rowPlace(), "is not an object")) }
             var title: String?, id: JSONValue?, payload: String?
             var seen: UInt8 = 0  // bits: title, id, payload
             func once(_ bit: UInt8, _ key: String) throws {
@@ -278,8 +278,8 @@ enum DocumentReader {
     }
 
     /// `shapeError`, unless the value here is not even valid JSON: that is reported first.
-    private static func syntaxFirst(_ parser: inout JSONParser, _ shapeError: CommandFailure) throws -> CommandFailure {
-        try parser.skipValue()
+    private static func syntaxFirst(_ parser: inout JSONParser, depth: Int, _ shapeError: CommandFailure) throws -> CommandFailure {
+        try parser.skipValue(depth: depth)
         return shapeError
     }
 

@@ -9,12 +9,19 @@
 enum JSONText {
     /// `text` without insignificant whitespace, or nil when it is not exactly one JSON value.
     static func compacted(_ text: String) -> String? {
+        guard case .success(let compact, _) = check(text) else { return nil }
+        return String(decoding: compact, as: UTF8.self)
+    }
+
+    /// `text` as exactly one JSON value: compacted, or why and where it is not JSON.
+    static func check(_ text: String) -> Scanned {
         var text = text
         return text.withUTF8 { buffer in
-            guard case .success(let compact, let end) = scan(buffer, from: 0, keeping: true) else { return nil }
+            let scanned = scan(buffer, from: 0, keeping: true)
+            guard case .success(_, let end) = scanned else { return scanned }
             var rest = end
             while rest < buffer.count, isWhitespace(buffer[rest]) { rest += 1 }
-            return rest == buffer.count ? String(decoding: compact, as: UTF8.self) : nil
+            return rest == buffer.count ? scanned : .failure("unexpected text after the value", offset: rest)
         }
     }
 

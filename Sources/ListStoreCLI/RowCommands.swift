@@ -62,12 +62,15 @@ enum RowCommands {
 enum Payload {
     /// The JSON text to store (compact, numbers as written), or nil for `null` (no payload).
     /// Compact text makes `export` → `import` → `export` give the same bytes.
+    /// Like `import`, it accepts what SQLite's `json_valid` does: lone surrogate escapes, any depth.
     static func parse(_ text: String) throws -> String? {
-        let value: JSONValue
-        do { value = try JSONParser.parse(text) } catch let error as JSONSyntaxError {
-            throw CommandFailure("--payload is not valid JSON (\(error.reason) at byte \(error.offset)) in \(quoted(text)); pass a JSON value such as '{\"key\": 1}'")
+        switch JSONText.check(text) {
+        case let .failure(reason, offset):
+            throw CommandFailure("--payload is not valid JSON (\(reason) at byte \(offset)) in \(quoted(text)); pass a JSON value such as '{\"key\": 1}'")
+        case let .success(compact, _):
+            let payload = String(decoding: compact, as: UTF8.self)
+            return payload == "null" ? nil : payload
         }
-        return value == .null ? nil : value.serialized()
     }
 }
 

@@ -66,7 +66,9 @@ public final class ListImporter {
             guard sectionIDs.insert(id).inserted else { throw ListStoreError.duplicateSectionID(id) }
         }
         let index = sectionsWritten
-        try insertSection.bind([id.map { .integer($0.rawValue) } ?? .null, .int(index), .text(title)]).run()
+        do {
+            try insertSection.bind([id.map { .integer($0.rawValue) } ?? .null, .int(index), .text(title)]).run()
+        } catch { throw db.explainingFull(error, inserting: "sections") }
         let newID = db.lastInsertedRowID
         sectionIDs.insert(SectionID(rawValue: newID))  // so a later section cannot ask for it
         currentSection = (newID, index, 0)
@@ -82,8 +84,10 @@ public final class ListImporter {
             guard rowIDs.insert(id).inserted else { throw ListStoreError.duplicateRowID(id) }
         }
         try db.validatePayload(payload)
-        try insertRow.bind([id.map { .integer($0.rawValue) } ?? .null, .integer(section.id), .int(section.rows),
-                            .text(title), .optionalText(payload)]).run()
+        do {
+            try insertRow.bind([id.map { .integer($0.rawValue) } ?? .null, .integer(section.id), .int(section.rows),
+                                .text(title), .optionalText(payload)]).run()
+        } catch { throw db.explainingFull(error, inserting: "rows") }
         rowIDs.insert(RowID(rawValue: db.lastInsertedRowID))  // so a later row cannot ask for it
         currentSection = (section.id, section.index, section.rows + 1)
         rowsWritten += 1

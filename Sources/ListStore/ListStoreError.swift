@@ -57,6 +57,9 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The section positions were changed outside ListStore (a gap, or not starting at 0); edits are
     /// refused until they are repaired, because an index would not name the section a table view shows.
     case sectionOrderDamaged(sectionCount: Int, lowest: Int, highest: Int)
+    /// A table's automatic ids are used up: an id of 2^63 − 1, the largest SQLite allows, was written by
+    /// hand, and ids are never reused, so no section (or row) can be added; nothing was changed.
+    case identifiersExhausted(table: String)
 
     public var description: String {
         switch self {
@@ -112,6 +115,13 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return error.description
         case let .sectionOrderDamaged(count, lowest, highest):
             return "the section positions were changed outside ListStore (\(Self.countText(count, "section")) at positions \(lowest)…\(highest), not 0…\(count - 1)); nothing was changed — run `liststore repair` to renumber them, keeping their order"
+        case let .identifiersExhausted(table):
+            let noun = table == "sections" ? "section" : "row"
+            let moveRows = table == "sections" ? " and UPDATE rows SET section_id = <new id> WHERE section_id = \(Int64.max)" : ""
+            return "cannot add a \(noun): the ids of table \(table) are used up (the id \(Int64.max), the largest SQLite allows, "
+                + "was written by hand or imported, and ids are never reused); nothing was changed — in the sqlite3 shell give that \(noun) a smaller "
+                + "unused id (UPDATE \(table) SET id = <new id> WHERE id = \(Int64.max)\(moveRows)), then reset the counter: "
+                + "UPDATE sqlite_sequence SET seq = (SELECT max(id) FROM \(table)) WHERE name = '\(table)'"
         }
     }
 
@@ -134,7 +144,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The start of a long or multi-line input, quoted, for one-line messages.
     static func excerpt(_ text: String) -> String {
-        let flat = text.unicodeScalars.map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+        let flat = text.unicodeScalars.prefix(61).map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
         let short = flat.count > 60 ? String(flat.prefix(60)) + "…" : flat
         return "\"\(short)\""
     }

@@ -18,6 +18,34 @@ public enum CLI {
         public var error: String
     }
 
+    /// Runs this process's own command line, with standard input read within the CLI's size limits
+    /// (see `InputLimits`): what `main` calls.
+    public static func runProcess() -> Result {
+        var environment = CLIEnvironment.process
+        environment.readStandardInput = BoundedReader.readStandardInput
+        let arguments = (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
+            guard let argument = CommandLine.unsafeArgv[index] else { return [] }
+            return Array(UnsafeBufferPointer(start: argument, count: strlen(argument))).map { UInt8(bitPattern: $0) }
+        }
+        return run(rawArguments: arguments, environment: environment)
+    }
+
+    /// Runs a command line given as the bytes of its arguments (without the program name). An argument
+    /// that is not UTF-8 is refused (usage error) rather than read with its bad bytes replaced by U+FFFD,
+    /// which would store, or look for, different text than the one typed.
+    public static func run(rawArguments: [[UInt8]], environment: CLIEnvironment) -> Result {
+        var arguments: [String] = []
+        for (index, bytes) in rawArguments.enumerated() {
+            guard let argument = String(validating: bytes, as: UTF8.self) else {
+                return failure(status: 2, message: "argument \(index + 1) (\(ArgumentBytes.shown(bytes))) is not valid UTF-8 text; "
+                                   + "pass it in UTF-8 (check the encoding of your terminal or script) (see `liststore --help`)",
+                               json: rawArguments.contains(Array("--json".utf8)))
+            }
+            arguments.append(argument)
+        }
+        return run(arguments, environment: environment)
+    }
+
     /// Runs one command line (without the program name).
     public static func run(_ arguments: [String], environment: CLIEnvironment) -> Result {
         let parser = CommandLineParser(commands: Commands.all)
@@ -48,6 +76,7 @@ public enum CLI {
                 return Result(status: 1, output: output, error: "error: \(failed.description)\n")
             } catch {
                 if !existedBefore { removeEmptyStoreCreatedByAFailedCommand(context.databasePath) }
+                let error = explainingFull(error, databasePath: context.databasePath)
                 return failure(status: error is UsageError ? 2 : 1, message: "\(error)", json: globals.json)
             }
         }
@@ -57,6 +86,12 @@ public enum CLI {
         let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
         let output = json ? JSONValue.object([("error", .string(line)), ("status", .int(status))]).serialized() + "\n" : ""
         return Result(status: status, output: output, error: "error: \(line)\n")
+    }
+
+    /// SQLite reports used-up AUTOINCREMENT ids as "database or disk is full": look which it was.
+    private static func explainingFull(_ error: Error, databasePath: String) -> Error {
+        guard case ListStoreError.full = error, let store = try? ListStore.open(at: databasePath, mode: .readOnly) else { return error }
+        return store.explainingFull(error)
     }
 
     /// A write command creates the database before it can validate its input against it; when the

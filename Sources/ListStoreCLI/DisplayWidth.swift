@@ -28,18 +28,20 @@ enum DisplayWidth {
         }
     }
 
-    /// `text` cut to at most `columns` display columns, with "…" when it was cut.
+    /// `text` cut to at most `columns` display columns, with "…" when it was cut. It reads only as far as
+    /// the cut, so a title of many megabytes costs no more than a short one.
     static func truncate(_ text: String, to columns: Int) -> String {
-        guard of(text) > columns else { return text }
-        var result = ""
         var used = 0
-        for character in text {
-            let width = of(String(character))
-            if used + width > columns - 1 { break }
-            result.append(character)
-            used += width
+        var cut = text.startIndex  // the end of the longest prefix that leaves a column for "…"
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(after: index)
+            used += text[index].unicodeScalars.reduce(0) { $0 + width(of: $1) }
+            if used > columns { return String(text[..<cut]) + "…" }
+            if used <= columns - 1 { cut = next }
+            index = next
         }
-        return result + "…"
+        return text
     }
 
     /// `text` followed by spaces up to `columns` display columns.
@@ -49,9 +51,14 @@ enum DisplayWidth {
 }
 
 /// Control characters shown as escapes (`\n`, `\t`, `\u{1b}`), so one row stays one line on screen.
-func visible(_ text: String) -> String {
+/// Only the first `limit` Unicode scalars are read (then "…"): every caller cuts the result to a few dozen
+/// columns, and a title of many megabytes must not cost seconds to show.
+func visible(_ text: String, limit: Int = 1_024) -> String {
     var out = ""
+    var count = 0
     for scalar in text.unicodeScalars {
+        count += 1
+        if count > limit { return out + "…" }
         switch scalar {
         case "\n": out += "\\n"
         case "\t": out += "\\t"

@@ -13,7 +13,9 @@ public indirect enum JSONValue: Hashable, Sendable {
     case array([JSONValue])
     /// An object whose members keep their order.
     case object([(String, JSONValue)])
-    /// Already-serialised JSON text, embedded as is (e.g. a stored payload).
+    /// Already-serialised JSON text (e.g. a stored payload), embedded without the whitespace between
+    /// its tokens; text that is not one JSON value (a payload damaged by hand) is written as a JSON
+    /// string instead, so the output is always valid JSON.
     case raw(String)
 
     /// An integer number.
@@ -41,7 +43,8 @@ public indirect enum JSONValue: Hashable, Sendable {
         case .bool(let value): out += value ? "true" : "false"
         case .number(let text): out += text
         case .string(let text): Self.writeString(text, to: &out)
-        case .raw(let text): out += text
+        case .raw(let text):
+            if let compact = JSONText.compacted(text) { out += compact } else { Self.writeString(text, to: &out) }
         case .array(let items):
             out += "["
             for (index, item) in items.enumerated() {
@@ -172,6 +175,31 @@ public struct JSONParser {
         case UInt8(ascii: "{")?: try forEachMember(depth: depth) { _, parser in try parser.skipValue(depth: depth + 1) }
         case UInt8(ascii: "[")?: try forEachElement(depth: depth) { parser in try parser.skipValue(depth: depth + 1) }
         default: _ = try value(depth: depth)
+        }
+    }
+
+    /// Checks the value that starts here and moves past it, without keeping it, as payloads are read:
+    /// nested to any depth, lone surrogate escapes allowed (see ``JSONText``). For parts of a document
+    /// that hold payloads.
+    mutating func skipValueAsPayloads() throws {
+        _ = try scanValue(keeping: false)
+    }
+
+    /// Reads the value that starts here as compact JSON text (see ``JSONText``): numbers, escapes and
+    /// lone surrogates exactly as written, nested to any depth. Payloads are read this way.
+    mutating func compactValue() throws -> String {
+        String(decoding: try scanValue(keeping: true), as: UTF8.self)
+    }
+
+    private mutating func scanValue(keeping: Bool) throws -> [UInt8] {
+        let start = position
+        switch bytes.withUnsafeBufferPointer({ JSONText.scan($0, from: start, keeping: keeping) }) {
+        case let .success(compact, end):
+            position = end
+            return compact
+        case let .failure(reason, offset):
+            position = offset
+            throw failure(reason)
         }
     }
 

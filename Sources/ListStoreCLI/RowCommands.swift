@@ -62,22 +62,33 @@ enum RowCommands {
 enum Payload {
     /// The JSON text to store (compact, numbers as written), or nil for `null` (no payload).
     /// Compact text makes `export` → `import` → `export` give the same bytes.
+    /// Like `import`, it accepts what SQLite's `json_valid` does: lone surrogate escapes, any depth.
     static func parse(_ text: String) throws -> String? {
-        let value: JSONValue
-        do { value = try JSONParser.parse(text) } catch let error as JSONSyntaxError {
-            throw CommandFailure("--payload is not valid JSON (\(error.reason) at byte \(error.offset)) in \(quoted(text)); pass a JSON value such as '{\"key\": 1}'")
+        switch JSONText.check(text) {
+        case let .failure(reason, offset):
+            throw CommandFailure("--payload is not valid JSON (\(reason) at byte \(offset)) in \(quoted(text)); pass a JSON value such as '{\"key\": 1}'")
+        case let .success(compact, _):
+            let payload = String(decoding: compact, as: UTF8.self)
+            return payload == "null" ? nil : payload
         }
-        return value == .null ? nil : value.serialized()
     }
 }
 
-/// Titles from standard input: one per line, blank lines skipped, CRLF accepted; strict UTF-8.
+/// Titles from standard input: one per line, blank lines skipped, CRLF accepted; strict UTF-8. A byte
+/// order mark before the first line (some editors write one) is not part of the first title. Lines and
+/// the whole input are limited (see ``InputLimits``).
 enum StandardInputLines {
     static func titles(_ data: Data) throws -> [String] {
+        guard data.count <= InputLimits.maximumInput else { throw InputLimits.tooLarge("standard input", "nothing was added") }
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let text = data.starts(with: byteOrderMark) ? data.dropFirst(3) : data[...]
         var titles: [String] = []
-        for (number, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+        for (number, line) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             var bytes = line
             if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+            guard bytes.count <= InputLimits.maximumPiece else {
+                throw CommandFailure("line \(number + 1) of standard input is longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads for one title; nothing was added")
+            }
             guard let title = String(validating: bytes, as: UTF8.self) else {
                 throw CommandFailure("line \(number + 1) of standard input is not valid UTF-8; nothing was added")
             }

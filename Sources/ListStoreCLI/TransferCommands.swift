@@ -7,21 +7,28 @@ enum TransferCommands {
     static let progressThreshold = 5_000
 
     @Sendable static func export(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        let destination = command.positionals.first
-        if let destination, URL(fileURLWithPath: destination).standardizedFileURL == URL(fileURLWithPath: context.databasePath).standardizedFileURL {
-            throw CommandFailure("refusing to export over the database itself (\(destination)); choose another FILE")
-        }
-        let store = try context.openForReading()
-        guard let destination else {
+        // `-` is standard output, as `import -` is standard input.
+        guard let destination = command.positionals.first, destination != "-" else {
+            let store = try context.openForReading()
             try writeDocument(of: store, to: context.write)
             return .streamed
         }
-        let folder = CommandContext.folder(of: destination)
-        guard FileManager.default.fileExists(atPath: folder) else {
+        // A symbolic link is written through, to the file it points to (as the shell's `>` does); the
+        // link itself stays.
+        let target = try ExportDestination.followingLinks(destination)
+        try ExportDestination.refuseDatabase(target, destination: destination, database: context.databasePath)
+        let store = try context.openForReading()
+        let folder = CommandContext.folder(of: target)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw CommandFailure("cannot write \(destination): the folder \(folder) does not exist; create it first")
         }
+        if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), isFolder.boolValue {
+            throw CommandFailure("cannot write \(destination): it is a folder; pass a file path such as \(destination)/export.json")
+        }
+        try ExportDestination.refuseReadOnly(target, destination: destination)
         // Written beside the destination, then renamed over it: a reader never sees half a document.
-        let temporary = "\(folder)/.\(destination.split(separator: "/").last ?? "export").\(UUID().uuidString).tmp"
+        let temporary = "\(folder)/.\(target.split(separator: "/").last ?? "export").\(UUID().uuidString).tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: nil), let file = FileHandle(forWritingAtPath: temporary) else {
             throw CommandFailure("cannot write \(destination): the folder \(folder) is not writable; check its permissions")
         }
@@ -30,7 +37,8 @@ enum TransferCommands {
             counts = try writeDocument(of: store) { file.write(Data($0.utf8)) }
             try file.synchronize()
             try file.close()
-            guard rename(temporary, destination) == 0 else {
+            ExportDestination.keepPermissions(of: target, on: temporary)
+            guard rename(temporary, target) == 0 else {
                 throw CommandFailure("cannot write \(destination): \(String(cString: strerror(errno))); check the path and permissions")
             }
         } catch {
@@ -38,8 +46,9 @@ enum TransferCommands {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
         }
-        return CommandOutput(human: "exported \(counts.text) to \(destination)",
-                             json: .object([("exported", .string(destination)), ("counts", counts.json)]))
+        let through = target == destination ? "" : " (through the link, to \(target))"
+        return CommandOutput(human: "exported \(counts.text) to \(destination)\(through)",
+                             json: .object([("exported", .string(destination)), ("file", .string(target)), ("counts", counts.json)]))
     }
 
     /// Writes the whole store as one JSON document (the shape of `show --json`) plus a newline, in
@@ -69,20 +78,9 @@ enum TransferCommands {
 
     @Sendable static func importDocument(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let source = command.positionals[0]
-        let data: Data
-        if source == "-" {
-            data = context.environment.readStandardInput()
-        } else {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
-                throw CommandFailure("cannot read \(source): no such file; pass the path of a JSON document, or - for standard input")
-            }
-            guard !isDirectory.boolValue, let contents = FileManager.default.contents(atPath: source) else {
-                throw CommandFailure("cannot read \(source): it is a folder or not readable; pass the path of a JSON document")
-            }
-            data = contents
-        }
+        let data = source == "-" ? context.environment.readStandardInput() : try readFile(source)
         let name = source == "-" ? "standard input" : source
+        guard data.count <= InputLimits.maximumInput else { throw InputLimits.tooLarge(name, "nothing was imported") }
         let document = try DocumentReader.bytes(of: data, name: name)
         // The whole document is checked before the store is opened: a bad one never creates a file.
         let total = try DocumentReader.check(document, name: name).rows
@@ -97,16 +95,36 @@ enum TransferCommands {
         if showProgress { write("\n") }
         return try mutationOutput(changes, store)
     }
+
+    /// The contents of an import file, read within ``InputLimits`` (a FIFO or device may never end).
+    private static func readFile(_ source: String) throws -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+            throw CommandFailure("cannot read \(source): no such file; pass the path of a JSON document, or - for standard input")
+        }
+        guard !isDirectory.boolValue, let file = FileHandle(forReadingAtPath: source) else {
+            throw CommandFailure("cannot read \(source): it is a folder or not readable; pass the path of a JSON document")
+        }
+        defer { try? file.close() }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: source))?[.size] as? Int, size > InputLimits.maximumInput {
+            throw InputLimits.tooLarge(source, "nothing was imported")
+        }
+        return BoundedReader.read(descriptor: file.fileDescriptor)
+    }
 }
 
 /// Reads an import document: `{"sections":[{"id"?,"title","rows"?:[{"id"?,"title","payload"?}]}]}`.
-/// Unknown members are refused, so a misspelt key is not silently dropped. The document is walked, not
-/// built in memory, so its size is limited by the disk, not by memory.
+/// Unknown and repeated members are refused, so a misspelt or doubled key is not silently dropped. The
+/// document is walked, not built in memory. Titles are checked (with where they are) before the store
+/// is opened; payloads are kept as written, less the whitespace between tokens (see ``JSONText``).
 enum DocumentReader {
-    /// The document's bytes (without a UTF-8 byte order mark), or an error when they are not UTF-8.
+    /// The document's bytes (without a UTF-8 byte order mark), or an error when they are not UTF-8 text.
     static func bytes(of data: Data, name: String) throws -> [UInt8] {
         let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]  // some editors start UTF-8 files with one
         let bytes = [UInt8](data.starts(with: byteOrderMark) ? data.dropFirst(3) : data)
+        if let nul = bytes.firstIndex(of: 0) {
+            throw CommandFailure("\(name) has a NUL byte at byte \(nul): it is not a JSON document; nothing was imported")
+        }
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw CommandFailure("\(name) is not valid UTF-8 text; nothing was imported")
         }
@@ -130,6 +148,8 @@ enum DocumentReader {
                  })
     }
 
+    private typealias Failing = (_ place: String, _ problem: String) -> CommandFailure
+
     private static func walk(_ bytes: [UInt8], name: String, section: (Int64?, String) throws -> Void,
                              row: (Int64?, String, String?) throws -> Void) throws {
         func fail(_ place: String, _ problem: String) -> CommandFailure {
@@ -147,7 +167,7 @@ enum DocumentReader {
                 var index = 0
                 guard parser.atArray else { throw try syntaxFirst(&parser, depth: 1, fail("the document", "has \"sections\" that is not an array")) }
                 try parser.forEachElement(depth: 1) { parser in
-                    try readSection(&parser, place: "sections[\(index)]", fail, section, row)
+                    try readSection(&parser, place: "sections[\(index)]", name: name, fail, section, row)
                     index += 1
                 }
             }
@@ -159,28 +179,28 @@ enum DocumentReader {
     }
 
     /// One section object; its rows are read where they stand when the title came first, else afterwards.
-    private static func readSection(_ parser: inout JSONParser, place: String, _ fail: (String, String) -> CommandFailure,
+    private static func readSection(_ parser: inout JSONParser, place: String, name: String, _ fail: Failing,
                                     _ section: (Int64?, String) throws -> Void, _ row: (Int64?, String, String?) throws -> Void) throws {
         guard parser.atObject else { throw try syntaxFirst(&parser, depth: 2, fail(place, "is not an object")) }
         var id: Int64?, title: String?, deferredRows: Int?, reported = false
+        var seen = Set<String>()
         func report() throws {
             guard !reported, let title else { return }
-            try section(id, title)
+            try placing(place, name) { try section(id, title) }
             reported = true
         }
         try parser.forEachMember(depth: 2) { key, parser in
+            guard seen.insert(key).inserted else { throw fail(place, "has \(quoted(key)) twice") }
             switch key {
             case "id": id = try readID(parser.value(depth: 3), place, fail)
-            case "title":
-                guard case .string(let text) = try parser.value(depth: 3) else { throw fail(place, "needs a \"title\" string") }
-                title = text
+            case "title": title = try readTitle(&parser, depth: 3, place, fail)
             case "rows":
                 if title != nil && !reported {
                     try report()
-                    try readRows(&parser, place: place, fail, row)
+                    try readRows(&parser, place: place, name: name, fail, row)
                 } else {
                     deferredRows = parser.position
-                    try parser.skipValue(depth: 3)
+                    try parser.skipValueAsPayloads()
                 }
             default:
                 throw fail(place, "has an unknown member \(quoted(key)) (allowed: id, rows, title)")
@@ -191,11 +211,11 @@ enum DocumentReader {
         if let deferredRows {
             var rowsParser = parser
             rowsParser.position = deferredRows
-            try readRows(&rowsParser, place: place, fail, row)
+            try readRows(&rowsParser, place: place, name: name, fail, row)
         }
     }
 
-    private static func readRows(_ parser: inout JSONParser, place: String, _ fail: (String, String) -> CommandFailure,
+    private static func readRows(_ parser: inout JSONParser, place: String, name: String, _ fail: Failing,
                                  _ row: (Int64?, String, String?) throws -> Void) throws {
         if parser.atNull { _ = try parser.value(depth: 3); return }
         guard parser.atArray else { throw try syntaxFirst(&parser, depth: 3, fail(place, "has \"rows\" that is not an array")) }
@@ -204,23 +224,56 @@ enum DocumentReader {
             func rowPlace() -> String { "\(place).rows[\(index)]" }  // only built for an error message
             guard parser.atObject else { throw try syntaxFirst(&parser, depth: 4, fail(rowPlace(), "is not an object")) }
             var title: String?, id: JSONValue?, payload: String?
+            var seen: UInt8 = 0  // bits: title, id, payload
+            func once(_ bit: UInt8, _ key: String) throws {
+                guard seen & bit == 0 else { throw fail(rowPlace(), "has \(quoted(key)) twice") }
+                seen |= bit
+            }
             try parser.forEachMember(depth: 4) { key, parser in
                 switch key {
                 case "title":
-                    guard case .string(let text) = try parser.value(depth: 5) else { throw fail(rowPlace(), "needs a \"title\" string") }
-                    title = text
+                    try once(1, key)
+                    title = try readTitle(&parser, depth: 5, rowPlace(), fail)
                 case "id":
+                    try once(2, key)
                     id = try parser.value(depth: 5)
                 case "payload":
-                    let value = try parser.value(depth: 5)
-                    if case .null = value { payload = nil } else { payload = value.serialized() }
+                    try once(4, key)
+                    if parser.atNull {
+                        _ = try parser.value(depth: 5)
+                    } else {
+                        let start = parser.position
+                        payload = try parser.compactValue()
+                        if parser.position - start > InputLimits.maximumPiece {
+                            throw fail(rowPlace(), "has a \"payload\" longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads")
+                        }
+                    }
                 default:
                     throw fail(rowPlace(), "has an unknown member \(quoted(key)) (allowed: id, payload, title)")
                 }
             }
             guard let title else { throw fail(rowPlace(), "needs a \"title\" string") }
-            try row(try readID(id, rowPlace(), fail), title, payload)
+            let rowID = try readID(id, rowPlace(), fail)
+            try placing(rowPlace(), name) { try row(rowID, title, payload) }
             index += 1
+        }
+    }
+
+    /// A title, refused here — with where it is — when the store would refuse it.
+    private static func readTitle(_ parser: inout JSONParser, depth: Int, _ place: @autoclosure () -> String, _ fail: Failing) throws -> String {
+        guard case .string(let title) = try parser.value(depth: depth) else { throw fail(place(), "needs a \"title\" string") }
+        if title.isEmpty { throw fail(place(), "has an empty \"title\" (a title cannot be empty)") }
+        if title.utf8.contains(0) { throw fail(place(), "has a \"title\" with a NUL character (\\u0000), which a title cannot contain") }
+        if title.utf8.count > InputLimits.maximumPiece {
+            throw fail(place(), "has a \"title\" longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads")
+        }
+        return title
+    }
+
+    /// Runs `body`, naming `place` in a store error it throws (a repeated id, a payload SQLite refuses).
+    private static func placing(_ place: String, _ name: String, _ body: () throws -> Void) throws {
+        do { try body() } catch let error as ListStoreError {
+            throw CommandFailure("\(name): \(place): \(error); nothing was imported")
         }
     }
 
@@ -230,7 +283,7 @@ enum DocumentReader {
         return shapeError
     }
 
-    private static func readID(_ value: JSONValue?, _ place: @autoclosure () -> String, _ fail: (String, String) -> CommandFailure) throws -> Int64? {
+    private static func readID(_ value: JSONValue?, _ place: @autoclosure () -> String, _ fail: Failing) throws -> Int64? {
         switch value {
         case nil, .null?: return nil
         case .number(let text)?:

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Limits on what commands read, so endless or hostile input (`import - </dev/zero`, `yes | liststore
+/// add 0 -`) ends with a clear error instead of filling memory. Generous for real lists: a million-row
+/// export is about 60 MB.
+enum InputLimits {
+    /// The most bytes `import` reads (from a file or standard input), and `add … -` from standard input.
+    static let maximumInput = 1 << 30
+    /// The longest single piece: a title, a payload, a line of standard input.
+    static let maximumPiece = 64 << 20
+
+    /// "1 GiB", "64 MiB".
+    static func text(_ bytes: Int) -> String {
+        bytes >= 1 << 30 && bytes % (1 << 30) == 0 ? "\(bytes >> 30) GiB" : "\(bytes >> 20) MiB"
+    }
+
+    /// The error for input longer than ``maximumInput``.
+    static func tooLarge(_ name: String, _ consequence: String) -> CommandFailure {
+        CommandFailure("\(name) is larger than \(text(maximumInput)), the most liststore reads; \(consequence) — split it into smaller parts")
+    }
+}
+
+/// Reads a file descriptor in chunks of 64 KB, stopping after `InputLimits.maximumInput + 1` bytes (so
+/// the caller can tell that the limit was passed) or just after the first NUL byte: no command accepts
+/// one (neither JSON nor a title may hold it), so `</dev/zero` is refused at once instead of read forever.
+enum BoundedReader {
+    static func read(descriptor: Int32, limit: Int = InputLimits.maximumInput) -> Data {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while data.count <= limit {
+            let wanted = min(chunk.count, limit + 1 - data.count)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            if let nul = chunk[..<count].firstIndex(of: 0) {
+                data.append(contentsOf: chunk[...nul])
+                break
+            }
+            data.append(contentsOf: chunk[..<count])
+        }
+        return data
+    }
+
+    /// All of standard input, within the limits above.
+    @Sendable static func readStandardInput() -> Data { read(descriptor: STDIN_FILENO) }
+}

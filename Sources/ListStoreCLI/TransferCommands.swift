@@ -56,18 +56,21 @@ enum TransferCommands {
     @discardableResult
     static func writeDocument(of store: ListStore, to write: (String) -> Void) throws -> StoreCounts {
         var buffer = "{\"sections\":["
-        var sections = 0, rows = 0
+        var sections = 0, rows = 0, rowsInSection = 0
         func flushIfLarge() {
             if buffer.utf8.count >= 65_536 { write(buffer); buffer = "" }
         }
+        // Commas follow what was written, not the index paths: on a file damaged by hand those have gaps.
         try store.scan { item in
             switch item {
-            case let .section(index, id, title, _):
-                buffer += (index == 0 ? "" : "]},") + "{\"id\":\(id.rawValue),\"title\":" + JSONValue.string(title).serialized() + ",\"rows\":["
+            case let .section(_, id, title, _):
+                buffer += (sections == 0 ? "" : "]},") + "{\"id\":\(id.rawValue),\"title\":" + JSONValue.string(title).serialized() + ",\"rows\":["
                 sections += 1
-            case let .row(path, row):
-                buffer += (path.row == 0 ? "" : ",") + JSONShapes.row(row).serialized()
+                rowsInSection = 0
+            case let .row(_, row):
+                buffer += (rowsInSection == 0 ? "" : ",") + JSONShapes.row(row).serialized()
                 rows += 1
+                rowsInSection += 1
             }
             flushIfLarge()
         }

@@ -137,6 +137,10 @@ import Testing
             if step % 10 == 9 {
                 let check = try cli.run(["check"])
                 #expect([0, 1].contains(check.status), "step \(step): check crashed: \(check.stderr)")
+                // Whatever the positions, --json is one valid JSON document.
+                let json = try cli.run(["--json", "show"])
+                #expect(json.status == 0, "step \(step): \(json.stderr)")
+                #expect((try? CLIHarness.json(json.stdout)) != nil, "step \(step): show --json is not JSON: \(json.stdout.prefix(300))")
             }
         }
         #expect(actedOnShownRow > 30 && refused > 5, "the run exercised both paths: \(actedOnShownRow) acted, \(refused) refused")

@@ -154,6 +154,20 @@ import Testing
         #expect(cli.bytes() == before)
     }
 
+    @Test func payloadArgumentsAreKeptAsWrittenLessWhitespace() throws {
+        let cli = try CLIHarness()
+        try cli.run(["section", "add", "A"])
+        #expect(try cli.run(["add", "0", "x", "--payload", #" { "n" : 123456789012345678901234567890 , "s" : "\ud800\/" } "#]).status == 0)
+        #expect(try cli.run(["export"]).stdout.contains(#""payload":{"n":123456789012345678901234567890,"s":"\ud800\/"}"#))
+        let before = cli.bytes()
+        let bad = try cli.run(["edit", "0:0", "--payload", "1 2"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("--payload is not valid JSON (unexpected text after the value at byte 2)"), "\(bad.stderr)")
+        #expect(cli.bytes() == before)
+        #expect(try cli.run(["edit", "0:0", "--payload", " null "]).status == 0)
+        #expect(try cli.run(["export"]).stdout.contains(#""payload":null"#))
+    }
+
     @Test func rowsBeforeTheTitleMayHoldDeepPayloadsAndLoneSurrogates() throws {
         let cli = try CLIHarness()
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)

@@ -19,7 +19,9 @@ extension ListStore {
             var changes = ChangeSet()
             let insert = try db.cached("INSERT INTO rows (section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4)")
             for (offset, row) in rows.enumerated() {
-                try insert.bind([.integer(target.sectionID), .int(firstPosition + offset), .text(row.title), .optionalText(row.payload)]).run()
+                do {
+                    try insert.bind([.integer(target.sectionID), .int(firstPosition + offset), .text(row.title), .optionalText(row.payload)]).run()
+                } catch { throw db.explainingFull(error, inserting: "rows") }
                 changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: start + offset), id: RowID(rawValue: db.lastInsertedRowID)))
             }
             try target.save(db)
@@ -46,7 +48,9 @@ extension ListStore {
                 var target = try SectionRows.load(section: section, db)
                 let index = target.count
                 let position = try target.openGap(at: index, width: 1, db)
-                try insert.bind([.integer(target.sectionID), .int(position), .text(row.title), .optionalText(row.payload)]).run()
+                do {
+                    try insert.bind([.integer(target.sectionID), .int(position), .text(row.title), .optionalText(row.payload)]).run()
+                } catch { throw db.explainingFull(error, inserting: "rows") }
                 changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: index), id: RowID(rawValue: db.lastInsertedRowID)))
             }
             return changes

@@ -13,7 +13,9 @@ extension ListStore {
                 throw ListStoreError.sectionInsertionIndexOutOfRange(index: position, sectionCount: count)
             }
             try SectionOrder.shift(from: position, by: 1, db)
-            try db.run("INSERT INTO sections (position, title) VALUES (?1, ?2)", [.int(position), .text(title)])
+            do {
+                try db.run("INSERT INTO sections (position, title) VALUES (?1, ?2)", [.int(position), .text(title)])
+            } catch { throw db.explainingFull(error, inserting: "sections") }
             var changes = ChangeSet()
             changes.insertedSections = [.init(index: position, id: SectionID(rawValue: db.lastInsertedRowID))]
             return changes

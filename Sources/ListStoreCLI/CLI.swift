@@ -76,7 +76,6 @@ public enum CLI {
                 return Result(status: 1, output: output, error: "error: \(failed.description)\n")
             } catch {
                 if !existedBefore { removeEmptyStoreCreatedByAFailedCommand(context.databasePath) }
-                let error = explainingFull(error, databasePath: context.databasePath)
                 return failure(status: error is UsageError ? 2 : 1, message: "\(error)", json: globals.json)
             }
         }
@@ -86,12 +85,6 @@ public enum CLI {
         let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
         let output = json ? JSONValue.object([("error", .string(line)), ("status", .int(status))]).serialized() + "\n" : ""
         return Result(status: status, output: output, error: "error: \(line)\n")
-    }
-
-    /// SQLite reports used-up AUTOINCREMENT ids as "database or disk is full": look which it was.
-    private static func explainingFull(_ error: Error, databasePath: String) -> Error {
-        guard case ListStoreError.full = error, let store = try? ListStore.open(at: databasePath, mode: .readOnly) else { return error }
-        return store.explainingFull(error)
     }
 
     /// A write command creates the database before it can validate its input against it; when the

@@ -164,4 +164,14 @@ import ListStore
         #expect(try store.checkInvariants().map(\.description) == ["section 2 records 5 rows but has 4",
                                                                     "rows of section 2 have positions 0…4 (relative to its base) for 4 rows, not 0…3"])
     }
+
+    @Test func usedUpIDsAreNamedByTheLibraryNotTakenForAFullDisk() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.damagedStore(directory, "INSERT INTO rows (id, section_id, position, title) VALUES (\(Self.max), 1, 5, 'max id')")
+        #expect(throws: ListStoreError.identifiersExhausted(table: "rows")) { try store.insertRow("x", intoSection: 1) }
+        #expect(throws: ListStoreError.identifiersExhausted(table: "rows")) { try store.appendRowToEverySection("x") }
+        let shell = try Connection(path: directory.path("hand.sqlite"), mode: .readWrite)
+        try shell.executeScript("UPDATE sqlite_sequence SET seq = \(Self.max) WHERE name = 'sections'")
+        #expect(throws: ListStoreError.identifiersExhausted(table: "sections")) { try store.insertSection(title: "x") }
+    }
 }

@@ -60,11 +60,11 @@ extension ListStore {
     @discardableResult
     public func deleteSelection(_ selection: inout ListSelection) throws -> ChangeSet {
         let ids = selection.ids.sorted()
-        let changes = try mutate { db in
+        let changes = try write { transaction in
             let existing = try ids.filter { id in
-                try db.scalarInt("SELECT 1 FROM rows WHERE id = ?1", [.integer(id.rawValue)]) != nil
+                try transaction.db.scalarInt("SELECT 1 FROM rows WHERE id = ?1", [.integer(id.rawValue)]) != nil
             }
-            return try deleteRows(ids: existing, db)
+            try transaction.deleteRows(ids: existing)
         }
         selection.removeAll()
         return changes

@@ -60,6 +60,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A table's automatic ids are used up: an id of 2^63 − 1, the largest SQLite allows, was written by
     /// hand, and ids are never reused, so no section (or row) can be added; nothing was changed.
     case identifiersExhausted(table: String)
+    /// A ``ListTransaction`` used after the closure of ``ListStore/write(_:)`` returned; nothing was changed.
+    case transactionFinished
 
     public var description: String {
         switch self {
@@ -115,6 +117,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return error.description
         case let .sectionOrderDamaged(count, lowest, highest):
             return "the section positions were changed outside ListStore (\(Self.countText(count, "section")) at positions \(lowest)…\(highest), not 0…\(count - 1)); nothing was changed — run `liststore repair` to renumber them, keeping their order"
+        case .transactionFinished:
+            return "the write transaction has already ended; nothing was changed — make every edit inside the closure given to write"
         case let .identifiersExhausted(table):
             let noun = table == "sections" ? "section" : "row"
             let moveRows = table == "sections" ? " and UPDATE rows SET section_id = <new id> WHERE section_id = \(Int64.max)" : ""

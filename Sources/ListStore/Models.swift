@@ -68,8 +68,22 @@ public struct ListSnapshot: Hashable, Sendable, Codable {
     public var rowCount: Int { sections.reduce(0) { $0 + $1.rows.count } }
 }
 
+/// What an insert accepts as a row: a ``NewRow``, or a `String` for a row with that title and no payload.
+public protocol NewRowConvertible {
+    /// The row to insert.
+    var newRow: NewRow { get }
+}
+
+extension String: NewRowConvertible {
+    /// A row with this title and no payload.
+    public var newRow: NewRow { NewRow(title: self) }
+}
+
 /// A row to be inserted: the store assigns its id and position.
-public struct NewRow: Hashable, Sendable, ExpressibleByStringLiteral {
+public struct NewRow: Hashable, Sendable, ExpressibleByStringLiteral, NewRowConvertible {
+    /// Itself.
+    public var newRow: NewRow { self }
+
     /// The row's title; must not be empty or contain NUL characters.
     public var title: String
     /// Optional JSON text; must be valid JSON.

@@ -1,49 +1,63 @@
 import SQLiteLayer
 
-/// Row mutations. Each is one transaction, validated against the file as it is, all-or-nothing.
-extension ListStore {
-    /// Inserts `rows` into section `section`, in order, starting at row index `index`
-    /// (at the end when nil), in one transaction.
+/// Row edits inside a write transaction, by index path or by id. Each validates its input against the
+/// store as the transaction's earlier edits left it and throws a ``ListStoreError`` naming what is wrong.
+extension ListTransaction {
+    /// Inserts `rows` into section `section`, in order, the first at row index `index` (at the end when
+    /// nil). Returns the new rows' ids.
     @discardableResult
-    public func insertRows(_ rows: [NewRow], intoSection section: Int, at index: Int? = nil) throws -> ChangeSet {
-        for row in rows { try validateTitle(row.title) }
-        return try mutate { db in
-            try SectionOrder.verify(db)
-            var target = try SectionRows.load(section: section, db)
-            let start = index ?? target.count
-            guard (0...target.count).contains(start) else {
-                throw ListStoreError.rowDestinationOutOfRange(ListIndexPath(section: section, row: start), maxRow: target.count)
-            }
-            for row in rows { try db.validatePayload(row.payload) }
-            let firstPosition = try target.openGap(at: start, width: rows.count, db)
-            var changes = ChangeSet()
-            let insert = try db.cached("INSERT INTO rows (section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4)")
-            for (offset, row) in rows.enumerated() {
-                do {
-                    try insert.bind([.integer(target.sectionID), .int(firstPosition + offset), .text(row.title), .optionalText(row.payload)]).run()
-                } catch { throw db.explainingFull(error, inserting: "rows") }
-                changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: start + offset), id: RowID(rawValue: db.lastInsertedRowID)))
-            }
-            try target.save(db)
-            return changes
+    public func insertRows(_ rows: [some NewRowConvertible], intoSection section: Int, at index: Int? = nil) throws -> [RowID] {
+        try edit { try insert(rows.map(\.newRow), into: try checkedSection(at: section), at: index) }
+    }
+
+    /// Inserts `rows` into the section with id `section`, the first at row index `index` (at the end when nil).
+    @discardableResult
+    public func insertRows(_ rows: [some NewRowConvertible], intoSection section: SectionID, at index: Int? = nil) throws -> [RowID] {
+        try edit { try insert(rows.map(\.newRow), into: try checkedSection(id: section), at: index) }
+    }
+
+    /// Inserts `rows` just before the row with id `anchor`, in its section.
+    @discardableResult
+    public func insertRows(_ rows: [some NewRowConvertible], before anchor: RowID) throws -> [RowID] {
+        try edit {
+            let (section, index) = try place(of: anchor)
+            return try insert(rows.map(\.newRow), into: section, at: index)
         }
     }
 
-    /// Inserts one row into section `section` at `index` (at the end when nil).
+    /// Inserts `rows` just after the row with id `anchor`, in its section.
     @discardableResult
-    public func insertRow(_ row: NewRow, intoSection section: Int, at index: Int? = nil) throws -> ChangeSet {
-        try insertRows([row], intoSection: section, at: index)
+    public func insertRows(_ rows: [some NewRowConvertible], after anchor: RowID) throws -> [RowID] {
+        try edit {
+            let (section, index) = try place(of: anchor)
+            return try insert(rows.map(\.newRow), into: section, at: index + 1)
+        }
     }
 
-    /// Appends `row` to the end of every section, in one transaction (a table view's "add" button).
+    /// Inserts one row into section `section` at `index` (at the end when nil); returns its id.
     @discardableResult
-    public func appendRowToEverySection(_ row: NewRow) throws -> ChangeSet {
-        try validateTitle(row.title)
-        return try mutate { db in
+    public func insertRow(_ row: some NewRowConvertible, intoSection section: Int, at index: Int? = nil) throws -> RowID {
+        try single(insertRows([row], intoSection: section, at: index))
+    }
+
+    /// Inserts one row into the section with id `section` at `index` (at the end when nil); returns its id.
+    @discardableResult
+    public func insertRow(_ row: some NewRowConvertible, intoSection section: SectionID, at index: Int? = nil) throws -> RowID {
+        try single(insertRows([row], intoSection: section, at: index))
+    }
+
+    /// Appends `row` to the end of every section (a table view's "add" button); returns the new ids in
+    /// section order.
+    @discardableResult
+    public func appendRowToEverySection(_ row: some NewRowConvertible) throws -> [RowID] {
+        try edit {
+            let row = row.newRow
+            try validateTitle(row.title)
             try db.validatePayload(row.payload)
-            let sectionCount = try SectionOrder.verify(db)
+            let sectionCount = try verifiedSectionCount()
             let insert = try db.cached("INSERT INTO rows (section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4)")
             var changes = ChangeSet()
+            var inserted: [(id: RowID, section: SectionID, path: ListIndexPath)] = []
             for section in 0..<sectionCount {
                 var target = try SectionRows.load(section: section, db)
                 let index = target.count
@@ -51,102 +65,186 @@ extension ListStore {
                 do {
                     try insert.bind([.integer(target.sectionID), .int(position), .text(row.title), .optionalText(row.payload)]).run()
                 } catch { throw db.explainingFull(error, inserting: "rows") }
-                changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: index), id: RowID(rawValue: db.lastInsertedRowID)))
+                let id = RowID(rawValue: db.lastInsertedRowID)
+                inserted.append((id, SectionID(rawValue: target.sectionID), ListIndexPath(section: section, row: index)))
+                changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: index), id: id))
             }
-            return changes
+            record(changes) { tracker in
+                for entry in inserted {
+                    tracker.rowsInserted([entry.id], into: entry.section, sectionIndex: entry.path.section, at: entry.path.row)
+                }
+            }
+            return inserted.map(\.id)
         }
     }
 
     /// Changes the title and/or payload of the row at `indexPath`; nil `title` keeps the title.
-    @discardableResult
-    public func updateRow(at indexPath: ListIndexPath, title: String? = nil, payload: PayloadUpdate = .unchanged) throws -> ChangeSet {
-        if let title { try validateTitle(title) }
-        return try mutate { db in
-            try SectionOrder.verify(db)
-            let rowID = try SectionRows.load(section: indexPath.section, db).rowID(at: indexPath.row, db)
-            return try update(rowID: rowID, at: indexPath, title: title, payload: payload, db)
+    public func updateRow(at indexPath: ListIndexPath, title: String? = nil, payload: PayloadUpdate = .unchanged) throws {
+        try edit {
+            let section = try checkedSection(at: indexPath.section)
+            try update(rowID: try section.rowID(at: indexPath.row, db), in: section, at: indexPath, title: title, payload: payload)
         }
     }
 
     /// Changes the title and/or payload of the row with `id`, wherever it is now.
-    @discardableResult
-    public func updateRow(id: RowID, title: String? = nil, payload: PayloadUpdate = .unchanged) throws -> ChangeSet {
-        if let title { try validateTitle(title) }
-        return try mutate { db in
-            try SectionOrder.verify(db)
-            return try update(rowID: id.rawValue, at: try db.location(of: id).path, title: title, payload: payload, db)
+    public func updateRow(id: RowID, title: String? = nil, payload: PayloadUpdate = .unchanged) throws {
+        try edit {
+            let (section, index) = try place(of: id)
+            try update(rowID: id.rawValue, in: section, at: ListIndexPath(section: section.sectionIndex, row: index), title: title, payload: payload)
         }
     }
 
-    /// Moves the row at `from` so that its index path after the move is `to`
-    /// (in the same section or another one).
-    @discardableResult
-    public func moveRow(from: ListIndexPath, to: ListIndexPath) throws -> ChangeSet {
-        try mutate { db in
-            try SectionOrder.verify(db)
-            var source = try SectionRows.load(section: from.section, db)
-            let rowID = try source.rowID(at: from.row, db)
-            var changes = ChangeSet()
-            if from.section == to.section {
-                guard (0..<source.count).contains(to.row) else { throw ListStoreError.rowDestinationOutOfRange(to, maxRow: source.count - 1) }
-                guard from.row != to.row else { return changes }
-                try source.move(rowID: rowID, from: from.row, to: to.row, db)
-                try source.save(db)
-            } else {
-                var target = try SectionRows.load(section: to.section, db)
-                guard (0...target.count).contains(to.row) else { throw ListStoreError.rowDestinationOutOfRange(to, maxRow: target.count) }
-                try source.detach(rowID: rowID, at: from.row, db)
-                try target.attach(rowID: rowID, at: to.row, db)
-                try source.save(db)
-                try target.save(db)
-            }
-            changes.movedRows = [.init(from: from, to: to, id: RowID(rawValue: rowID))]
-            return changes
+    /// Moves the row at `from` so that its index path after the move is `to` (in the same section or another).
+    public func moveRow(from: ListIndexPath, to: ListIndexPath) throws {
+        try edit {
+            let source = try checkedSection(at: from.section)
+            try move(rowID: try source.rowID(at: from.row, db), from: source, at: from.row, toSection: to.section == from.section ? nil : try checkedSection(at: to.section), row: to.row)
         }
     }
 
-    /// Deletes the rows at `indexPaths` (any sections, any order) in one transaction. Exactly the
-    /// addressed rows go, by identity: other rows with equal titles stay.
-    @discardableResult
-    public func deleteRows(at indexPaths: [ListIndexPath]) throws -> ChangeSet {
-        if let repeated = firstRepeated(indexPaths) { throw ListStoreError.duplicateIndexPath(repeated) }
-        return try mutate { db in
-            try SectionOrder.verify(db)
+    /// Moves the row with `id` so that its index path after the move is `to`.
+    public func moveRow(id: RowID, to: ListIndexPath) throws {
+        try edit {
+            let (source, index) = try place(of: id)
+            try move(rowID: id.rawValue, from: source, at: index, toSection: to.section == source.sectionIndex ? nil : try checkedSection(at: to.section), row: to.row)
+        }
+    }
+
+    /// Moves the row with `id` into the section with id `section`, at row index `index` after the move
+    /// (at the end when nil).
+    public func moveRow(id: RowID, toSection section: SectionID, at index: Int? = nil) throws {
+        try edit {
+            let (source, from) = try place(of: id)
+            let target = source.sectionID == section.rawValue ? nil : try checkedSection(id: section)
+            let end = target.map(\.count) ?? source.count - 1
+            try move(rowID: id.rawValue, from: source, at: from, toSection: target, row: index ?? end)
+        }
+    }
+
+    /// Moves the row with `id` to just before the row with id `anchor` (in the anchor's section).
+    public func moveRow(id: RowID, before anchor: RowID) throws {
+        try edit { try move(id, nextTo: anchor, after: false) }
+    }
+
+    /// Moves the row with `id` to just after the row with id `anchor` (in the anchor's section).
+    public func moveRow(id: RowID, after anchor: RowID) throws {
+        try edit { try move(id, nextTo: anchor, after: true) }
+    }
+
+    /// Deletes the rows at `indexPaths` (any sections, any order). Exactly the addressed rows go, by
+    /// identity: other rows with equal titles stay.
+    public func deleteRows(at indexPaths: [ListIndexPath]) throws {
+        try edit {
+            if let repeated = firstRepeated(indexPaths) { throw ListStoreError.duplicateIndexPath(repeated) }
+            try verifiedSectionCount()
             var sections: [Int: SectionRows] = [:]
             let doomed = try indexPaths.map { path in
                 let section = try sections[path.section] ?? SectionRows.load(section: path.section, db)
                 sections[path.section] = section
                 return DoomedRow(path: path, id: RowID(rawValue: try section.rowID(at: path.row, db)))
             }
-            return try delete(doomed, in: sections, db)
+            try delete(doomed, in: sections)
         }
     }
 
-    /// Deletes the rows with `ids`, wherever they are now, in one transaction.
-    @discardableResult
-    public func deleteRows(ids: [RowID]) throws -> ChangeSet {
-        if let repeated = firstRepeated(ids) { throw ListStoreError.duplicateRowID(repeated) }
-        return try mutate { db in try deleteRows(ids: ids, db) }
+    /// Deletes the rows with `ids`, wherever they are now.
+    public func deleteRows(ids: [RowID]) throws {
+        try edit {
+            if let repeated = firstRepeated(ids) { throw ListStoreError.duplicateRowID(repeated) }
+            try verifiedSectionCount()
+            var sections: [Int: SectionRows] = [:]
+            let doomed = try ids.map { id in
+                let (path, sectionID) = try db.location(of: id)
+                if sections[path.section] == nil { sections[path.section] = try SectionRows.load(sectionID: sectionID, index: path.section, db) }
+                return DoomedRow(path: path, id: id)
+            }
+            try delete(doomed, in: sections)
+        }
     }
 
-    /// Deletes the rows with `ids` inside the caller's transaction.
-    func deleteRows(ids: [RowID], _ db: Connection) throws -> ChangeSet {
-        try SectionOrder.verify(db)
-        var sections: [Int: SectionRows] = [:]
-        let doomed = try ids.map { id in
-            let (path, sectionID) = try db.location(of: id)
-            if sections[path.section] == nil { sections[path.section] = try SectionRows.load(sectionID: sectionID, index: path.section, db) }
-            return DoomedRow(path: path, id: id)
-        }
-        return try delete(doomed, in: sections, db)
-    }
+    // MARK: Shared steps
 
     private struct DoomedRow {
         let path: ListIndexPath
         let id: RowID
     }
 
-    private func delete(_ doomed: [DoomedRow], in sections: [Int: SectionRows], _ db: Connection) throws -> ChangeSet {
+    private func single(_ ids: [RowID]) throws -> RowID {
+        guard let id = ids.first else { throw ListStoreError.unknownRow(RowID(rawValue: 0)) }
+        return id
+    }
+
+    /// The checked section holding the row with `id`, and the row's index in it.
+    private func place(of id: RowID) throws -> (section: SectionRows, index: Int) {
+        try verifiedSectionCount()
+        let (path, sectionID) = try db.location(of: id)
+        return (try SectionRows.load(sectionID: sectionID, index: path.section, db), path.row)
+    }
+
+    private func insert(_ rows: [NewRow], into section: SectionRows, at index: Int?) throws -> [RowID] {
+        for row in rows { try validateTitle(row.title) }
+        var target = section
+        let start = index ?? target.count
+        guard (0...target.count).contains(start) else {
+            throw ListStoreError.rowDestinationOutOfRange(ListIndexPath(section: target.sectionIndex, row: start), maxRow: target.count)
+        }
+        for row in rows { try db.validatePayload(row.payload) }
+        let firstPosition = try target.openGap(at: start, width: rows.count, db)
+        var changes = ChangeSet()
+        var ids: [RowID] = []
+        let insert = try db.cached("INSERT INTO rows (section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4)")
+        for (offset, row) in rows.enumerated() {
+            do {
+                try insert.bind([.integer(target.sectionID), .int(firstPosition + offset), .text(row.title), .optionalText(row.payload)]).run()
+            } catch { throw db.explainingFull(error, inserting: "rows") }
+            let id = RowID(rawValue: db.lastInsertedRowID)
+            ids.append(id)
+            changes.insertedRows.append(.init(indexPath: ListIndexPath(section: target.sectionIndex, row: start + offset), id: id))
+        }
+        try target.save(db)
+        let sectionID = SectionID(rawValue: target.sectionID), sectionIndex = target.sectionIndex
+        record(changes) { [ids] in $0.rowsInserted(ids, into: sectionID, sectionIndex: sectionIndex, at: start) }
+        return ids
+    }
+
+    private func move(_ id: RowID, nextTo anchor: RowID, after: Bool) throws {
+        guard id != anchor else { return }
+        let (source, from) = try place(of: id)
+        let (anchorSection, anchorIndex) = try place(of: anchor)
+        if anchorSection.sectionID == source.sectionID {
+            // The index after the move: the anchor's index once the moving row has left, plus one for "after".
+            let anchorAfterLeaving = anchorIndex - (from < anchorIndex ? 1 : 0)
+            try move(rowID: id.rawValue, from: source, at: from, toSection: nil, row: anchorAfterLeaving + (after ? 1 : 0))
+        } else {
+            try move(rowID: id.rawValue, from: source, at: from, toSection: anchorSection, row: anchorIndex + (after ? 1 : 0))
+        }
+    }
+
+    /// Moves a row from `source` (at `from`) to row index `row` after the move, in `target` (nil: the same section).
+    private func move(rowID: Int64, from source: SectionRows, at from: Int, toSection target: SectionRows?, row: Int) throws {
+        var source = source
+        let fromPath = ListIndexPath(section: source.sectionIndex, row: from)
+        let toPath = ListIndexPath(section: target?.sectionIndex ?? source.sectionIndex, row: row)
+        if var target {
+            guard (0...target.count).contains(row) else { throw ListStoreError.rowDestinationOutOfRange(toPath, maxRow: target.count) }
+            try source.detach(rowID: rowID, at: from, db)
+            try target.attach(rowID: rowID, at: row, db)
+            try source.save(db)
+            try target.save(db)
+        } else {
+            guard (0..<source.count).contains(row) else { throw ListStoreError.rowDestinationOutOfRange(toPath, maxRow: source.count - 1) }
+            guard from != row else { return }
+            try source.move(rowID: rowID, from: from, to: row, db)
+            try source.save(db)
+        }
+        var changes = ChangeSet()
+        let id = RowID(rawValue: rowID)
+        changes.movedRows = [.init(from: fromPath, to: toPath, id: id)]
+        let sourceID = SectionID(rawValue: source.sectionID), targetID = SectionID(rawValue: target?.sectionID ?? source.sectionID)
+        record(changes) { $0.rowMoved(id, from: fromPath, in: sourceID, to: toPath, in: targetID) }
+    }
+
+    private func delete(_ doomed: [DoomedRow], in sections: [Int: SectionRows]) throws {
         let remove = try db.cached("DELETE FROM rows WHERE id = ?1")
         for row in doomed { try remove.bind([.integer(row.id.rawValue)]).run() }
         let gapsBySection = Dictionary(grouping: doomed.map(\.path), by: \.section)
@@ -157,10 +255,14 @@ extension ListStore {
         }
         var changes = ChangeSet()
         changes.deletedRows = doomed.map { .init(indexPath: $0.path, id: $0.id) }
-        return changes.sorted()
+        let entries = doomed.compactMap { row in
+            sections[row.path.section].map { (row: ChangeSet.RowChange(indexPath: row.path, id: row.id), section: SectionID(rawValue: $0.sectionID)) }
+        }
+        record(changes.sorted()) { $0.rowsDeleted(entries) }
     }
 
-    private func update(rowID: Int64, at path: ListIndexPath, title: String?, payload: PayloadUpdate, _ db: Connection) throws -> ChangeSet {
+    private func update(rowID: Int64, in section: SectionRows, at path: ListIndexPath, title: String?, payload: PayloadUpdate) throws {
+        if let title { try validateTitle(title) }
         guard let current = try db.cached("SELECT title, payload FROM rows WHERE id = ?1").bind([.integer(rowID)])
             .first({ (title: $0.text(0), payload: $0.optionalText(1)) }) else {
             throw ListStoreError.unknownRow(RowID(rawValue: rowID))
@@ -174,10 +276,111 @@ extension ListStore {
             newPayload = json
         }
         let newTitle = title ?? current.title
-        var changes = ChangeSet()
-        guard newTitle != current.title || newPayload != current.payload else { return changes }
+        guard newTitle != current.title || newPayload != current.payload else { return }
         try db.run("UPDATE rows SET title = ?2, payload = ?3 WHERE id = ?1", [.integer(rowID), .text(newTitle), .optionalText(newPayload)])
-        changes.updatedRows = [.init(indexPath: path, id: RowID(rawValue: rowID))]
-        return changes
+        var changes = ChangeSet()
+        let id = RowID(rawValue: rowID), sectionID = SectionID(rawValue: section.sectionID)
+        changes.updatedRows = [.init(indexPath: path, id: id)]
+        record(changes) { $0.rowUpdated(id, in: sectionID, at: path) }
+    }
+}
+
+/// Row edits, each its own write transaction: shorthands for ``ListStore/write(_:)`` with one edit.
+extension ListStore {
+    /// Inserts `rows` into section `section`, in order, starting at row index `index` (at the end when nil).
+    @discardableResult
+    public func insertRows(_ rows: [some NewRowConvertible], intoSection section: Int, at index: Int? = nil) throws -> ChangeSet {
+        try write { try $0.insertRows(rows, intoSection: section, at: index) }
+    }
+
+    /// Inserts `rows` into the section with id `section`, starting at row index `index` (at the end when nil).
+    @discardableResult
+    public func insertRows(_ rows: [some NewRowConvertible], intoSection section: SectionID, at index: Int? = nil) throws -> ChangeSet {
+        try write { try $0.insertRows(rows, intoSection: section, at: index) }
+    }
+
+    /// Inserts `rows` just before the row with id `anchor`.
+    @discardableResult
+    public func insertRows(_ rows: [some NewRowConvertible], before anchor: RowID) throws -> ChangeSet {
+        try write { try $0.insertRows(rows, before: anchor) }
+    }
+
+    /// Inserts `rows` just after the row with id `anchor`.
+    @discardableResult
+    public func insertRows(_ rows: [some NewRowConvertible], after anchor: RowID) throws -> ChangeSet {
+        try write { try $0.insertRows(rows, after: anchor) }
+    }
+
+    /// Inserts one row into section `section` at `index` (at the end when nil).
+    @discardableResult
+    public func insertRow(_ row: some NewRowConvertible, intoSection section: Int, at index: Int? = nil) throws -> ChangeSet {
+        try write { try $0.insertRow(row, intoSection: section, at: index) }
+    }
+
+    /// Inserts one row into the section with id `section` at `index` (at the end when nil).
+    @discardableResult
+    public func insertRow(_ row: some NewRowConvertible, intoSection section: SectionID, at index: Int? = nil) throws -> ChangeSet {
+        try write { try $0.insertRow(row, intoSection: section, at: index) }
+    }
+
+    /// Appends `row` to the end of every section, in one transaction (a table view's "add" button).
+    @discardableResult
+    public func appendRowToEverySection(_ row: some NewRowConvertible) throws -> ChangeSet {
+        try write { try $0.appendRowToEverySection(row) }
+    }
+
+    /// Changes the title and/or payload of the row at `indexPath`; nil `title` keeps the title.
+    @discardableResult
+    public func updateRow(at indexPath: ListIndexPath, title: String? = nil, payload: PayloadUpdate = .unchanged) throws -> ChangeSet {
+        try write { try $0.updateRow(at: indexPath, title: title, payload: payload) }
+    }
+
+    /// Changes the title and/or payload of the row with `id`, wherever it is now.
+    @discardableResult
+    public func updateRow(id: RowID, title: String? = nil, payload: PayloadUpdate = .unchanged) throws -> ChangeSet {
+        try write { try $0.updateRow(id: id, title: title, payload: payload) }
+    }
+
+    /// Moves the row at `from` so that its index path after the move is `to`.
+    @discardableResult
+    public func moveRow(from: ListIndexPath, to: ListIndexPath) throws -> ChangeSet {
+        try write { try $0.moveRow(from: from, to: to) }
+    }
+
+    /// Moves the row with `id` so that its index path after the move is `to`.
+    @discardableResult
+    public func moveRow(id: RowID, to: ListIndexPath) throws -> ChangeSet {
+        try write { try $0.moveRow(id: id, to: to) }
+    }
+
+    /// Moves the row with `id` into the section with id `section`, at `index` (at the end when nil).
+    @discardableResult
+    public func moveRow(id: RowID, toSection section: SectionID, at index: Int? = nil) throws -> ChangeSet {
+        try write { try $0.moveRow(id: id, toSection: section, at: index) }
+    }
+
+    /// Moves the row with `id` to just before the row with id `anchor`.
+    @discardableResult
+    public func moveRow(id: RowID, before anchor: RowID) throws -> ChangeSet {
+        try write { try $0.moveRow(id: id, before: anchor) }
+    }
+
+    /// Moves the row with `id` to just after the row with id `anchor`.
+    @discardableResult
+    public func moveRow(id: RowID, after anchor: RowID) throws -> ChangeSet {
+        try write { try $0.moveRow(id: id, after: anchor) }
+    }
+
+    /// Deletes the rows at `indexPaths` (any sections, any order) in one transaction. Exactly the
+    /// addressed rows go, by identity: other rows with equal titles stay.
+    @discardableResult
+    public func deleteRows(at indexPaths: [ListIndexPath]) throws -> ChangeSet {
+        try write { try $0.deleteRows(at: indexPaths) }
+    }
+
+    /// Deletes the rows with `ids`, wherever they are now, in one transaction.
+    @discardableResult
+    public func deleteRows(ids: [RowID]) throws -> ChangeSet {
+        try write { try $0.deleteRows(ids: ids) }
     }
 }

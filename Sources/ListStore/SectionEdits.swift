@@ -1,13 +1,13 @@
 import SQLiteLayer
 
-/// Section mutations. Each is one transaction, validated against the file as it is, all-or-nothing.
-extension ListStore {
-    /// Inserts an empty section titled `title` at `index` (at the end when nil).
+/// Section edits inside a write transaction, by index or by id.
+extension ListTransaction {
+    /// Inserts an empty section titled `title` at `index` (at the end when nil); returns its id.
     @discardableResult
-    public func insertSection(title: String, at index: Int? = nil) throws -> ChangeSet {
-        try validateTitle(title)
-        return try mutate { db in
-            let count = try SectionOrder.verify(db)
+    public func insertSection(title: String, at index: Int? = nil) throws -> SectionID {
+        try edit {
+            try validateTitle(title)
+            let count = try verifiedSectionCount()
             let position = index ?? count
             guard (0...count).contains(position) else {
                 throw ListStoreError.sectionInsertionIndexOutOfRange(index: position, sectionCount: count)
@@ -16,78 +16,133 @@ extension ListStore {
             do {
                 try db.run("INSERT INTO sections (position, title) VALUES (?1, ?2)", [.int(position), .text(title)])
             } catch { throw db.explainingFull(error, inserting: "sections") }
+            let id = SectionID(rawValue: db.lastInsertedRowID)
             var changes = ChangeSet()
-            changes.insertedSections = [.init(index: position, id: SectionID(rawValue: db.lastInsertedRowID))]
-            return changes
+            changes.insertedSections = [.init(index: position, id: id)]
+            record(changes) { $0.sectionInserted(id, at: position) }
+            return id
         }
+    }
+
+    /// Changes the title of section `index`.
+    public func renameSection(at index: Int, to title: String) throws {
+        try edit { try rename(try checkedSection(at: index), to: title) }
+    }
+
+    /// Changes the title of the section with id `id`.
+    public func renameSection(id: SectionID, to title: String) throws {
+        try edit { try rename(try checkedSection(id: id), to: title) }
+    }
+
+    /// Moves section `from` (with its rows) so that it ends up at index `to`.
+    public func moveSection(from: Int, to: Int) throws {
+        try edit { try move(try checkedSection(at: from), to: to) }
+    }
+
+    /// Moves the section with id `id` (with its rows) so that it ends up at index `to`.
+    public func moveSection(id: SectionID, to: Int) throws {
+        try edit { try move(try checkedSection(id: id), to: to) }
+    }
+
+    /// Deletes the sections at `indexes`, with all their rows.
+    public func deleteSections(at indexes: [Int]) throws {
+        try edit {
+            if let repeated = firstRepeated(indexes) { throw ListStoreError.duplicateSectionIndex(repeated) }
+            try verifiedSectionCount()
+            try delete(try indexes.map { ChangeSet.SectionChange(index: $0, id: SectionID(rawValue: try db.sectionID(at: $0))) })
+        }
+    }
+
+    /// Deletes the sections with `ids`, with all their rows.
+    public func deleteSections(ids: [SectionID]) throws {
+        try edit {
+            if let repeated = firstRepeated(ids) { throw ListStoreError.duplicateSectionID(repeated) }
+            try verifiedSectionCount()
+            try delete(try ids.map { id in
+                guard let index = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)]) else {
+                    throw ListStoreError.unknownSection(id)
+                }
+                return ChangeSet.SectionChange(index: index, id: id)
+            })
+        }
+    }
+
+    private func rename(_ section: SectionRows, to title: String) throws {
+        try validateTitle(title)
+        let old = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(section.sectionID)])
+        guard old != title else { return }
+        try db.run("UPDATE sections SET title = ?2 WHERE id = ?1", [.integer(section.sectionID), .text(title)])
+        let id = SectionID(rawValue: section.sectionID), index = section.sectionIndex
+        var changes = ChangeSet()
+        changes.updatedSections = [.init(index: index, id: id)]
+        record(changes) { $0.sectionRenamed(id, at: index) }
+    }
+
+    private func move(_ section: SectionRows, to: Int) throws {
+        let count = try verifiedSectionCount()
+        guard (0..<count).contains(to) else { throw ListStoreError.sectionIndexOutOfRange(index: to, sectionCount: count) }
+        let from = section.sectionIndex
+        guard from != to else { return }
+        try SectionOrder.move(section.sectionID, from: from, to: to, count: count, db)
+        let id = SectionID(rawValue: section.sectionID)
+        var changes = ChangeSet()
+        changes.movedSections = [.init(from: from, to: to, id: id)]
+        record(changes) { $0.sectionMoved(id, from: from, to: to) }
+    }
+
+    private func delete(_ doomed: [ChangeSet.SectionChange]) throws {
+        guard let first = doomed.map(\.index).min() else { return }
+        for section in doomed {
+            try db.run("DELETE FROM sections WHERE id = ?1", [.integer(section.id.rawValue)])
+        }
+        try SectionOrder.closeGaps(from: first, db)
+        var changes = ChangeSet()
+        changes.deletedSections = doomed
+        record(changes.sorted()) { $0.sectionsDeleted(doomed) }
+    }
+}
+
+/// Section edits, each its own write transaction: shorthands for ``ListStore/write(_:)`` with one edit.
+extension ListStore {
+    /// Inserts an empty section titled `title` at `index` (at the end when nil).
+    @discardableResult
+    public func insertSection(title: String, at index: Int? = nil) throws -> ChangeSet {
+        try write { try $0.insertSection(title: title, at: index) }
     }
 
     /// Changes the title of section `index`.
     @discardableResult
     public func renameSection(at index: Int, to title: String) throws -> ChangeSet {
-        try validateTitle(title)
-        return try mutate { db in
-            try SectionOrder.verify(db)
-            let id = try db.sectionID(at: index)
-            let old = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(id)])
-            var changes = ChangeSet()
-            guard old != title else { return changes }
-            try db.run("UPDATE sections SET title = ?2 WHERE id = ?1", [.integer(id), .text(title)])
-            changes.updatedSections = [.init(index: index, id: SectionID(rawValue: id))]
-            return changes
-        }
+        try write { try $0.renameSection(at: index, to: title) }
+    }
+
+    /// Changes the title of the section with id `id`.
+    @discardableResult
+    public func renameSection(id: SectionID, to title: String) throws -> ChangeSet {
+        try write { try $0.renameSection(id: id, to: title) }
     }
 
     /// Moves section `from` (with its rows) so that it ends up at index `to`.
     @discardableResult
     public func moveSection(from: Int, to: Int) throws -> ChangeSet {
-        try mutate { db in
-            let count = try SectionOrder.verify(db)
-            let id = try db.sectionID(at: from)
-            guard (0..<count).contains(to) else { throw ListStoreError.sectionIndexOutOfRange(index: to, sectionCount: count) }
-            var changes = ChangeSet()
-            guard from != to else { return changes }
-            try SectionOrder.move(id, from: from, to: to, count: count, db)
-            changes.movedSections = [.init(from: from, to: to, id: SectionID(rawValue: id))]
-            return changes
-        }
+        try write { try $0.moveSection(from: from, to: to) }
+    }
+
+    /// Moves the section with id `id` (with its rows) so that it ends up at index `to`.
+    @discardableResult
+    public func moveSection(id: SectionID, to: Int) throws -> ChangeSet {
+        try write { try $0.moveSection(id: id, to: to) }
     }
 
     /// Deletes the sections at `indexes`, with all their rows, in one transaction.
     @discardableResult
     public func deleteSections(at indexes: [Int]) throws -> ChangeSet {
-        if let repeated = firstRepeated(indexes) { throw ListStoreError.duplicateSectionIndex(repeated) }
-        return try mutate { db in
-            try SectionOrder.verify(db)
-            let doomed = try indexes.map { ChangeSet.SectionChange(index: $0, id: SectionID(rawValue: try db.sectionID(at: $0))) }
-            return try deleteSections(doomed, db)
-        }
+        try write { try $0.deleteSections(at: indexes) }
     }
 
     /// Deletes the sections with `ids`, with all their rows, in one transaction.
     @discardableResult
     public func deleteSections(ids: [SectionID]) throws -> ChangeSet {
-        if let repeated = firstRepeated(ids) { throw ListStoreError.duplicateSectionID(repeated) }
-        return try mutate { db in
-            try SectionOrder.verify(db)
-            let doomed = try ids.map { id in
-                guard let index = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)]) else {
-                    throw ListStoreError.unknownSection(id)
-                }
-                return ChangeSet.SectionChange(index: index, id: id)
-            }
-            return try deleteSections(doomed, db)
-        }
-    }
-
-    private func deleteSections(_ doomed: [ChangeSet.SectionChange], _ db: Connection) throws -> ChangeSet {
-        var changes = ChangeSet()
-        guard let first = doomed.map(\.index).min() else { return changes }
-        for section in doomed {
-            try db.run("DELETE FROM sections WHERE id = ?1", [.integer(section.id.rawValue)])
-        }
-        try SectionOrder.closeGaps(from: first, db)
-        changes.deletedSections = doomed
-        return changes.sorted()
+        try write { try $0.deleteSections(ids: ids) }
     }
 }

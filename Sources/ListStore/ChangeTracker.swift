@@ -1,0 +1,166 @@
+import SQLiteLayer
+
+/// Builds the one change set of a write transaction that made several edits: deletions, move sources
+/// and updates in the coordinates before the transaction, insertions and move targets after it, with
+/// what UIKit cannot express in one batch (a section moved or renamed whose rows also changed, a row
+/// moved and changed) turned into a delete and an insert.
+///
+/// Each edit reports what it did, by id and by its own index paths. The tracker notes, for every
+/// section and row an edit touches first, where it was before the transaction (through ``OriginMap``s),
+/// and at the end reads where each touched one is now. Its cost follows the edits, not the store.
+struct ChangeTracker {
+    private struct SectionRecord {
+        /// Index before the transaction; nil for a section the transaction created.
+        var before: Int?
+        var renamed = false
+        var moved = false
+        var rowsChanged = false
+    }
+
+    private struct RowRecord {
+        /// Index path before the transaction; nil for a row the transaction created.
+        var before: ListIndexPath?
+        var beforeSection: SectionID?
+        var updated = false
+        var moved = false
+    }
+
+    private var sectionOrigins = OriginMap()
+    private var rowOrigins: [SectionID: OriginMap] = [:]
+    private var sections: [SectionID: SectionRecord] = [:]
+    private var rows: [RowID: RowRecord] = [:]
+
+    // MARK: What the edits report, in their own coordinates, in the order they happen.
+
+    mutating func sectionInserted(_ id: SectionID, at index: Int) {
+        sectionOrigins.insert(count: 1, at: index)
+        sections[id] = SectionRecord(before: nil)
+    }
+
+    /// Sections deleted by one edit, at their indexes before that edit.
+    mutating func sectionsDeleted(_ deleted: [ChangeSet.SectionChange]) {
+        for section in deleted { touchSection(section.id, at: section.index) }
+        for section in deleted.sorted(by: { $0.index > $1.index }) { sectionOrigins.remove(at: section.index) }
+    }
+
+    mutating func sectionMoved(_ id: SectionID, from: Int, to: Int) {
+        touchSection(id, at: from)
+        sections[id]?.moved = true
+        sectionOrigins.remove(at: from)
+        sectionOrigins.insert(count: 1, at: to)
+    }
+
+    mutating func sectionRenamed(_ id: SectionID, at index: Int) {
+        touchSection(id, at: index)
+        sections[id]?.renamed = true
+    }
+
+    /// Rows inserted by one edit into section `section` (now at `sectionIndex`), the first at `index`.
+    mutating func rowsInserted(_ ids: [RowID], into section: SectionID, sectionIndex: Int, at index: Int) {
+        touchSection(section, at: sectionIndex)
+        sections[section]?.rowsChanged = true
+        rowOrigins[section]?.insert(count: ids.count, at: index)
+        for id in ids { rows[id] = RowRecord(before: nil) }
+    }
+
+    /// Rows deleted by one edit, at their index paths before that edit, with their sections' ids.
+    mutating func rowsDeleted(_ deleted: [(row: ChangeSet.RowChange, section: SectionID)]) {
+        for entry in deleted { touchRow(entry.row.id, in: entry.section, at: entry.row.indexPath) }
+        for entry in deleted.sorted(by: { $0.row.indexPath.row > $1.row.indexPath.row }) {
+            sections[entry.section]?.rowsChanged = true
+            rowOrigins[entry.section]?.remove(at: entry.row.indexPath.row)
+        }
+    }
+
+    mutating func rowMoved(_ id: RowID, from: ListIndexPath, in source: SectionID, to: ListIndexPath, in target: SectionID) {
+        touchRow(id, in: source, at: from)
+        rows[id]?.moved = true
+        sections[source]?.rowsChanged = true
+        rowOrigins[source]?.remove(at: from.row)
+        // A row move leaves the section order as it is: `to.section` is the target's index now.
+        touchSection(target, at: to.section)
+        sections[target]?.rowsChanged = true
+        rowOrigins[target]?.insert(count: 1, at: to.row)
+    }
+
+    mutating func rowUpdated(_ id: RowID, in section: SectionID, at path: ListIndexPath) {
+        touchRow(id, in: section, at: path)
+        rows[id]?.updated = true
+    }
+
+    /// Notes where a section the transaction has not touched yet was before it.
+    private mutating func touchSection(_ id: SectionID, at index: Int) {
+        guard sections[id] == nil else { return }
+        sections[id] = SectionRecord(before: sectionOrigins.origin(of: index))
+        rowOrigins[id] = OriginMap()
+    }
+
+    /// Notes where a row the transaction has not touched yet was before it.
+    private mutating func touchRow(_ id: RowID, in section: SectionID, at path: ListIndexPath) {
+        touchSection(section, at: path.section)
+        guard rows[id] == nil else { return }
+        let sectionBefore = sections[section]?.before
+        let rowBefore = rowOrigins[section]?.origin(of: path.row)
+        rows[id] = RowRecord(before: sectionBefore.flatMap { s in rowBefore.map { ListIndexPath(section: s, row: $0) } }, beforeSection: section)
+    }
+
+    // MARK: The change set, read against the store at the end of the transaction.
+
+    func changes(_ db: Connection) throws -> ChangeSet {
+        var changes = ChangeSet()
+        var gone: Set<SectionID> = []    // deleted, or replaced: their rows are not listed in before-coordinates
+        var arrived: Set<SectionID> = [] // inserted, or replaced: their rows are not listed in after-coordinates
+        for (id, record) in sections {
+            let after = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)])
+            switch (record.before, after) {
+            case (nil, nil):
+                break
+            case let (nil, after?):
+                changes.insertedSections.append(.init(index: after, id: id))
+                arrived.insert(id)
+            case let (before?, nil):
+                changes.deletedSections.append(.init(index: before, id: id))
+                gone.insert(id)
+            case let (before?, after?):
+                if (record.moved && (record.renamed || record.rowsChanged)) || (record.renamed && record.rowsChanged) {
+                    changes.deletedSections.append(.init(index: before, id: id))
+                    changes.insertedSections.append(.init(index: after, id: id))
+                    gone.insert(id)
+                    arrived.insert(id)
+                } else if record.moved {
+                    changes.movedSections.append(.init(from: before, to: after, id: id))
+                } else if record.renamed {
+                    changes.updatedSections.append(.init(index: before, id: id))
+                }
+            }
+        }
+        for (id, record) in rows {
+            let after: (path: ListIndexPath, section: SectionID)?
+            do {
+                let found = try db.location(of: id)
+                after = (found.path, SectionID(rawValue: found.section))
+            } catch ListStoreError.unknownRow { after = nil }
+            let landsInListedSection = after.map { !arrived.contains($0.section) } ?? false
+            guard let before = record.before, let beforeSection = record.beforeSection, !gone.contains(beforeSection) else {
+                // Created by the transaction, or its section left the list: only its arrival can be listed.
+                if let after, landsInListedSection { changes.insertedRows.append(.init(indexPath: after.path, id: id)) }
+                continue
+            }
+            guard let after, landsInListedSection else {
+                changes.deletedRows.append(.init(indexPath: before, id: id))
+                continue
+            }
+            if record.moved || after.section != beforeSection {
+                if record.updated {
+                    changes.deletedRows.append(.init(indexPath: before, id: id))
+                    changes.insertedRows.append(.init(indexPath: after.path, id: id))
+                } else {
+                    changes.movedRows.append(.init(from: before, to: after.path, id: id))
+                }
+            } else if record.updated {
+                changes.updatedRows.append(.init(indexPath: before, id: id))
+            }
+        }
+        return changes.sorted()
+    }
+}

@@ -1,0 +1,32 @@
+/// Write transactions: several edits, one commit, one change set.
+extension ListStore {
+    /// Runs `body` as one write transaction (`BEGIN IMMEDIATE … COMMIT`): every edit it makes on the
+    /// ``ListTransaction`` is applied in order, each seeing the state the ones before it left, and the
+    /// whole is all-or-nothing — if `body` throws, nothing was changed, and the error is rethrown.
+    /// Returns one ``ChangeSet`` for the whole transaction (deletions, move sources and updates as
+    /// index paths before it; insertions and move targets after it), which observers receive too.
+    ///
+    /// ```swift
+    /// try store.write { tx in
+    ///     try tx.deleteRows(ids: [draftID, spamID])
+    ///     try tx.insertRow("Inbox zero", intoSection: 0, at: 0)
+    /// }
+    /// ```
+    @discardableResult
+    public func write(_ body: (ListTransaction) throws -> Void) throws -> ChangeSet {
+        try write { transaction -> Void in try body(transaction) }.changes
+    }
+
+    /// Runs `body` as one write transaction, like ``write(_:)-…``, and returns what `body` returned
+    /// (read inside the same transaction, so it describes exactly the state committed) with the change set.
+    public func write<T>(_ body: (ListTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
+        var value: T?
+        let changes = try mutate { db in
+            let transaction = ListTransaction(db)
+            value = try body(transaction)
+            return try transaction.finish()
+        }
+        guard let value else { throw ListStoreError.transactionFinished }
+        return (value, changes)
+    }
+}

@@ -66,6 +66,11 @@ struct LitestreamTests {
             return inserted >= expectedRows - rowsBefore
         }
         #expect(inserted == expectedRows - rowsBefore)
+        // Litestream's own writes (to _litestream_seq, after each checkpoint) show as no change at all.
+        let insertedPerLine = watch.lines().map { line in
+            (((try? CLIHarness.json(line))?["changes"] as? [String: Any])?["rows"] as? [String: Any])?["inserted"] as? [Any]
+        }
+        #expect(insertedPerLine.allSatisfy { ($0?.count ?? 0) > 0 }, "watch printed a line without an inserted row")
         #expect(watch.isRunning, "watch ended: \(watch.lines(errors: true))")
         watch.stop(signal: SIGINT)
         #expect(litestream.process?.isRunning == true)
@@ -154,5 +159,34 @@ struct LitestreamTests {
         #expect(try store.row(at: ListIndexPath(section: 3, row: 0)).title == "from the library")
         let backup = try cli.run(["--db", restored, "backup", "again.sqlite"])
         #expect(backup.status == 0, "\(backup.stderr)")
+    }
+
+    @Test func aFollowingRestoreIsAReadReplicaThatReadCommandsSee() throws {
+        let cli = try CLIHarness()
+        try cli.run(["demo"])
+        let litestream = try LitestreamFixture(cli)
+        try litestream.start()
+        _ = try litestream.waitForReplica(toShow: try litestream.show())
+        let follower = cli.directory.appendingPathComponent("follower.sqlite").path
+        let follow = try BackgroundProcess(litestream.binary, ["restore", "-f", "-follow-interval", "200ms", "-o", follower, "file://" + litestream.replica.path],
+                                           in: cli.directory, name: "follow")
+        defer { follow.kill() }
+        for round in 0..<3 {
+            try cli.run(["add", "\(round)", "round \(round)"])
+            try cli.run(["delete", "2:\(round)"])
+            let live = try litestream.show()
+            let deadline = Date().addingTimeInterval(60)
+            var seen = ""
+            while Date() < deadline {
+                let run = try cli.run(["--db", follower, "--json", "show"])
+                seen = run.status == 0 ? run.stdout : run.stderr
+                if seen == live { break }
+                usleep(200_000)
+            }
+            #expect(seen == live, "round \(round): the follower shows \(seen.prefix(200))")
+        }
+        #expect(try cli.run(["--db", follower, "check"]).status == 0)
+        #expect(follow.isRunning, "\(follow.lines()) \(follow.lines(errors: true))")
+        litestream.stop()
     }
 }

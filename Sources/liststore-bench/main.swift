@@ -4,6 +4,7 @@ import ListStore
 
 // liststore-bench: ListStore against a hand-written C program on the same schema, side by side.
 //   swift run -c release liststore-bench [--quick | --large] [--repetitions N]
+//   swift run -c release liststore-bench --litestream [--quick]   (write cost and replica lag with Litestream)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -14,6 +15,18 @@ if arguments.first == "--child-delete", arguments.count == 3, let n = Int(argume
         let (step, count) = Operation.scattered(n)
         try store.deleteRows(at: (0..<count).map { ListIndexPath(section: 0, row: $0 * step) })
         print(Measurement.peakResidentKiB() ?? -1)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+// Litestream mode: the cost of a write with `litestream replicate` running, and the lag to its replica.
+if arguments.first == "--litestream" {
+    do {
+        var bench = try LitestreamBench(quick: arguments.contains("--quick"))
+        try bench.run()
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))

@@ -12,6 +12,8 @@ struct ChangeTracker {
     private struct SectionRecord {
         /// Index before the transaction; nil for a section the transaction created.
         var before: Int?
+        /// The title before the transaction's first rename; a section renamed back is not updated.
+        var originalTitle: String?
         var renamed = false
         var moved = false
         var rowsChanged = false
@@ -21,6 +23,8 @@ struct ChangeTracker {
         /// Index path before the transaction; nil for a row the transaction created.
         var before: ListIndexPath?
         var beforeSection: SectionID?
+        /// Title and payload before the transaction's first update; a row changed back is not updated.
+        var original: (title: String, payload: String?)?
         var updated = false
         var moved = false
     }
@@ -50,8 +54,9 @@ struct ChangeTracker {
         sectionOrigins.insert(count: 1, at: to)
     }
 
-    mutating func sectionRenamed(_ id: SectionID, at index: Int) {
+    mutating func sectionRenamed(_ id: SectionID, at index: Int, from title: String) {
         touchSection(id, at: index)
+        if sections[id]?.renamed == false { sections[id]?.originalTitle = title }
         sections[id]?.renamed = true
     }
 
@@ -83,9 +88,11 @@ struct ChangeTracker {
         rowOrigins[target]?.insert(count: 1, at: to.row)
     }
 
-    mutating func rowUpdated(_ id: RowID, in section: SectionID, at path: ListIndexPath) {
+    mutating func rowUpdated(_ id: RowID, in section: SectionID, at path: ListIndexPath, from original: (title: String, payload: String?)) {
         touchRow(id, in: section, at: path)
+        if rows[id]?.updated == false { rows[id]?.original = original }
         rows[id]?.updated = true
+        sections[section]?.rowsChanged = true
     }
 
     /// Notes where a section the transaction has not touched yet was before it.
@@ -110,8 +117,12 @@ struct ChangeTracker {
         var changes = ChangeSet()
         var gone: Set<SectionID> = []    // deleted, or replaced: their rows are not listed in before-coordinates
         var arrived: Set<SectionID> = [] // inserted, or replaced: their rows are not listed in after-coordinates
-        for (id, record) in sections {
+        for (id, var record) in sections {
             let after = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)])
+            if record.renamed, let original = record.originalTitle,
+               try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(id.rawValue)]) == original {
+                record.renamed = false
+            }
             switch (record.before, after) {
             case (nil, nil):
                 break
@@ -134,7 +145,13 @@ struct ChangeTracker {
                 }
             }
         }
-        for (id, record) in rows {
+        for (id, var record) in rows {
+            if record.updated, let original = record.original,
+               let now = try db.cached("SELECT title, payload FROM rows WHERE id = ?1").bind([.integer(id.rawValue)])
+                .first({ (title: $0.text(0), payload: $0.optionalText(1)) }),
+               now.title == original.title && now.payload == original.payload {
+                record.updated = false
+            }
             let after: (path: ListIndexPath, section: SectionID)?
             do {
                 let found = try db.location(of: id)

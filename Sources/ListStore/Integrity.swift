@@ -34,7 +34,7 @@ extension ListStore {
     /// The schema version of the file (`PRAGMA user_version`); older than ``schemaVersion`` until
     /// the first write migrates it, 0 for an empty file.
     public func fileSchemaVersion() throws -> Int {
-        try read { db in try Migrator.version(of: db) }
+        try withReadTransaction { db in try Migrator.version(of: db) }
     }
 
     /// Checks everything edits rely on, reading the whole file: SQLite's own integrity and foreign-key
@@ -44,7 +44,7 @@ extension ListStore {
     /// run out. Returns every problem found (empty when the store is sound). A file older than this
     /// build's schema gets only the checks its schema allows.
     public func checkInvariants() throws -> [IntegrityProblem] {
-        try read { db in
+        try withReadTransaction { db in
             let version = try Migrator.version(of: db)
             var problems: [IntegrityProblem] = []
             for difference in try Schema.differences(in: db, version: version) {

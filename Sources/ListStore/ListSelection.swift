@@ -46,7 +46,7 @@ public struct ListSelection: Hashable, Sendable {
 extension ListStore {
     /// The current index paths of the rows with `ids` that still exist, in one read.
     public func indexPaths(of ids: [RowID]) throws -> [RowID: ListIndexPath] {
-        try read { db in
+        try withReadTransaction { db in
             var found: [RowID: ListIndexPath] = [:]
             for id in ids {
                 if let location = try? db.location(of: id) { found[id] = location.path }

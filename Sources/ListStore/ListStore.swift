@@ -79,7 +79,7 @@ public final class ListStore: Sendable {
     }
 
     /// Runs `body` inside one read transaction, so every statement sees the same committed state.
-    func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+    func withReadTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try lock.withLock { _ in
             try Self.translatingErrors { try connection.readTransaction { try body(connection) } }
         }

@@ -9,22 +9,13 @@ import SQLiteLayer
 ///
 /// A transaction is valid only inside its closure; using it afterwards throws
 /// ``ListStoreError/transactionFinished``.
-public final class ListTransaction {
-    let db: Connection
-    private var finished = false
+public final class ListTransaction: ListReader {
     /// The change sets of the edits so far, with what the tracker needs; replayed into a tracker only
     /// when a second edit arrives, so that a one-edit transaction costs no tracking.
     private var edits: [(changes: ChangeSet, report: (inout ChangeTracker) -> Void)] = []
     private var tracker: ChangeTracker?
     fileprivate var sectionOrderVerified = false
 
-    init(_ db: Connection) { self.db = db }
-
-    /// Runs `body` if the transaction is still open.
-    func edit<T>(_ body: () throws -> T) throws -> T {
-        guard !finished else { throw ListStoreError.transactionFinished }
-        return try body()
-    }
 
     /// Notes one edit's own change set and how it reports to a tracker.
     func record(_ changes: ChangeSet, _ report: @escaping (inout ChangeTracker) -> Void) {
@@ -44,7 +35,7 @@ public final class ListTransaction {
 
     /// The change set of the whole transaction; ends the transaction for further use.
     func finish() throws -> ChangeSet {
-        finished = true
+        close()
         switch edits.count {
         case 0: return ChangeSet()
         case 1: return edits[0].changes.sorted()

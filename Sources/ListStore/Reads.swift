@@ -1,44 +1,72 @@
 import SQLiteLayer
 
-/// Reads. Each call reads in one transaction, so what it returns is one committed state.
-extension ListStore {
+/// Reads of one consistent state of the store: every call sees the same committed state (inside
+/// ``ListStore/read(_:)``), or the state a write transaction's edits have left so far (a
+/// ``ListTransaction`` is a reader too).
+///
+/// Reads name rows and sections by the same rule as edits (see ``ScannedItem``); reads that hand out
+/// arrays refuse a file whose positions were damaged by hand, because an array position must be an
+/// index. A reader is valid only inside its closure; using it afterwards throws
+/// ``ListStoreError/transactionFinished``.
+public class ListReader {
+    let db: Connection
+    private var finished = false
+
+    init(_ db: Connection) { self.db = db }
+
+    /// Runs `body` if the reader's closure has not returned yet.
+    func edit<T>(_ body: () throws -> T) throws -> T {
+        guard !finished else { throw ListStoreError.transactionFinished }
+        return try body()
+    }
+
+    /// Ends the reader's validity.
+    func close() { finished = true }
+
     /// The number of sections.
     public func sectionCount() throws -> Int {
-        try read { try SectionOrder.count($0) }
+        try edit { try SectionOrder.count(db) }
     }
 
     /// The sections in display order, with their row counts. The position of a section in the array
     /// is its index. Throws `sectionOrderDamaged` when hand edits broke the section order, as edits do.
     public func sections() throws -> [Section] {
-        try read { db in
+        try edit {
             try SectionOrder.verify(db)
-            return try db.cached("""
-                SELECT id, title, row_count FROM sections ORDER BY position
-                """).bind([]).map { Section(id: SectionID(rawValue: $0.int64(0)), title: $0.text(1), rowCount: $0.int(2)) }
+            return try db.cached("SELECT id, title, row_count FROM sections ORDER BY position").bind([]).map(Self.section)
         }
     }
 
     /// The section at `index`.
     public func section(at index: Int) throws -> Section {
-        try read { db in
+        try edit {
             try SectionOrder.verify(db)
-            let id = try SectionRows.locate(section: index, db).sectionID
-            guard let section = try db.cached("SELECT id, title, row_count FROM sections WHERE id = ?1").bind([.integer(id)])
-                .first({ Section(id: SectionID(rawValue: $0.int64(0)), title: $0.text(1), rowCount: $0.int(2)) }) else {
-                throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
-            }
+            return try section(id: SectionID(rawValue: try SectionRows.locate(section: index, db).sectionID))
+        }
+    }
+
+    /// The section with id `id`, wherever it is now.
+    public func section(id: SectionID) throws -> Section {
+        try edit {
+            guard let section = try db.cached("SELECT id, title, row_count FROM sections WHERE id = ?1").bind([.integer(id.rawValue)])
+                .first(Self.section) else { throw ListStoreError.unknownSection(id) }
             return section
         }
     }
 
+    /// The current index of the section with id `id`, or nil when it no longer exists.
+    public func index(of id: SectionID) throws -> Int? {
+        try edit { try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)]) }
+    }
+
     /// The number of rows in all sections (from the sections' counts, not a scan of the rows).
     public func totalRowCount() throws -> Int {
-        try read { db in try db.scalarInt("SELECT coalesce(sum(row_count), 0) FROM sections") ?? 0 }
+        try edit { try db.scalarInt("SELECT coalesce(sum(row_count), 0) FROM sections") ?? 0 }
     }
 
     /// The number of rows in section `section`.
     public func rowCount(inSection section: Int) throws -> Int {
-        try read { db in try Self.checkedSection(section, db).count }
+        try edit { try checkedSection(section).count }
     }
 
     /// The rows of section `section` in order; with `range`, only those rows (a page), read through the
@@ -46,83 +74,89 @@ extension ListStore {
     /// The position of a row in the array is its index (offset by the range's start): a section whose
     /// positions were damaged by hand is refused with `positionsDamaged`, as edits refuse it.
     public func rows(inSection section: Int, range: Range<Int>? = nil) throws -> [Row] {
-        try read { db in
-            let rows = try Self.checkedSection(section, db)
-            let lower = max(range?.lowerBound ?? 0, 0)
-            let upper = min(range?.upperBound ?? rows.count, rows.count)
-            guard lower < upper else { return [] }
-            var result: [Row] = []
-            result.reserveCapacity(upper - lower)
-            try db.cached("""
-                SELECT id, title, payload, position FROM rows
-                WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position
-                """).bind([.integer(rows.sectionID), .int(rows.base + lower), .int(rows.base + upper)]).forEachRow { statement in
-                guard statement.int(3) == rows.base + lower + result.count else { throw ListStoreError.positionsDamaged(section: section) }
-                result.append(Self.row(statement))
-            }
-            guard result.count == upper - lower else { throw ListStoreError.positionsDamaged(section: section) }
-            return result
-        }
+        try edit { try rows(of: try checkedSection(section), range: range) }
     }
 
     /// The row at `indexPath`: the row an edit given that index path acts on.
     public func row(at indexPath: ListIndexPath) throws -> Row {
-        try read { db in
-            let id = try Self.checkedSection(indexPath.section, db).rowID(at: indexPath.row, db)
+        try edit {
+            let id = try checkedSection(indexPath.section).rowID(at: indexPath.row, db)
             return try Self.row(id: id, db)
         }
     }
 
     /// The row with `id`, wherever it is now.
     public func row(id: RowID) throws -> Row {
-        try read { db in try Self.row(id: id.rawValue, db) }
+        try edit { try Self.row(id: id.rawValue, db) }
     }
 
     /// The current index path of the row with `id`, or nil when it no longer exists.
     public func indexPath(of id: RowID) throws -> ListIndexPath? {
-        try read { db in
+        try edit {
             do { return try db.location(of: id).path } catch ListStoreError.unknownRow { return nil }
         }
     }
 
-    /// Every section with every row, in display order, read in one transaction. Positions in the
-    /// arrays are indexes: a file whose positions were damaged by hand is refused
-    /// (`sectionOrderDamaged`, `positionsDamaged`), as edits refuse it; ``scan(_:)`` still reads it.
+    /// Every section with every row, in display order. Positions in the arrays are indexes: a file
+    /// whose positions were damaged by hand is refused (`sectionOrderDamaged`, `positionsDamaged`), as
+    /// edits refuse it; ``ListStore/scan(_:)`` still reads it.
     public func snapshot() throws -> ListSnapshot {
-        try read { db in
+        try edit {
             try SectionOrder.verify(db)
-            return try readSnapshot(db, checked: true)
+            return try Self.snapshot(db, checked: true)
         }
     }
 
-    /// One section with all of its rows, read in one transaction (without reading the other sections).
-    /// Refuses a damaged section or section order, as ``snapshot()`` does.
+    /// One section with all of its rows (without reading the other sections). Refuses a damaged
+    /// section or section order, as ``snapshot()`` does.
     public func snapshot(ofSection index: Int) throws -> SectionSnapshot {
-        try read { db in
-            let section = try Self.checkedSection(index, db)
-            let title = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(section.sectionID)]) ?? ""
-            var rows: [Row] = []
-            try db.cached("SELECT id, title, payload, position FROM rows WHERE section_id = ?1 ORDER BY position")
-                .bind([.integer(section.sectionID)]).forEachRow { statement in
-                    guard statement.int(3) == section.base + rows.count else { throw ListStoreError.positionsDamaged(section: index) }
-                    rows.append(Self.row(statement))
-                }
-            guard rows.count == section.count else { throw ListStoreError.positionsDamaged(section: index) }
-            return SectionSnapshot(id: SectionID(rawValue: section.sectionID), title: title, rows: rows)
+        try edit { try snapshot(of: try checkedSection(index)) }
+    }
+
+    /// The section with id `id` with all of its rows, wherever it is now.
+    public func snapshot(ofSection id: SectionID) throws -> SectionSnapshot {
+        try edit {
+            try SectionOrder.verify(db)
+            guard let index = try index(of: id) else { throw ListStoreError.unknownSection(id) }
+            return try snapshot(of: try SectionRows.load(sectionID: id.rawValue, index: index, db))
         }
     }
+
+    // MARK: Shared steps
 
     /// Section `index`, with the checks an edit runs before using it: the section order and the
     /// section's row positions (three index look-ups).
-    private static func checkedSection(_ index: Int, _ db: Connection) throws -> SectionRows {
+    private func checkedSection(_ index: Int) throws -> SectionRows {
         try SectionOrder.verify(db)
         return try SectionRows.load(section: index, db)
+    }
+
+    private func rows(of section: SectionRows, range: Range<Int>?) throws -> [Row] {
+        let lower = max(range?.lowerBound ?? 0, 0)
+        let upper = min(range?.upperBound ?? section.count, section.count)
+        guard lower < upper else { return [] }
+        var result: [Row] = []
+        result.reserveCapacity(upper - lower)
+        try db.cached("""
+            SELECT id, title, payload, position FROM rows
+            WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position
+            """).bind([.integer(section.sectionID), .int(section.base + lower), .int(section.base + upper)]).forEachRow { statement in
+            guard statement.int(3) == section.base + lower + result.count else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }
+            result.append(Self.row(statement))
+        }
+        guard result.count == upper - lower else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }
+        return result
+    }
+
+    private func snapshot(of section: SectionRows) throws -> SectionSnapshot {
+        let title = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(section.sectionID)]) ?? ""
+        return SectionSnapshot(id: SectionID(rawValue: section.sectionID), title: title, rows: try rows(of: section, range: nil))
     }
 
     /// Reads every section and row; the caller provides the transaction. With `checked`, throws
     /// `positionsDamaged` unless every row sits at its index (`position - row_base`) and every section's
     /// recorded count is its number of rows; without, lists rows in position order whatever the damage.
-    func readSnapshot(_ db: Connection, checked: Bool = false) throws -> ListSnapshot {
+    static func snapshot(_ db: Connection, checked: Bool) throws -> ListSnapshot {
         let stored = try db.cached("SELECT id, position, title, row_base, row_count FROM sections ORDER BY position").bind([])
             .map(StoredSection.init)
         var sections = stored.map { SectionSnapshot(id: SectionID(rawValue: $0.id), title: $0.title, rows: []) }
@@ -140,7 +174,7 @@ extension ListStore {
         return ListSnapshot(sections: sections)
     }
 
-    private static func row(id: Int64, _ db: Connection) throws -> Row {
+    static func row(id: Int64, _ db: Connection) throws -> Row {
         guard let row = try db.cached("SELECT id, title, payload FROM rows WHERE id = ?1").bind([.integer(id)]).first(row) else {
             throw ListStoreError.unknownRow(RowID(rawValue: id))
         }
@@ -150,4 +184,72 @@ extension ListStore {
     private static func row(_ statement: Statement) -> Row {
         Row(id: RowID(rawValue: statement.int64(0)), title: statement.text(1), payload: statement.optionalText(2))
     }
+
+    private static func section(_ statement: Statement) -> Section {
+        Section(id: SectionID(rawValue: statement.int64(0)), title: statement.text(1), rowCount: statement.int(2))
+    }
+}
+
+/// Reads, each in one read transaction, so what each returns is one committed state. For several reads
+/// of the same state, use ``read(_:)``.
+extension ListStore {
+    /// Runs `body` with a ``ListReader`` inside one read transaction: every read it makes sees the same
+    /// committed state, whatever other processes commit meanwhile. Returns what `body` returns.
+    public func read<T>(_ body: (ListReader) throws -> T) throws -> T {
+        var value: T?
+        try withReadTransaction { db in
+            let reader = ListReader(db)
+            defer { reader.close() }
+            value = try body(reader)
+        }
+        guard let value else { throw ListStoreError.transactionFinished }
+        return value
+    }
+
+    /// The number of sections.
+    public func sectionCount() throws -> Int { try read { try $0.sectionCount() } }
+
+    /// The sections in display order, with their row counts (see ``ListReader/sections()``).
+    public func sections() throws -> [Section] { try read { try $0.sections() } }
+
+    /// The section at `index`.
+    public func section(at index: Int) throws -> Section { try read { try $0.section(at: index) } }
+
+    /// The section with id `id`, wherever it is now.
+    public func section(id: SectionID) throws -> Section { try read { try $0.section(id: id) } }
+
+    /// The current index of the section with id `id`, or nil when it no longer exists.
+    public func index(of id: SectionID) throws -> Int? { try read { try $0.index(of: id) } }
+
+    /// The number of rows in all sections.
+    public func totalRowCount() throws -> Int { try read { try $0.totalRowCount() } }
+
+    /// The number of rows in section `section`.
+    public func rowCount(inSection section: Int) throws -> Int { try read { try $0.rowCount(inSection: section) } }
+
+    /// The rows of section `section` in order; with `range`, only those rows (see ``ListReader/rows(inSection:range:)``).
+    public func rows(inSection section: Int, range: Range<Int>? = nil) throws -> [Row] {
+        try read { try $0.rows(inSection: section, range: range) }
+    }
+
+    /// The row at `indexPath`: the row an edit given that index path acts on.
+    public func row(at indexPath: ListIndexPath) throws -> Row { try read { try $0.row(at: indexPath) } }
+
+    /// The row with `id`, wherever it is now.
+    public func row(id: RowID) throws -> Row { try read { try $0.row(id: id) } }
+
+    /// The current index path of the row with `id`, or nil when it no longer exists.
+    public func indexPath(of id: RowID) throws -> ListIndexPath? { try read { try $0.indexPath(of: id) } }
+
+    /// Every section with every row, in display order, read in one transaction (see ``ListReader/snapshot()``).
+    public func snapshot() throws -> ListSnapshot { try read { try $0.snapshot() } }
+
+    /// One section with all of its rows, read in one transaction (without reading the other sections).
+    public func snapshot(ofSection index: Int) throws -> SectionSnapshot { try read { try $0.snapshot(ofSection: index) } }
+
+    /// The section with id `id` with all of its rows, wherever it is now.
+    public func snapshot(ofSection id: SectionID) throws -> SectionSnapshot { try read { try $0.snapshot(ofSection: id) } }
+
+    /// Reads every section and row whatever the damage; the caller provides the transaction.
+    func readSnapshot(_ db: Connection) throws -> ListSnapshot { try ListReader.snapshot(db, checked: false) }
 }

@@ -281,7 +281,7 @@ extension ListTransaction {
         var changes = ChangeSet()
         let id = RowID(rawValue: rowID), sectionID = SectionID(rawValue: section.sectionID)
         changes.updatedRows = [.init(indexPath: path, id: id)]
-        record(changes) { $0.rowUpdated(id, in: sectionID, at: path) }
+        record(changes) { $0.rowUpdated(id, in: sectionID, at: path, from: current) }
     }
 }
 

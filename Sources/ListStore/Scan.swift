@@ -20,7 +20,7 @@ extension ListStore {
     /// Unlike ``snapshot()``, a scan does not refuse a file whose positions were damaged by hand: it
     /// reports every row at the index path an edit given that path would act on.
     public func scan(_ visit: (ScannedItem) throws -> Void) throws {
-        try read { db in
+        try withReadTransaction { db in
             let sections = try db.cached("SELECT id, position, title, row_base, row_count FROM sections ORDER BY position").bind([])
                 .map(StoredSection.init)
             for section in sections { try Self.scan(section, db, visit) }
@@ -29,7 +29,7 @@ extension ListStore {
 
     /// Visits section `index` (the section an edit given that index acts on) and its rows, like ``scan(_:)``.
     public func scan(section index: Int, _ visit: (ScannedItem) throws -> Void) throws {
-        try read { db in
+        try withReadTransaction { db in
             let located = try SectionRows.locate(section: index, db)
             guard let section = try db.cached("SELECT id, position, title, row_base, row_count FROM sections WHERE id = ?1")
                 .bind([.integer(located.sectionID)]).first(StoredSection.init) else {

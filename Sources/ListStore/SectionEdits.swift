@@ -69,13 +69,12 @@ extension ListTransaction {
 
     private func rename(_ section: SectionRows, to title: String) throws {
         try validateTitle(title)
-        let old = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(section.sectionID)])
-        guard old != title else { return }
+        guard let old = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(section.sectionID)]), old != title else { return }
         try db.run("UPDATE sections SET title = ?2 WHERE id = ?1", [.integer(section.sectionID), .text(title)])
         let id = SectionID(rawValue: section.sectionID), index = section.sectionIndex
         var changes = ChangeSet()
         changes.updatedSections = [.init(index: index, id: id)]
-        record(changes) { $0.sectionRenamed(id, at: index) }
+        record(changes) { $0.sectionRenamed(id, at: index, from: old) }
     }
 
     private func move(_ section: SectionRows, to: Int) throws {

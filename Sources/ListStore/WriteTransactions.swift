@@ -23,6 +23,7 @@ extension ListStore {
         var value: T?
         let changes = try mutate { db in
             let transaction = ListTransaction(db)
+            defer { transaction.close() }
             value = try body(transaction)
             return try transaction.finish()
         }

@@ -114,6 +114,25 @@ enum UIKitReplay {
             throw Failure(description: "rows of a deleted or inserted section are listed separately")
         }
     }
+
+    /// UIKit's stricter rules, which the replay alone does not catch: a section appears at most once among
+    /// deletions, updates and move sources, and at most once among insertions and move targets; no row
+    /// entries inside moved or reloaded sections.
+    static func checkBatchRules(_ changes: ChangeSet, oldSectionCount: Int) throws {
+        let sources = changes.deletedSections.map(\.id) + changes.updatedSections.map(\.id) + changes.movedSections.map(\.id)
+        guard Set(sources).count == sources.count else { throw Failure(description: "a section is deleted, updated or moved twice") }
+        let targets = changes.insertedSections.map(\.id) + changes.movedSections.map(\.id)
+        guard Set(targets).count == targets.count else { throw Failure(description: "a section is inserted or moved twice") }
+        let rowSources = changes.deletedRows.map(\.id) + changes.updatedRows.map(\.id) + changes.movedRows.map(\.id)
+        guard Set(rowSources).count == rowSources.count else { throw Failure(description: "a row is deleted, updated or moved twice") }
+        let frozenBefore = Set(changes.movedSections.map(\.from)).union(changes.updatedSections.map(\.index))
+        let mapping = changes.sectionIndexMapping(oldCount: oldSectionCount)
+        let frozenAfter = Set(changes.movedSections.map(\.to)).union(changes.updatedSections.compactMap { mapping[$0.index] })
+        if (changes.deletedRows.map(\.indexPath) + changes.updatedRows.map(\.indexPath) + changes.movedRows.map(\.from)).contains(where: { frozenBefore.contains($0.section) })
+            || (changes.insertedRows.map(\.indexPath) + changes.movedRows.map(\.to)).contains(where: { frozenAfter.contains($0.section) }) {
+            throw Failure(description: "rows of a moved or reloaded section are listed")
+        }
+    }
 }
 
 @Suite struct ChangeSetReplayTests {

@@ -1,8 +1,9 @@
+import Foundation
 import SQLiteLayer
 
 /// Everything that can go wrong with a store. Each case names the offending input and the message
 /// says what to do. When a mutation throws, the store is exactly as it was before the call.
-public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// A section index that does not exist.
     case sectionIndexOutOfRange(index: Int, sectionCount: Int)
     /// A section insertion index outside `0...sectionCount`.
@@ -52,8 +53,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case full(String)
     /// The file is damaged; nothing was changed.
     case corrupt(String)
-    /// Any other SQLite failure.
-    case database(SQLiteError)
+    /// Any other SQLite failure: its result code, SQLite's message and the SQL that failed.
+    case database(DatabaseFailure)
     /// The section positions were changed outside ListStore (a gap, or not starting at 0); edits are
     /// refused until they are repaired, because an index would not name the section a table view shows.
     case sectionOrderDamaged(sectionCount: Int, lowest: Int, highest: Int)
@@ -66,11 +67,11 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .sectionIndexOutOfRange(index, count):
-            return "section \(index) does not exist: the store has \(Self.countText(count, "section"))\(Self.validRange(count)); run `show` to see the current indexes"
+            return "section \(index) does not exist: the store has \(Self.countText(count, "section"))\(Self.validRange(count)); read the sections again for the current indexes"
         case let .sectionInsertionIndexOutOfRange(index, count):
             return "cannot insert a section at \(index): the store has \(Self.countText(count, "section")), so the index must be 0…\(count)"
         case let .rowIndexOutOfRange(path, count):
-            return "row \(path) does not exist: section \(path.section) has \(Self.countText(count, "row"))\(Self.validRange(count)); run `show` to see the current index paths"
+            return "row \(path) does not exist: section \(path.section) has \(Self.countText(count, "row"))\(Self.validRange(count)); read the rows again for the current index paths"
         case let .rowDestinationOutOfRange(path, maxRow):
             return "cannot put a row at \(path): in section \(path.section) the row index must be 0…\(maxRow)"
         case let .duplicateIndexPath(path):
@@ -90,11 +91,11 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .invalidTitle(title, reason):
             return "invalid title \(Self.excerpt(title)): \(reason)"
         case let .storeNotEmpty(count):
-            return "the store is not empty (it has \(Self.countText(count, "section"))); import into an empty store, or ask to replace its contents (--replace)"
+            return "the store is not empty (it has \(Self.countText(count, "section"))); import into an empty store, or ask the import to replace its contents"
         case let .invalidDocument(reason):
             return "cannot import the document: \(reason)"
         case let .positionsDamaged(section):
-            return "the row positions of section \(section) were changed outside ListStore (a gap or a wrong count); nothing was changed — run `liststore repair` to renumber them, keeping their order"
+            return "the row positions of section \(section) were changed outside ListStore (a gap or a wrong count); nothing was changed — repair the store to renumber them, keeping their order"
         case let .notAListStore(path, reason):
             return "\(path) is not a ListStore database (\(reason)); it was left untouched — pass the path of a ListStore file, or a new path to create one"
         case let .schemaAltered(path, detail):
@@ -102,7 +103,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .newerSchema(path, fileVersion, supported):
             return "\(path) has schema version \(fileVersion), newer than this ListStore understands (\(supported)); it was left untouched — upgrade ListStore"
         case let .needsMigration(path, fileVersion, supported):
-            return "\(path) has schema version \(fileVersion) and needs migrating to \(supported), which a read-only open cannot do; open it for writing once (e.g. `liststore init`)"
+            return "\(path) has schema version \(fileVersion) and needs migrating to \(supported), which a read-only open cannot do; open it for writing once"
         case let .openedForReading(path):
             return "\(path) was opened for reading only; nothing was changed — open it with mode .readWrite to edit it"
         case let .busy(detail):
@@ -116,7 +117,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .database(error):
             return error.description
         case let .sectionOrderDamaged(count, lowest, highest):
-            return "the section positions were changed outside ListStore (\(Self.countText(count, "section")) at positions \(lowest)…\(highest), not 0…\(count - 1)); nothing was changed — run `liststore repair` to renumber them, keeping their order"
+            return "the section positions were changed outside ListStore (\(Self.countText(count, "section")) at positions \(lowest)…\(highest), not 0…\(count - 1)); nothing was changed — repair the store to renumber them, keeping their order"
         case .transactionFinished:
             return "the write transaction has already ended; nothing was changed — make every edit inside the closure given to write"
         case let .identifiersExhausted(table):
@@ -135,7 +136,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
         else if error.isFull { self = .full(error.message) }
         else if error.isReadOnly { self = .readOnly(error.message) }
         else if error.isCorruptOrNotADatabase { self = .corrupt(error.message) }
-        else { self = .database(error) }
+        else { self = .database(DatabaseFailure(error)) }
     }
 
     private static func countText(_ count: Int, _ noun: String) -> String {
@@ -151,5 +152,29 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
         let flat = text.unicodeScalars.prefix(61).map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
         let short = flat.count > 60 ? String(flat.prefix(60)) + "…" : flat
         return "\"\(short)\""
+    }
+}
+
+extension ListStoreError {
+    /// The message, for `localizedDescription` and alerts: what failed, on which input, what to do.
+    public var errorDescription: String? { description }
+}
+
+/// A SQLite failure that no more specific ``ListStoreError`` case describes.
+public struct DatabaseFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// SQLite's extended result code (e.g. 2067 for `SQLITE_CONSTRAINT_UNIQUE`).
+    public let extendedCode: Int32
+    /// SQLite's message for this failure.
+    public let message: String
+    /// The statement that failed, when the failure belongs to one.
+    public let sql: String?
+    /// Code, message and statement in one line.
+    public let description: String
+
+    init(_ error: SQLiteError) {
+        extendedCode = error.extendedCode
+        message = error.message
+        sql = error.sql
+        description = error.description
     }
 }

@@ -54,6 +54,12 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case corrupt(String)
     /// Any other SQLite failure.
     case database(SQLiteError)
+    /// A database path that cannot be a database file: empty, or a folder, device, FIFO or socket;
+    /// nothing was opened.
+    case unusablePath(path: String, reason: String)
+    /// A rollback journal left by an interrupted write sits beside the file, which only a writer may
+    /// roll back; a reader (or a file ListStore does not recognise) leaves both untouched.
+    case hotJournal(path: String)
 
     public var description: String {
         switch self {
@@ -107,6 +113,10 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the database file is damaged (\(detail)); nothing was changed — restore a backup or recover it with `sqlite3 FILE .recover`"
         case let .database(error):
             return error.description
+        case let .unusablePath(path, reason):
+            return "cannot use \(path.isEmpty ? "an empty path" : path) as a database: \(reason); nothing was opened — pass the path of a regular file, or a new path to create one"
+        case let .hotJournal(path):
+            return "\(path) has a rollback journal (\(path)-journal) left by an interrupted write, which reading cannot roll back; both were left untouched — open it for writing once (e.g. `liststore init`, or the sqlite3 shell) to roll it back"
         }
     }
 

@@ -73,7 +73,9 @@ struct CommandContext {
 
     /// The error for a command that needs an existing database.
     var missingDatabase: CommandFailure {
-        CommandFailure("no database at \(databasePath); create one with `liststore init` (or `liststore demo` for example data), or pass --db PATH")
+        // A path that can never be a file gets the reason instead of "create one".
+        do { try refusePathsThatAreNotFiles() } catch let failure as CommandFailure { return failure } catch {}
+        return CommandFailure("no database at \(databasePath); create one with `liststore init` (or `liststore demo` for example data), or pass --db PATH")
     }
 
     /// Opens an existing database read-only; never creates a file, and never changes its bytes.

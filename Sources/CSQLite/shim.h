@@ -14,4 +14,7 @@ static inline int csqlite_db_config_flag(sqlite3 *db, int option, int enabled) {
     return sqlite3_db_config(db, option, enabled, &current);
 }
 
+/* Extended result codes are macros built with casts and shifts, which Swift does not import. */
+static const int CSQLITE_READONLY_ROLLBACK = SQLITE_READONLY_ROLLBACK;
+
 #endif

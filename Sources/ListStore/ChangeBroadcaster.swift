@@ -38,6 +38,18 @@ final class ChangeBroadcaster: Sendable {
         }
     }
 
+    /// Ends the streams of the observers that watch other connections, which can no longer be watched.
+    func finishWatchers() {
+        let watchers = state.withLock { state in
+            let watching = state.subscribers.filter { $0.value.watchesOtherConnections }
+            for id in watching.keys { state.subscribers[id] = nil }
+            state.baseline = nil
+            state.dataVersion = nil
+            return watching.values.map(\.continuation)
+        }
+        for continuation in watchers { continuation.finish() }
+    }
+
     /// Sends `changes` to every observer. Called with the store's lock held, so calls are in commit order.
     func publish(_ changes: ChangeSet) {
         guard !changes.isEmpty else { return }

@@ -13,17 +13,35 @@ public final class ListStore: Sendable {
     public let path: String
     /// How the store was opened; only `.readWrite` stores accept mutations.
     public let mode: AccessMode
-    /// Guards `connection`: one thread at a time uses it.
-    private let lock = Mutex(())
+    /// True when the file is read as an immutable snapshot: it sits where SQLite cannot create its
+    /// `-shm` file (a read-only folder) and no `-wal` file exists, so it is read without locks and
+    /// commits by other connections are never seen. ``changes(includingOtherConnections:pollInterval:)``
+    /// then cannot watch other connections.
+    public let isImmutableSnapshot: Bool
+    /// Guards `connection` and what is known about it: one thread at a time uses them.
+    private let lock: Mutex<ConnectionState>
     /// Only touched while holding `lock`, which is what makes sharing the store safe.
     nonisolated(unsafe) private let connection: Connection
+    /// How the store was opened; recognises the file again under the write lock before a migration.
+    private let opener: StoreOpener
     /// Observers of committed changes.
     let broadcaster = ChangeBroadcaster()
 
-    private init(path: String, mode: AccessMode, connection: Connection) {
-        self.path = path
-        self.mode = mode
-        self.connection = connection
+    /// What the store knows about its connection, guarded by `lock`.
+    private struct ConnectionState {
+        /// The file is at an older schema version; the next transaction migrates it first.
+        var migrationPending: Bool
+        /// Something was committed, so closing may checkpoint the WAL into the main file.
+        var hasCommitted = false
+    }
+
+    private init(opener: StoreOpener, opened: OpenedStore) {
+        self.path = opener.path
+        self.mode = opener.mode
+        self.opener = opener
+        self.connection = opened.connection
+        self.isImmutableSnapshot = opened.isImmutableSnapshot
+        self.lock = Mutex(ConnectionState(migrationPending: opened.migrationPending))
     }
 
     /// The schema version this build writes (`PRAGMA user_version` of a fully migrated file).
@@ -40,14 +58,19 @@ public final class ListStore: Sendable {
         case inspect
     }
 
-    /// Opens the store at `path`, creating and migrating it when needed.
+    /// Opens the store at `path`, creating it when needed.
     ///
+    /// `path` is a plain file name (`file:x.sqlite` is a file of that name, not a URI); only `:memory:`
+    /// means an in-memory store. Folders, devices and FIFOs are refused before SQLite sees them.
     /// The file is recognised before anything is written to it: another application's SQLite file,
     /// a file that is not SQLite, or a file from a newer ListStore throws and is left byte-for-byte untouched.
+    /// A new file is created and migrated here; a file of an older schema version is migrated inside the
+    /// first write's transaction (or before the first read), so a failed first edit leaves it as it was.
+    /// Opening takes no write lock otherwise, and reading modes never change the file's bytes.
     /// - Parameter busyTimeout: how long a write waits for another process's lock, in milliseconds.
     public static func open(at path: String, mode: AccessMode = .readWrite, busyTimeout: Int32 = 5_000) throws -> ListStore {
-        let connection = try StoreOpener(path: path, mode: mode, busyTimeout: busyTimeout).open()
-        return ListStore(path: path, mode: mode, connection: connection)
+        let opener = StoreOpener(path: path, mode: mode, busyTimeout: busyTimeout)
+        return ListStore(opener: opener, opened: try opener.open())
     }
 
     /// A new, empty store that lives in memory until it is released; for previews and tests.
@@ -59,11 +82,14 @@ public final class ListStore: Sendable {
     /// set it returns goes to the observers. SQLite errors become ``ListStoreError``s.
     func mutate(_ body: (Connection) throws -> ChangeSet) throws -> ChangeSet {
         guard mode == .readWrite else { throw ListStoreError.openedForReading(path: path) }
-        return try lock.withLock { _ in
+        return try lock.withLock { state in
             try Self.translatingErrors {
                 let watching = broadcaster.watchesOtherConnections
                 var committedState: (snapshot: ListSnapshot, dataVersion: Int)?
+                let migrating = state.migrationPending
                 let changes = try connection.transaction(.immediate) {
+                    // An older file is migrated in this same transaction: if the edit fails, so does the migration.
+                    if migrating { try Schema.migrator.migrateWithinTransaction(connection, validate: { try opener.recognise($0) }) }
                     // Under the write lock: report what others committed before this change, and read the
                     // state this change commits, the baseline for the next comparison once it is committed.
                     if watching { try catchUpWithOtherConnections(connection) }
@@ -71,6 +97,8 @@ public final class ListStore: Sendable {
                     if watching && !changes.isEmpty { committedState = try readBaseline(connection) }
                     return changes
                 }
+                state.migrationPending = false
+                committed(&state)
                 if let committedState { broadcaster.setBaseline(committedState.snapshot, dataVersion: committedState.dataVersion) }
                 broadcaster.publish(changes)
                 return changes
@@ -80,14 +108,41 @@ public final class ListStore: Sendable {
 
     /// Runs `body` inside one read transaction, so every statement sees the same committed state.
     func withReadTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        try lock.withLock { _ in
-            try Self.translatingErrors { try connection.readTransaction { try body(connection) } }
+        try lock.withLock { state in
+            try Self.translatingErrors {
+                try migrateIfPending(&state)
+                return try connection.readTransaction { try body(connection) }
+            }
         }
     }
 
     /// Runs `body` with the connection and the store's lock, outside any transaction.
     func withLockedConnection<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        try lock.withLock { _ in try Self.translatingErrors { try body(connection) } }
+        try lock.withLock { state in
+            try Self.translatingErrors {
+                try migrateIfPending(&state)
+                return try body(connection)
+            }
+        }
+    }
+
+    /// Before the first read of a store opened for writing on an older file: migrates it, in its own
+    /// transactions (a read cannot fail halfway through an edit the way a write can).
+    private func migrateIfPending(_ state: inout ConnectionState) throws {
+        guard state.migrationPending else { return }
+        try Schema.migrator.migrate(connection, validate: { try opener.recognise($0) })
+        state.migrationPending = false
+        committed(&state)
+    }
+
+    /// After the connection's first commit: the file is ours and was written, so the last connection to
+    /// close may checkpoint the WAL and remove the -wal and -shm files; and a file someone switched to
+    /// another journal mode goes back to WAL (best effort: it stays readable either way).
+    private func committed(_ state: inout ConnectionState) {
+        guard !state.hasCommitted else { return }
+        state.hasCommitted = true
+        try? connection.setCheckpointOnClose(true)
+        try? opener.switchToWAL(connection)
     }
 
     static func translatingErrors<T>(_ body: () throws -> T) throws -> T {

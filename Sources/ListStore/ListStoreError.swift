@@ -63,6 +63,12 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     case identifiersExhausted(table: String)
     /// A ``ListTransaction`` used after the closure of ``ListStore/write(_:)`` returned; nothing was changed.
     case transactionFinished
+    /// A database path that cannot be a database file: empty, or a folder, device, FIFO or socket;
+    /// nothing was opened.
+    case unusablePath(path: String, reason: String)
+    /// A rollback journal left by an interrupted write sits beside the file, which only a writer may
+    /// roll back; a reader (or a file ListStore does not recognise) leaves both untouched.
+    case hotJournal(path: String)
 
     public var description: String {
         switch self {
@@ -127,6 +133,10 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
                 + "was written by hand or imported, and ids are never reused); nothing was changed — in the sqlite3 shell give that \(noun) a smaller "
                 + "unused id (UPDATE \(table) SET id = <new id> WHERE id = \(Int64.max)\(moveRows)), then reset the counter: "
                 + "UPDATE sqlite_sequence SET seq = (SELECT max(id) FROM \(table)) WHERE name = '\(table)'"
+        case let .unusablePath(path, reason):
+            return "cannot use \(path.isEmpty ? "an empty path" : path) as a database: \(reason); nothing was opened — pass the path of a regular file, or a new path to create one"
+        case let .hotJournal(path):
+            return "\(path) has a rollback journal (\(path)-journal) left by an interrupted write, which reading cannot roll back; both were left untouched — open it for writing once to roll it back"
         }
     }
 

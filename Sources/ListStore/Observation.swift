@@ -11,6 +11,9 @@ extension ListStore {
     /// `sqlite3` shell, another `ListStore` on the same file — are noticed by polling SQLite's
     /// `data_version` every `pollInterval` and reported as the difference between the snapshots before
     /// and after them (moves inferred). That keeps one snapshot of the store in memory while observed.
+    ///
+    /// The stream ends early, rather than wait for changes it could never see, when other connections
+    /// cannot be watched (``isImmutableSnapshot``) or the store can no longer be read.
     public func changes(includingOtherConnections otherConnections: Bool = true,
                         pollInterval: Duration = .milliseconds(100)) -> AsyncStream<ChangeSet> {
         let id = UUID()
@@ -18,6 +21,11 @@ extension ListStore {
         guard otherConnections else {
             broadcaster.subscribe(id, continuation, watchesOtherConnections: false)
             continuation.onTermination = { [broadcaster] _ in broadcaster.unsubscribe(id) }
+            return stream
+        }
+        guard !isImmutableSnapshot else {
+            // Read without locks or a -shm file, the file never shows other connections' commits.
+            continuation.finish()
             return stream
         }
         do {
@@ -37,7 +45,16 @@ extension ListStore {
             while !stopped.isSet {
                 Thread.sleep(forTimeInterval: interval)
                 guard let self, !stopped.isSet else { return }
-                try? self.deliverChangesFromOtherConnections()
+                do {
+                    try self.deliverChangesFromOtherConnections()
+                } catch ListStoreError.busy {
+                    // A writer held its lock past the busy timeout: the next poll catches up.
+                } catch {
+                    // The store can no longer be read (damaged, replaced by something else): say so by
+                    // ending the streams instead of going quiet.
+                    self.broadcaster.finishWatchers()
+                    return
+                }
             }
         }
         poller.name = "ListStore change poller"

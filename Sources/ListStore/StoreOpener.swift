@@ -1,55 +1,152 @@
 import Foundation
 import SQLiteLayer
 
-/// Opens a file as a ListStore: recognises it before writing anything, then configures and migrates it.
-struct StoreOpener {
+/// What opening a store produced.
+struct OpenedStore {
+    let connection: Connection
+    /// The file is a ListStore file of an older version; the migration runs inside the first write's
+    /// transaction (or before the first read), so a failed first edit leaves the file as it was.
+    let migrationPending: Bool
+    /// The file is read as an immutable snapshot (no locks, no `-shm`): commits by others are not seen.
+    let isImmutableSnapshot: Bool
+}
+
+/// Opens a file as a ListStore: recognises it before writing anything, then configures it.
+///
+/// Reading modes open the file with `SQLITE_OPEN_READONLY`, so SQLite itself can change nothing in it:
+/// no checkpoint of WAL frames when the last connection closes, no rollback of a hot journal (that
+/// fails with ``ListStoreError/hotJournal(path:)``). Such a connection may leave SQLite's `-wal` and
+/// `-shm` files beside the file; the next writer removes them when it closes. A writing open first
+/// recognises an existing file through such a read-only connection, and its own connection checkpoints
+/// on close only once it has committed something.
+struct StoreOpener: Sendable {
     let path: String
     let mode: ListStore.AccessMode
     let busyTimeout: Int32
 
-    func open() throws -> Connection {
-        do {
-            // Reading modes still open the file for writing when they can (and then refuse writes with
-            // query_only): the last connection to close removes the -wal and -shm files, which a
-            // read-only connection would leave behind.
-            return try open(as: mode == .readWrite ? .readWriteCreate : .readWrite)
-        } catch ListStoreError.readOnly where mode != .readWrite && !FileManager.default.fileExists(atPath: path + "-wal") {
-            // SQLite cannot read a WAL file without a -shm file it can create. With no -wal file, no
-            // writer is connected, so the file can be read as it is, without locks.
-            return try open(as: .readOnlyImmutable)
+    func open() throws -> OpenedStore {
+        try ListStore.translatingErrors {
+            try StorePath.check(path)
+            return mode == .readWrite ? try openForWriting() : try openForReading()
         }
     }
 
-    private func open(as connectionMode: Connection.Mode) throws -> Connection {
-        try ListStore.translatingErrors {
-            let connection = try Connection(path: path, mode: connectionMode)
-            connection.setBusyTimeout(milliseconds: busyTimeout)
-            try connection.enableDefensiveMode()
-            try connection.run("PRAGMA foreign_keys = ON")
+    // MARK: Reading
+
+    private func openForReading() throws -> OpenedStore {
+        do {
+            return try openForReading(as: .readOnly)
+        } catch let error as SQLiteError where (error.isReadOnly || error.isCannotOpen) && !error.isHotJournal && !walFileExists {
+            // SQLite cannot read a WAL file without a -shm file it can create. With no -wal file, no
+            // writer is connected, so the file can be read as it is, without locks.
+            return try openForReading(as: .readOnlyImmutable)
+        }
+    }
+
+    private func openForReading(as connectionMode: Connection.Mode) throws -> OpenedStore {
+        let connection = try connect(connectionMode)
+        let version = try examine(connection)
+        try connection.run("PRAGMA query_only = ON")
+        if mode == .readOnly && version < Schema.migrator.latestVersion {
+            throw ListStoreError.needsMigration(path: path, fileVersion: version, supportedVersion: Schema.migrator.latestVersion)
+        }
+        return OpenedStore(connection: connection, migrationPending: false, isImmutableSnapshot: connectionMode == .readOnlyImmutable)
+    }
+
+    // MARK: Writing
+
+    private func openForWriting() throws -> OpenedStore {
+        try recogniseBeforeWriting()
+        let connection = try connect(.readWriteCreate)
+        let version = try retryingWhileBusy { try examine(connection) }
+        if version == 0 {
+            // A new, empty file: created here, so that opening gives a usable file. Several processes
+            // may be creating it at once; the migration re-checks the file under the write lock.
+            try switchToWAL(connection)
+            try Schema.migrator.migrate(connection, validate: { try recognise($0) })
+        }
+        if path != StorePath.inMemory { try connection.run("PRAGMA synchronous = NORMAL") }
+        return OpenedStore(connection: connection, migrationPending: version > 0 && version < Schema.migrator.latestVersion,
+                           isImmutableSnapshot: false)
+    }
+
+    /// Recognises an existing, non-empty file through a read-only connection before a connection that
+    /// may write touches it: that one would roll back a hot journal, or checkpoint someone else's -wal,
+    /// before it could tell whose file it is.
+    private func recogniseBeforeWriting() throws {
+        guard path != StorePath.inMemory, let size = StorePath.size(path), size > 0 else { return }
+        do {
+            _ = try examine(try connect(.readOnly))
+        } catch let error as SQLiteError where error.isHotJournal {
+            // Rolling back an interrupted write is a writer's job — but only on a file that is ours.
+            guard FileHeader(path: path)?.applicationID == Int(Schema.applicationID) else { throw ListStoreError.hotJournal(path: path) }
+        } catch let error as SQLiteError where error.isReadOnly || error.isCannotOpen || error.isBusy {
+            // No -shm file can be made here, or a lock is held: the writing connection says what is wrong.
+        }
+    }
+
+    /// Switches a new file to WAL journaling. SQLite answers `SQLITE_BUSY` without calling the busy
+    /// handler when another process is switching the same file at that moment, so this waits itself.
+    func switchToWAL(_ connection: Connection) throws {
+        guard path != StorePath.inMemory else { return }
+        try retryingWhileBusy {
+            guard try connection.scalarText("PRAGMA journal_mode")?.lowercased() != "wal" else { return }
+            let mode = try connection.scalarText("PRAGMA journal_mode = WAL")?.lowercased()
+            // SQLite keeps the old mode, without an error, when it cannot change it now.
+            if mode != "wal" { throw SQLiteError(extendedCode: 5, message: "could not switch \(path) to WAL journaling yet (journal mode is \(mode ?? "unknown"))") }
+        }
+    }
+
+    /// Runs `body`, again and again while it fails with `SQLITE_BUSY`, until the busy timeout has passed.
+    func retryingWhileBusy<T>(_ body: () throws -> T) throws -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(busyTimeout))
+        var pause = 1
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError where error.isBusy && clock.now < deadline {
+                usleep(useconds_t(pause * 1_000))
+                pause = min(pause * 2, 50)
+            }
+        }
+    }
+
+    // MARK: Recognising
+
+    /// A connection in `connectionMode`, hardened, that does not checkpoint on close.
+    private func connect(_ connectionMode: Connection.Mode) throws -> Connection {
+        let connection = try Connection(path: path, mode: connectionMode)
+        connection.setBusyTimeout(milliseconds: busyTimeout)
+        try connection.setCheckpointOnClose(false)
+        try connection.enableDefensiveMode()
+        try connection.run("PRAGMA foreign_keys = ON")
+        return connection
+    }
+
+    /// Checks the file through `connection` (size, recognition, a probe of its pages) and returns its
+    /// schema version. Only reads.
+    private func examine(_ connection: Connection) throws -> Int {
+        do {
             if mode != .inspect { try checkFileSize() }
-            try recognise(connection)
-            if mode != .inspect { try probe(connection) }
-            guard mode == .readWrite else {
-                try connection.run("PRAGMA query_only = ON")
-                let version = try Migrator.version(of: connection)
-                if mode == .readOnly && version < Schema.migrator.latestVersion {
-                    throw ListStoreError.needsMigration(path: path, fileVersion: version, supportedVersion: Schema.migrator.latestVersion)
-                }
-                return connection
-            }
-            if path != ":memory:", try connection.scalarText("PRAGMA journal_mode")?.lowercased() != "wal" {
-                try connection.run("PRAGMA journal_mode = WAL")
-            }
-            try connection.run("PRAGMA synchronous = NORMAL")
-            // Another process may have changed the file since `recognise`; check again under the write lock.
-            try Schema.migrator.migrate(connection, validate: recognise)
-            return connection
+            let version = try recognise(connection)
+            if mode != .inspect && version > 0 { try probe(connection) }
+            return version
+        } catch let error as SQLiteError where error.isHotJournal {
+            throw mode == .readWrite ? error : ListStoreError.hotJournal(path: path)
         }
     }
 
     /// Throws unless the file is empty (new) or a ListStore file this build can read, with exactly the
-    /// schema its version should have. Only reads. (`inspect` mode accepts an altered schema.)
-    private func recognise(_ connection: Connection) throws {
+    /// schema its version should have; returns its version. Only reads, in one read transaction (or the
+    /// caller's transaction), so another process creating the file at that moment cannot be seen half
+    /// done. (`inspect` mode accepts an altered schema.)
+    @discardableResult
+    func recognise(_ connection: Connection) throws -> Int {
+        connection.isAutocommit ? try connection.readTransaction { try recogniseInTransaction(connection) } : try recogniseInTransaction(connection)
+    }
+
+    private func recogniseInTransaction(_ connection: Connection) throws -> Int {
         let applicationID: Int
         let version: Int
         let objectCount: Int
@@ -63,9 +160,11 @@ struct StoreOpener {
             }
             throw ListStoreError.notAListStore(path: path, reason: "not a SQLite database, or a damaged one: \(error.message)")
         }
-        if applicationID == 0 && version == 0 && objectCount == 0 { return }  // a new, empty file
+        if applicationID == 0 && version == 0 && objectCount == 0 { return 0 }  // a new, empty file
         guard applicationID == Int(Schema.applicationID) else {
-            let reason = applicationID == 0
+            let reason = FileHeader(path: path)?.applicationID == Int(Schema.applicationID) && walFileExists
+                ? "the file itself is marked as ListStore's, but its -wal file holds another database's pages (application_id \(applicationID), \(objectCount) schema objects); move \(path)-wal away if it does not belong to it"
+                : applicationID == 0
                 ? "a SQLite database of another application: it has \(objectCount) schema objects and no ListStore application_id"
                 : "a SQLite database of another application: its application_id is \(applicationID)"
             throw ListStoreError.notAListStore(path: path, reason: reason)
@@ -76,12 +175,15 @@ struct StoreOpener {
         if mode != .inspect, let difference = try Schema.differences(in: connection, version: version).first {
             throw ListStoreError.schemaAltered(path: path, detail: difference)
         }
+        return version
     }
+
+    private var walFileExists: Bool { FileManager.default.fileExists(atPath: path + "-wal") }
 
     /// A ListStore file shorter than its header says was truncated. Checked only when no -wal file
     /// holds newer pages, and only for files that carry ListStore's application id.
     private func checkFileSize() throws {
-        guard path != ":memory:", !FileManager.default.fileExists(atPath: path + "-wal"),
+        guard path != StorePath.inMemory, !walFileExists,
               let header = FileHeader(path: path), header.applicationID == Int(Schema.applicationID),
               let expected = header.declaredSize,
               let fileSize = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int else { return }
@@ -93,7 +195,6 @@ struct StoreOpener {
     /// Reads the root and edge pages of the tables and indexes, so a damaged file fails here,
     /// before anything is written, rather than halfway through an edit.
     private func probe(_ connection: Connection) throws {
-        guard try Migrator.version(of: connection) > 0 else { return }
         do {
             _ = try connection.scalarInt("""
                 SELECT (SELECT count(*) FROM sections) + coalesce((SELECT max(id) FROM rows), 0) + coalesce((SELECT min(id) FROM rows), 0)

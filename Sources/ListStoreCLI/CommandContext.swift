@@ -73,13 +73,15 @@ struct CommandContext {
 
     /// The error for a command that needs an existing database.
     var missingDatabase: CommandFailure {
-        CommandFailure("no database at \(databasePath); create one with `liststore init` (or `liststore demo` for example data), or pass --db PATH")
+        // A path that can never be a file gets the reason instead of "create one".
+        do { try refusePathsThatAreNotFiles() } catch let failure as CommandFailure { return failure } catch {}
+        return CommandFailure("no database at \(databasePath); create one with `liststore init` (or `liststore demo` for example data), or pass --db PATH")
     }
 
-    /// Opens an existing database read-only; never creates a file.
+    /// Opens an existing database read-only; never creates a file, and never changes its bytes.
     func openForReading() throws -> ListStore {
-        guard databaseExists else { throw missingDatabase }
         try refuseDirectory()
+        guard databaseExists else { throw missingDatabase }
         return try ListStore.open(at: databasePath, mode: .readOnly)
     }
 
@@ -94,8 +96,23 @@ struct CommandContext {
         return try ListStore.open(at: databasePath, mode: .readWrite)
     }
 
+    /// Refuses what cannot be a database file before anything is opened: `:memory:` (SQLite's
+    /// in-memory database, gone when the command ends: nothing would be saved) and an empty path.
+    /// Every other path is a plain file name — `file:x.sqlite` is a file of that name, for reads and
+    /// writes alike. Devices and FIFOs are refused by ``ListStore/open(at:mode:busyTimeout:)``.
+    func refusePathsThatAreNotFiles() throws {
+        if databasePath == ":memory:" {
+            throw CommandFailure(":memory: is SQLite's in-memory database, which would be gone when the command ends; pass a file path (./:memory: for a file of that name)")
+        }
+        if databasePath.isEmpty {
+            throw CommandFailure("the database path is empty; pass --db PATH with a file path")
+        }
+    }
+
     /// A folder given as the database is a slip of the keyboard; say so instead of an SQLite I/O error.
+    /// Also refuses the paths ``refusePathsThatAreNotFiles()`` names.
     func refuseDirectory() throws {
+        try refusePathsThatAreNotFiles()
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: databasePath, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CommandFailure("\(databasePath) is a folder, not a database file; pass a file path such as \(databasePath)/liststore.sqlite")

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import Synchronization
 
 /// `watch`: one line per committed change, from any process or the `sqlite3` shell, until interrupted.
 enum WatchCommand {
@@ -10,25 +11,35 @@ enum WatchCommand {
         let limit = try command.values["--count"].map { try command.parseIndex($0, "--count value") }
         if limit == 0 { return .streamed }
         let store = try context.openForReading()
+        guard !store.isImmutableSnapshot else {
+            // Without locks and a -shm file SQLite never sees other connections' commits: waiting would
+            // print nothing forever.
+            throw CommandFailure("cannot watch \(context.databasePath): it can only be read as a fixed snapshot (SQLite cannot create its -shm file in that folder and no -wal file exists), so changes would never be seen; watch it as a user who can write the folder")
+        }
         let stream = store.changes(includingOtherConnections: true, pollInterval: pollInterval)
         let write = context.write
         let json = context.json
         context.environment.writeProgress("watching \(context.databasePath) for changes (Ctrl-C to stop)\n")
         let finished = DispatchSemaphore(value: 0)
+        let delivered = Mutex(0)
         let reader = Task {
-            var delivered = 0
             for await changes in stream {
                 let line = json
                     ? JSONValue.object([("changes", JSONShapes.changes(changes))]).serialized()
                     : "\(timestamp()) " + HumanText.changes(changes).split(separator: "\n").joined(separator: "; ")
                 write(line + "\n")
-                delivered += 1
-                if let limit, delivered >= limit { break }
+                let count = delivered.withLock { $0 += 1; return $0 }
+                if let limit, count >= limit { break }
             }
             finished.signal()
         }
         finished.wait()
         reader.cancel()
+        let count = delivered.withLock { $0 }
+        guard let limit, count >= limit else {
+            // The stream ends by itself only when the store can no longer be read.
+            throw CommandFailure("stopped watching \(context.databasePath) after \(count) change\(count == 1 ? "" : "s"): the database can no longer be read; check it with `liststore check`")
+        }
         return .streamed
     }
 

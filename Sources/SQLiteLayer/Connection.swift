@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// One SQLite connection with a cache of prepared statements.
 ///
@@ -24,6 +25,9 @@ public final class Connection {
     private var statementCache: [String: Statement] = [:]
 
     /// Opens `path` with extended result codes. Nothing is written to the file by opening it.
+    ///
+    /// `path` is always a plain file name (see ``fileName(for:)``): `file:x.sqlite` is a file of that
+    /// name, never a URI, so every command reads and writes the same file. Only `:memory:` is special.
     public init(path: String, mode: Mode) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
@@ -32,7 +36,7 @@ public final class Connection {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readOnlyImmutable: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         }
-        let name = mode == .readOnlyImmutable ? Self.immutableURI(path) : path
+        let name = mode == .readOnlyImmutable ? Self.immutableURI(path) : Self.fileName(for: path)
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(name, &opened, flags, nil)
         guard code == SQLITE_OK, let opened else {
@@ -46,10 +50,21 @@ public final class Connection {
         sqlite3_extended_result_codes(opened, 1)
     }
 
-    /// `file:PATH?immutable=1`, with the characters URIs reserve escaped.
+    /// The name to give SQLite for the file at `path`, so that it is read as a plain file name even
+    /// where SQLite interprets names beginning with `file:` as URIs (`SQLITE_USE_URI`, or
+    /// `SQLITE_CONFIG_URI`): a relative path gets a leading `./`. `:memory:` stays SQLite's
+    /// in-memory database. Use it for every file name handed to SQLite, `VACUUM INTO` included.
+    public static func fileName(for path: String) -> String {
+        if path == ":memory:" || path.hasPrefix("/") || path.hasPrefix("./") { return path }
+        return "./" + path
+    }
+
+    /// `file:///ABSOLUTE/PATH?immutable=1`, with the characters URIs reserve escaped. The path is made
+    /// absolute, so that nothing in it can be read as a URI authority or as `:memory:`.
     private static func immutableURI(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var escaped = ""
-        for byte in path.utf8 {
+        for byte in absolute.utf8 {
             switch byte {
             case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x20, 0x7F...:
                 escaped += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
@@ -57,7 +72,7 @@ public final class Connection {
                 escaped.unicodeScalars.append(Unicode.Scalar(byte))
             }
         }
-        return "file:" + escaped + "?immutable=1"
+        return "file://" + escaped + "?immutable=1"
     }
 
     deinit {
@@ -75,6 +90,15 @@ public final class Connection {
     public func enableDefensiveMode() throws {
         try check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1), sql: "sqlite3_db_config(SQLITE_DBCONFIG_DEFENSIVE)")
         try check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0), sql: "sqlite3_db_config(SQLITE_DBCONFIG_TRUSTED_SCHEMA)")
+    }
+
+    /// Whether closing the last connection to the file may checkpoint the WAL into the main file (and
+    /// then remove the `-wal` and `-shm` files). SQLite does so by default; a connection that must not
+    /// change the main file's bytes — one that only reads, or has not yet recognised the file — turns
+    /// it off (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`), leaving committed frames in the `-wal` file.
+    public func setCheckpointOnClose(_ enabled: Bool) throws {
+        try check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1),
+                  sql: "sqlite3_db_config(SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE)")
     }
 
     /// A prepared statement for `sql`, reused across calls. Use for fixed SQL text.

@@ -44,14 +44,31 @@ public struct Migrator: Sendable {
         for migration in migrations {
             try connection.transaction(.immediate) {
                 try validate(connection)
-                guard try Self.version(of: connection) < migration.version else { return }
-                if migration.version == 1 {
-                    try connection.executeScript("PRAGMA application_id = \(applicationID)")
-                }
-                try connection.executeScript(migration.sql)
-                // PRAGMA takes no bound parameters; the version is an integer from our own table.
-                try connection.executeScript("PRAGMA user_version = \(migration.version)")
+                try apply(migration, to: connection)
             }
         }
+    }
+
+    /// Applies every migration newer than the file's version inside the caller's open write transaction
+    /// (`BEGIN IMMEDIATE`), so they commit — or roll back — together with what the caller then writes:
+    /// a first edit that fails leaves the file at its old version, byte for byte.
+    /// `validate` runs first, under the write lock, and may throw to refuse.
+    public func migrateWithinTransaction(_ connection: Connection, validate: (Connection) throws -> Void = { _ in }) throws {
+        guard !connection.isAutocommit else {
+            throw SQLiteError(extendedCode: 1, message: "migrateWithinTransaction needs an open write transaction", sql: nil)
+        }
+        try validate(connection)
+        for migration in migrations { try apply(migration, to: connection) }
+    }
+
+    /// Applies `migration` when the file (as the open transaction sees it) is older than it.
+    private func apply(_ migration: Migration, to connection: Connection) throws {
+        guard try Self.version(of: connection) < migration.version else { return }
+        if migration.version == 1 {
+            try connection.executeScript("PRAGMA application_id = \(applicationID)")
+        }
+        try connection.executeScript(migration.sql)
+        // PRAGMA takes no bound parameters; the version is an integer from our own table.
+        try connection.executeScript("PRAGMA user_version = \(migration.version)")
     }
 }

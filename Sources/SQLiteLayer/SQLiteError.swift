@@ -29,6 +29,13 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     /// True when the file or its folder cannot be written.
     public var isReadOnly: Bool { primaryCode == SQLITE_READONLY }
 
+    /// True when a read-only connection met a hot rollback journal (`SQLITE_READONLY_ROLLBACK`): an
+    /// interrupted write that only a connection allowed to write may roll back into the file.
+    public var isHotJournal: Bool { extendedCode == CSQLITE_READONLY_ROLLBACK }
+
+    /// True when SQLite could not open the file or one of its companions (`-wal`, `-shm`).
+    public var isCannotOpen: Bool { primaryCode == SQLITE_CANTOPEN }
+
     /// True when the disk (or the `max_page_count` limit) is full.
     public var isFull: Bool { primaryCode == SQLITE_FULL }
 

@@ -76,7 +76,7 @@ public enum CLI {
                 return Result(status: 1, output: output, error: "error: \(failed.description)\n")
             } catch {
                 if !existedBefore { removeEmptyStoreCreatedByAFailedCommand(context.databasePath) }
-                return failure(status: error is UsageError ? 2 : 1, message: "\(error)", json: globals.json)
+                return failure(status: error is UsageError ? 2 : 1, message: CLIAdvice.message(for: error), json: globals.json)
             }
         }
     }

@@ -107,7 +107,7 @@ import Testing
 
     @Test func messagesSayWhatToDo() {
         let message = ListStoreError.rowIndexOutOfRange(Self.path(0, 7), rowCount: 3).description
-        #expect(message == "row 0:7 does not exist: section 0 has 3 rows (0…2); run `show` to see the current index paths")
+        #expect(message == "row 0:7 does not exist: section 0 has 3 rows (0…2); read the rows again for the current index paths")
         #expect(!ListStoreError.invalidPayload(String(repeating: "x", count: 5000) + "\n").description.contains("\n"))
     }
 }

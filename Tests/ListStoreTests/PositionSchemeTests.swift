@@ -76,7 +76,8 @@ import SQLiteLayer
             #expect(throws: ListStoreError.positionsDamaged(section: 0)) { try edit() }
         }
         #expect(try store.scannedTitles() == before)
-        #expect(ListStoreError.positionsDamaged(section: 0).description.contains("liststore repair"))
+        #expect(ListStoreError.positionsDamaged(section: 0).description.contains("repair the store"))
+        #expect((ListStoreError.positionsDamaged(section: 0) as any Error).localizedDescription == ListStoreError.positionsDamaged(section: 0).description)
         // The undamaged section can still be edited.
         try store.insertRow("b1", intoSection: 1)
         #expect(try store.checkInvariants().map(\.description) == ["rows of section 0 have positions 0…3 (relative to its base) for 3 rows, not 0…2"])

@@ -1,0 +1,22 @@
+import ListStore
+
+/// The library's messages speak of the store; at the command line, the next step is a command. This
+/// adds it to the errors that have one.
+enum CLIAdvice {
+    /// `error`'s message with the command that helps, if any.
+    static func message(for error: any Error) -> String {
+        guard let error = error as? ListStoreError else { return "\(error)" }
+        switch error {
+        case .sectionIndexOutOfRange, .rowIndexOutOfRange:
+            return "\(error) (`liststore show` prints them)"
+        case .positionsDamaged, .sectionOrderDamaged:
+            return "\(error); run `liststore repair`"
+        case .storeNotEmpty:
+            return "\(error) (--replace)"
+        case .needsMigration, .hotJournal:
+            return "\(error) (e.g. `liststore init`)"
+        default:
+            return "\(error)"
+        }
+    }
+}

@@ -16,7 +16,7 @@ public struct ListSelection: Hashable, Sendable {
     /// Whether the row with `id` is selected.
     public func contains(_ id: RowID) -> Bool { ids.contains(id) }
 
-    /// The number of selected ids (some may have been deleted elsewhere since).
+    /// The number of selected ids (some may have been deleted elsewhere since: see ``removeDeleted(in:)``).
     public var count: Int { ids.count }
 
     /// True when nothing is selected.
@@ -35,11 +35,14 @@ public struct ListSelection: Hashable, Sendable {
     /// Deselects everything.
     public mutating func removeAll() { ids.removeAll() }
 
-    /// The current index paths of the selected rows that still exist, sorted; forgets the ones that don't.
-    public mutating func indexPaths(in store: ListStore) throws -> [ListIndexPath] {
-        let located = try store.indexPaths(of: Array(ids))
-        ids = Set(located.keys)
-        return located.values.sorted()
+    /// The current index paths of the selected rows that still exist, sorted (rows deleted elsewhere have none).
+    public func indexPaths(in store: ListStore) throws -> [ListIndexPath] {
+        try store.indexPaths(of: Array(ids)).values.sorted()
+    }
+
+    /// Forgets the selected rows that no longer exist, so that ``count`` counts only rows that do.
+    public mutating func removeDeleted(in store: ListStore) throws {
+        ids = Set(try store.indexPaths(of: Array(ids)).keys)
     }
 }
 

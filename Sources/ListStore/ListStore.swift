@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import SQLiteLayer
 
@@ -82,7 +83,7 @@ public final class ListStore: Sendable {
     /// set it returns goes to the observers. SQLite errors become ``ListStoreError``s.
     func mutate(_ body: (Connection) throws -> ChangeSet) throws -> ChangeSet {
         guard mode == .readWrite else { throw ListStoreError.openedForReading(path: path) }
-        return try lock.withLock { state in
+        return try locked { state in
             try Self.translatingErrors {
                 let watching = broadcaster.watchesOtherConnections
                 var committedState: (snapshot: ListSnapshot, dataVersion: Int)?
@@ -108,7 +109,7 @@ public final class ListStore: Sendable {
 
     /// Runs `body` inside one read transaction, so every statement sees the same committed state.
     func withReadTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        try lock.withLock { state in
+        try locked { state in
             try Self.translatingErrors {
                 try migrateIfPending(&state)
                 return try connection.readTransaction { try body(connection) }
@@ -118,13 +119,28 @@ public final class ListStore: Sendable {
 
     /// Runs `body` with the connection and the store's lock, outside any transaction.
     func withLockedConnection<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        try lock.withLock { state in
+        try locked { state in
             try Self.translatingErrors {
                 try migrateIfPending(&state)
                 return try body(connection)
             }
         }
     }
+
+    /// Runs `body` holding the store's lock. A call made on the same thread from inside another call's
+    /// closure — a `write` or `read` closure, a `scan` or import callback — throws `reentrantCall`
+    /// instead of waiting forever for the lock its caller holds.
+    private func locked<T>(_ body: (inout ConnectionState) throws -> T) throws -> T {
+        let threadStorage = Thread.current.threadDictionary
+        let key = reentrancyKey
+        guard threadStorage[key] == nil else { throw ListStoreError.reentrantCall }
+        threadStorage[key] = true
+        defer { threadStorage.removeObject(forKey: key) }
+        return try lock.withLock { try body(&$0) }
+    }
+
+    /// This store's entry in the thread-local storage of the thread holding its lock.
+    private var reentrancyKey: String { "ListStore.lock.\(UInt(bitPattern: ObjectIdentifier(self).hashValue))" }
 
     /// Before the first read of a store opened for writing on an older file: migrates it, in its own
     /// transactions (a read cannot fail halfway through an edit the way a write can).

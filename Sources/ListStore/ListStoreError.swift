@@ -63,6 +63,9 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     case identifiersExhausted(table: String)
     /// A ``ListTransaction`` used after the closure of ``ListStore/write(_:)`` returned; nothing was changed.
     case transactionFinished
+    /// A call to the store from inside one of its own closures on the same thread (a `write` or `read`
+    /// closure, a `scan` or import callback), which would wait forever for the lock its caller holds.
+    case reentrantCall
     /// A database path that cannot be a database file: empty, or a folder, device, FIFO or socket;
     /// nothing was opened.
     case unusablePath(path: String, reason: String)
@@ -124,6 +127,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
             return error.description
         case let .sectionOrderDamaged(count, lowest, highest):
             return "the section positions were changed outside ListStore (\(Self.countText(count, "section")) at positions \(lowest)…\(highest), not 0…\(count - 1)); nothing was changed — repair the store to renumber them, keeping their order"
+        case .reentrantCall:
+            return "the store was called from inside one of its own closures (write, read, scan or import), which holds its lock; nothing was changed — use the transaction or reader the closure was given, or call the store after the closure returns"
         case .transactionFinished:
             return "the write transaction has already ended; nothing was changed — make every edit inside the closure given to write"
         case let .identifiersExhausted(table):

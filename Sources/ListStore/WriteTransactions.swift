@@ -14,12 +14,14 @@ extension ListStore {
     /// ```
     @discardableResult
     public func write(_ body: (ListTransaction) throws -> Void) throws -> ChangeSet {
-        try write { transaction -> Void in try body(transaction) }.changes
+        try writeReturning { transaction -> Void in try body(transaction) }.changes
     }
 
-    /// Runs `body` as one write transaction, like ``write(_:)-…``, and returns what `body` returned
-    /// (read inside the same transaction, so it describes exactly the state committed) with the change set.
-    public func write<T>(_ body: (ListTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
+    /// Runs `body` as one write transaction, like ``write(_:)``, and returns what `body` returned (read
+    /// inside the same transaction, so it describes exactly the state committed) with the change set.
+    /// (A name of its own, so that a closure whose last expression has a value — `tx.insertRow(…)`
+    /// returns the new row's id — never picks this one by accident.)
+    public func writeReturning<T>(_ body: (ListTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
         var value: T?
         let changes = try mutate { db in
             let transaction = ListTransaction(db)

@@ -28,6 +28,8 @@ import Testing
         #expect(belgium.title == "Belgium")
         try store.deleteRows(ids: [belgium.id])
         #expect(try selection.indexPaths(in: store) == [path(1, 0)])
+        #expect(selection.count == 2, "reading the paths does not change the selection")
+        try selection.removeDeleted(in: store)
         #expect(selection.count == 1)
 
         try selection.toggle(at: path(0, 3), in: store)  // the second Belgium

@@ -29,7 +29,7 @@ enum BoundedReader {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while data.count <= limit {
             let wanted = min(chunk.count, limit + 1 - data.count)
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, wanted) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             if let nul = chunk[..<count].firstIndex(of: 0) {
@@ -43,4 +43,13 @@ enum BoundedReader {
 
     /// All of standard input, within the limits above.
     @Sendable static func readStandardInput() -> Data { read(descriptor: STDIN_FILENO) }
+}
+
+/// The C library's `read(2)`, named apart from `BoundedReader.read`.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Darwin)
+    return Darwin.read(descriptor, buffer, count)
+    #else
+    return Glibc.read(descriptor, buffer, count)
+    #endif
 }

@@ -19,9 +19,15 @@ enum Measurement {
     /// This process's peak resident memory in KiB (`VmHWM`). Unlike `ru_maxrss`, it is not inflated by
     /// the memory of a parent that spawned this process with vfork.
     static func peakResidentKiB() -> Int? {
+        #if os(Linux)
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
         return Int(line.split(separator: " ").dropFirst().first ?? "")
+        #else
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
+        return Int(usage.ru_maxrss) / 1024  // bytes on Apple platforms
+        #endif
     }
 
     /// `0.42 ms`, `1.30 s`, …
@@ -38,7 +44,11 @@ enum Measurement {
         var pid: pid_t = 0
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        #else
         var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -1,5 +1,5 @@
 /// A row as stored: its identity, its title and an optional JSON payload (as JSON text).
-public struct Row: Identifiable, Hashable, Sendable, Codable {
+public struct ListRow: Identifiable, Hashable, Sendable, Codable {
     /// The row's stable identity.
     public let id: RowID
     /// The text a table view cell shows.
@@ -16,7 +16,7 @@ public struct Row: Identifiable, Hashable, Sendable, Codable {
 }
 
 /// A section without its rows: identity, title and how many rows it holds.
-public struct Section: Identifiable, Hashable, Sendable {
+public struct ListSection: Identifiable, Hashable, Sendable {
     /// The section's stable identity.
     public let id: SectionID
     /// The section header text.
@@ -39,10 +39,10 @@ public struct SectionSnapshot: Identifiable, Hashable, Sendable, Codable {
     /// The section header text.
     public var title: String
     /// The rows, in display order.
-    public var rows: [Row]
+    public var rows: [ListRow]
 
     /// A section with its rows.
-    public init(id: SectionID, title: String, rows: [Row]) {
+    public init(id: SectionID, title: String, rows: [ListRow]) {
         self.id = id
         self.title = title
         self.rows = rows
@@ -58,7 +58,7 @@ public struct ListSnapshot: Hashable, Sendable, Codable {
     public init(sections: [SectionSnapshot]) { self.sections = sections }
 
     /// The row at `indexPath`, or nil when it is out of range.
-    public subscript(indexPath: ListIndexPath) -> Row? {
+    public subscript(indexPath: ListIndexPath) -> ListRow? {
         guard sections.indices.contains(indexPath.section),
               sections[indexPath.section].rows.indices.contains(indexPath.row) else { return nil }
         return sections[indexPath.section].rows[indexPath.row]

@@ -30,7 +30,7 @@ public class ListReader {
 
     /// The sections in display order, with their row counts. The position of a section in the array
     /// is its index. Throws `sectionOrderDamaged` when hand edits broke the section order, as edits do.
-    public func sections() throws -> [Section] {
+    public func sections() throws -> [ListSection] {
         try edit {
             try SectionOrder.verify(db)
             return try db.cached("SELECT id, title, row_count FROM sections ORDER BY position").bind([]).map(Self.section)
@@ -38,7 +38,7 @@ public class ListReader {
     }
 
     /// The section at `index`.
-    public func section(at index: Int) throws -> Section {
+    public func section(at index: Int) throws -> ListSection {
         try edit {
             try SectionOrder.verify(db)
             return try section(id: SectionID(rawValue: try SectionRows.locate(section: index, db).sectionID))
@@ -46,7 +46,7 @@ public class ListReader {
     }
 
     /// The section with id `id`, wherever it is now.
-    public func section(id: SectionID) throws -> Section {
+    public func section(id: SectionID) throws -> ListSection {
         try edit {
             guard let section = try db.cached("SELECT id, title, row_count FROM sections WHERE id = ?1").bind([.integer(id.rawValue)])
                 .first(Self.section) else { throw ListStoreError.unknownSection(id) }
@@ -73,12 +73,12 @@ public class ListReader {
     /// position index without touching the rest of the section. A range past the end is clamped.
     /// The position of a row in the array is its index (offset by the range's start): a section whose
     /// positions were damaged by hand is refused with `positionsDamaged`, as edits refuse it.
-    public func rows(inSection section: Int, range: Range<Int>? = nil) throws -> [Row] {
+    public func rows(inSection section: Int, range: Range<Int>? = nil) throws -> [ListRow] {
         try edit { try rows(of: try checkedSection(section), range: range) }
     }
 
     /// The row at `indexPath`: the row an edit given that index path acts on.
-    public func row(at indexPath: ListIndexPath) throws -> Row {
+    public func row(at indexPath: ListIndexPath) throws -> ListRow {
         try edit {
             let id = try checkedSection(indexPath.section).rowID(at: indexPath.row, db)
             return try Self.row(id: id, db)
@@ -86,7 +86,7 @@ public class ListReader {
     }
 
     /// The row with `id`, wherever it is now.
-    public func row(id: RowID) throws -> Row {
+    public func row(id: RowID) throws -> ListRow {
         try edit { try Self.row(id: id.rawValue, db) }
     }
 
@@ -131,11 +131,11 @@ public class ListReader {
         return try SectionRows.load(section: index, db)
     }
 
-    private func rows(of section: SectionRows, range: Range<Int>?) throws -> [Row] {
+    private func rows(of section: SectionRows, range: Range<Int>?) throws -> [ListRow] {
         let lower = max(range?.lowerBound ?? 0, 0)
         let upper = min(range?.upperBound ?? section.count, section.count)
         guard lower < upper else { return [] }
-        var result: [Row] = []
+        var result: [ListRow] = []
         result.reserveCapacity(upper - lower)
         try db.cached("""
             SELECT id, title, payload, position FROM rows
@@ -166,7 +166,7 @@ public class ListReader {
             if checked && Addressing.rowIndex(position: row.int(4), base: stored[index].rowBase) != sections[index].rows.count {
                 throw ListStoreError.positionsDamaged(section: index)
             }
-            sections[index].rows.append(Row(id: RowID(rawValue: row.int64(1)), title: row.text(2), payload: row.optionalText(3)))
+            sections[index].rows.append(ListRow(id: RowID(rawValue: row.int64(1)), title: row.text(2), payload: row.optionalText(3)))
         }
         if checked, let damaged = stored.indices.first(where: { stored[$0].rowCount != sections[$0].rows.count }) {
             throw ListStoreError.positionsDamaged(section: damaged)
@@ -174,19 +174,19 @@ public class ListReader {
         return ListSnapshot(sections: sections)
     }
 
-    static func row(id: Int64, _ db: Connection) throws -> Row {
+    static func row(id: Int64, _ db: Connection) throws -> ListRow {
         guard let row = try db.cached("SELECT id, title, payload FROM rows WHERE id = ?1").bind([.integer(id)]).first(row) else {
             throw ListStoreError.unknownRow(RowID(rawValue: id))
         }
         return row
     }
 
-    private static func row(_ statement: Statement) -> Row {
-        Row(id: RowID(rawValue: statement.int64(0)), title: statement.text(1), payload: statement.optionalText(2))
+    private static func row(_ statement: Statement) -> ListRow {
+        ListRow(id: RowID(rawValue: statement.int64(0)), title: statement.text(1), payload: statement.optionalText(2))
     }
 
-    private static func section(_ statement: Statement) -> Section {
-        Section(id: SectionID(rawValue: statement.int64(0)), title: statement.text(1), rowCount: statement.int(2))
+    private static func section(_ statement: Statement) -> ListSection {
+        ListSection(id: SectionID(rawValue: statement.int64(0)), title: statement.text(1), rowCount: statement.int(2))
     }
 }
 
@@ -210,13 +210,13 @@ extension ListStore {
     public func sectionCount() throws -> Int { try read { try $0.sectionCount() } }
 
     /// The sections in display order, with their row counts (see ``ListReader/sections()``).
-    public func sections() throws -> [Section] { try read { try $0.sections() } }
+    public func sections() throws -> [ListSection] { try read { try $0.sections() } }
 
     /// The section at `index`.
-    public func section(at index: Int) throws -> Section { try read { try $0.section(at: index) } }
+    public func section(at index: Int) throws -> ListSection { try read { try $0.section(at: index) } }
 
     /// The section with id `id`, wherever it is now.
-    public func section(id: SectionID) throws -> Section { try read { try $0.section(id: id) } }
+    public func section(id: SectionID) throws -> ListSection { try read { try $0.section(id: id) } }
 
     /// The current index of the section with id `id`, or nil when it no longer exists.
     public func index(of id: SectionID) throws -> Int? { try read { try $0.index(of: id) } }
@@ -228,15 +228,15 @@ extension ListStore {
     public func rowCount(inSection section: Int) throws -> Int { try read { try $0.rowCount(inSection: section) } }
 
     /// The rows of section `section` in order; with `range`, only those rows (see ``ListReader/rows(inSection:range:)``).
-    public func rows(inSection section: Int, range: Range<Int>? = nil) throws -> [Row] {
+    public func rows(inSection section: Int, range: Range<Int>? = nil) throws -> [ListRow] {
         try read { try $0.rows(inSection: section, range: range) }
     }
 
     /// The row at `indexPath`: the row an edit given that index path acts on.
-    public func row(at indexPath: ListIndexPath) throws -> Row { try read { try $0.row(at: indexPath) } }
+    public func row(at indexPath: ListIndexPath) throws -> ListRow { try read { try $0.row(at: indexPath) } }
 
     /// The row with `id`, wherever it is now.
-    public func row(id: RowID) throws -> Row { try read { try $0.row(id: id) } }
+    public func row(id: RowID) throws -> ListRow { try read { try $0.row(id: id) } }
 
     /// The current index path of the row with `id`, or nil when it no longer exists.
     public func indexPath(of id: RowID) throws -> ListIndexPath? { try read { try $0.indexPath(of: id) } }

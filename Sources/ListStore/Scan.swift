@@ -9,7 +9,7 @@ public enum ScannedItem: Sendable {
     /// A section, with its index, id, title and recorded number of rows; its rows follow.
     case section(index: Int, id: SectionID, title: String, rowCount: Int)
     /// A row of the last section reported, at its index path.
-    case row(ListIndexPath, Row)
+    case row(ListIndexPath, ListRow)
 }
 
 extension ListStore {
@@ -44,7 +44,7 @@ extension ListStore {
         try db.cached("SELECT id, position, title, payload FROM rows WHERE section_id = ?1 ORDER BY position")
             .bind([.integer(section.id)]).forEachRow { statement in
                 let path = ListIndexPath(section: section.position, row: Addressing.rowIndex(position: statement.int(1), base: section.rowBase))
-                try visit(.row(path, Row(id: RowID(rawValue: statement.int64(0)), title: statement.text(2), payload: statement.optionalText(3))))
+                try visit(.row(path, ListRow(id: RowID(rawValue: statement.int64(0)), title: statement.text(2), payload: statement.optionalText(3))))
             }
     }
 }

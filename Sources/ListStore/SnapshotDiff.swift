@@ -29,7 +29,7 @@ extension ChangeSet {
         }
 
         // Rows.
-        var oldRows: [RowID: (path: ListIndexPath, row: Row)] = [:]
+        var oldRows: [RowID: (path: ListIndexPath, row: ListRow)] = [:]
         for (s, section) in old.sections.enumerated() {
             for (r, row) in section.rows.enumerated() { oldRows[row.id] = (ListIndexPath(section: s, row: r), row) }
         }
@@ -51,7 +51,7 @@ extension ChangeSet {
         for (oldPath, row) in oldRows.values where newRows[row.id] == nil { delete(oldPath, row.id) }
         for (s, section) in new.sections.enumerated() {
             // Rows that were already in this section, in their new order, by old index.
-            var stayed: [(old: Int, new: Int, row: Row)] = []
+            var stayed: [(old: Int, new: Int, row: ListRow)] = []
             for (r, row) in section.rows.enumerated() {
                 let newPath = ListIndexPath(section: s, row: r)
                 guard let (oldPath, oldRow) = oldRows[row.id] else { insert(newPath, row.id); continue }

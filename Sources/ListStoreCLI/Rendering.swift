@@ -71,7 +71,7 @@ enum HumanText {
         return "[\(index)] \(display(title)) (\(count))" + (rowCount == 0 ? "\n    (no rows)" : "")
     }
 
-    private static func line(_ path: ListIndexPath, _ row: Row, pathWidth: Int, titleWidth: Int) -> String {
+    private static func line(_ path: ListIndexPath, _ row: ListRow, pathWidth: Int, titleWidth: Int) -> String {
         let pathText = DisplayWidth.pad(path.description, to: pathWidth)
         let title = display(row.title)
         guard let payload = row.payload else { return "    \(pathText)  \(title)" }
@@ -110,7 +110,7 @@ enum JSONShapes {
         .object([("id", .int(section.id.rawValue)), ("title", .string(section.title)), ("rows", .array(section.rows.map(row)))])
     }
 
-    static func row(_ row: Row) -> JSONValue {
+    static func row(_ row: ListRow) -> JSONValue {
         .object([("id", .int(row.id.rawValue)), ("title", .string(row.title)), ("payload", row.payload.map(JSONValue.raw) ?? .null)])
     }
 

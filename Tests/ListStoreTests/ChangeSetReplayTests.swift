@@ -65,7 +65,7 @@ enum UIKitReplay {
 
         // Updates: exactly the rows whose content changed and that are neither moved nor re-inserted.
         let listedAsOther = Set(changes.deletedRows.map(\.id)).union(changes.insertedRows.map(\.id)).union(changes.movedRows.map(\.id))
-        var newRows: [RowID: Row] = [:]
+        var newRows: [RowID: ListRow] = [:]
         for section in new.sections { for row in section.rows { newRows[row.id] = row } }
         for row in changes.updatedRows {
             guard let before = old[row.indexPath], before.id == row.id, let after = newRows[row.id], before != after else {

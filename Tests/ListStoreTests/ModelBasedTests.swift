@@ -124,7 +124,7 @@ struct ListModel {
                 for (offset, row) in rows.enumerated() {
                     let entry = changes.insertedRows[offset]
                     try #require(entry.indexPath == ListIndexPath(section: section, row: start + offset))
-                    model.sections[section].rows.insert(Row(id: entry.id, title: row.title, payload: row.payload), at: start + offset)
+                    model.sections[section].rows.insert(ListRow(id: entry.id, title: row.title, payload: row.payload), at: start + offset)
                 }
             }
         case 45..<50:  // append to every section
@@ -134,7 +134,7 @@ struct ListModel {
                 try #require(changes.insertedRows.count == model.sections.count)
                 for entry in changes.insertedRows {
                     try #require(entry.indexPath.row == model.sections[entry.indexPath.section].rows.count)
-                    model.sections[entry.indexPath.section].rows.append(Row(id: entry.id, title: row.title, payload: row.payload))
+                    model.sections[entry.indexPath.section].rows.append(ListRow(id: entry.id, title: row.title, payload: row.payload))
                 }
             }
         case 50..<58:  // update a row

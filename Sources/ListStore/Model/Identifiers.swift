@@ -1,27 +1,43 @@
-/// The stable identity of a row. It never changes when the row moves and is never reused after
-/// the row is deleted, so it is the way to find a row again (a selection, a detail screen).
-public struct RowID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-    /// The `rows.id` value in the database.
+/// What a ``StableID`` names: rows or sections. Only its name differs, for messages.
+public protocol IdentifiedEntity: Sendable {
+    /// The noun in messages, e.g. "row".
+    static var noun: String { get }
+}
+
+/// Rows, as the kind of a ``RowID``.
+public enum RowEntity: IdentifiedEntity {
+    /// "row".
+    public static let noun = "row"
+}
+
+/// Sections, as the kind of a ``SectionID``.
+public enum SectionEntity: IdentifiedEntity {
+    /// "section".
+    public static let noun = "section"
+}
+
+/// The stable identity of a row or section: it never changes when the entity moves and is never reused
+/// after it is deleted, so it is the way to find it again (a selection, a detail screen, a diffable
+/// data source's item identifier). Row and section ids are different types, so one cannot be passed for the other.
+public struct StableID<Entity: IdentifiedEntity>: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// The `id` value in the database (`rows.id` or `sections.id`).
     public let rawValue: Int64
-    /// Wraps a `rows.id` value.
+    /// Wraps an `id` value from the database.
     public init(rawValue: Int64) { self.rawValue = rawValue }
-    public static func < (lhs: RowID, rhs: RowID) -> Bool { lhs.rawValue < rhs.rawValue }
-    public var description: String { "row #\(rawValue)" }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// `row #12`, `section #3`.
+    public var description: String { "\(Entity.noun) #\(rawValue)" }
+    /// Decodes the bare number.
     public init(from decoder: any Decoder) throws { rawValue = try Int64(from: decoder) }
+    /// Encodes the bare number.
     public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
 }
 
-/// The stable identity of a section; unchanged by moves, never reused.
-public struct SectionID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-    /// The `sections.id` value in the database.
-    public let rawValue: Int64
-    /// Wraps a `sections.id` value.
-    public init(rawValue: Int64) { self.rawValue = rawValue }
-    public static func < (lhs: SectionID, rhs: SectionID) -> Bool { lhs.rawValue < rhs.rawValue }
-    public var description: String { "section #\(rawValue)" }
-    public init(from decoder: any Decoder) throws { rawValue = try Int64(from: decoder) }
-    public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
-}
+/// The stable identity of a row.
+public typealias RowID = StableID<RowEntity>
+
+/// The stable identity of a section.
+public typealias SectionID = StableID<SectionEntity>
 
 /// Where a row is shown: its section's index and its index within that section, both zero-based.
 ///

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ListStore
 
@@ -26,5 +27,20 @@ import ListStore
             rowIDs[section.sectionAfter] = try #require(oldRowIDs[section.sectionBefore].applying(section.difference))
         }
         #expect(rowIDs == (try store.snapshot()).sections.map { $0.rows.map(\.id) })
+    }
+
+    /// README.md's examples are copied from `Examples/TableViewApp`, which CI builds and runs as a
+    /// separate package: each `// README: …` block there must appear in README.md verbatim.
+    @Test func theReadmeShowsTheExamplePackagesCodeVerbatim() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let example = try String(contentsOf: root.appendingPathComponent("Examples/TableViewApp/Sources/TableViewApp/main.swift"), encoding: .utf8)
+        let blocks = example.components(separatedBy: "// README: ").dropFirst().compactMap { $0.components(separatedBy: "// END\n").first }
+        #expect(blocks.count >= 5)
+        for block in blocks {
+            let name = block.prefix { $0 != "\n" }
+            let code = block.drop { $0 != "\n" }.dropFirst()
+            #expect(readme.contains("```swift\n" + code + "```"), "README.md lacks the example \"\(name)\"")
+        }
     }
 }

@@ -1,0 +1,14 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// An app's view of ListStore: a separate package that depends on it by path, as an app would, and
+/// compiles (and runs) the examples README.md shows. `.ci/run` builds and runs it.
+let package = Package(
+    name: "TableViewApp",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    dependencies: [.package(name: "ListStore", path: "../..")],
+    targets: [
+        .executableTarget(name: "TableViewApp", dependencies: [.product(name: "ListStore", package: "ListStore")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,73 @@
+import Foundation
+import ListStore
+#if canImport(UIKit)
+import UIKit
+#endif
+
+// The examples of README.md's "Using the library", as an app would write them. A test checks that
+// every example in that section appears here verbatim, so the README cannot drift from code that compiles.
+
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("TableViewApp-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+let url = folder.appendingPathComponent("lists.sqlite")
+
+// README: opening and simple edits
+let store = try ListStore.open(at: url)                        // created when new; a path String works too
+try store.insertSection(title: "Inbox")
+try store.insertRows(["Invoice", "Lunch?", "Invoice"], intoSection: 0)
+try store.appendRowToEverySection("New item")                  // one transaction, every section
+// END
+
+// README: one transaction, several edits, ids
+let invoice = try store.row(at: ListIndexPath(section: 0, row: 0)).id
+let changes = try store.write { tx in
+    try tx.deleteRows(ids: [invoice])                          // exactly this row: its twin "Invoice" stays
+    let header = try tx.insertRow("Today", intoSection: 0, at: 0)
+    try tx.moveRow(id: header, after: try tx.row(at: ListIndexPath(section: 0, row: 1)).id)
+}
+print(changes.deletedRows, changes.insertedRows)               // before / after the whole transaction
+// END
+
+// README: errors an app can show
+do {
+    try store.deleteRows(at: [ListIndexPath(section: 0, row: 99)])
+} catch {
+    print(error.localizedDescription)  // "row 0:99 does not exist: section 0 has 4 rows (0…3); read the rows again …"
+}
+// END
+
+// README: async, off the main thread
+func addRow(_ title: String, to store: ListStore) async throws -> Int {
+    let (count, _) = try await store.writeReturning { tx in   // waits for the write lock off the caller's thread
+        try tx.insertRow(title, intoSection: 0)
+        return try tx.totalRowCount()
+    }
+    return count
+}
+// END
+print("now \(try await addRow("Written while the UI stays responsive", to: store)) rows")
+
+#if canImport(UIKit)
+// README: feeding a table view
+@MainActor func apply(_ changes: ChangeSet, to tableView: UITableView) {
+    tableView.performBatchUpdates {
+        tableView.deleteSections(IndexSet(changes.deletedSections.map(\.index)), with: .automatic)
+        tableView.insertSections(IndexSet(changes.insertedSections.map(\.index)), with: .automatic)
+        for move in changes.movedSections { tableView.moveSection(move.from, toSection: move.to) }
+        tableView.reloadSections(IndexSet(changes.updatedSections.map(\.index)), with: .automatic)
+        tableView.deleteRows(at: changes.deletedRows.map(\.indexPath.indexPath), with: .automatic)
+        tableView.insertRows(at: changes.insertedRows.map(\.indexPath.indexPath), with: .automatic)
+        for move in changes.movedRows { tableView.moveRow(at: move.from.indexPath, to: move.to.indexPath) }
+        tableView.reloadRows(at: changes.updatedRows.map(\.indexPath.indexPath), with: .automatic)
+    }
+}
+// END
+#endif
+
+let final = try store.snapshot().sections.map { $0.rows.map(\.title) }
+print(final)
+guard final == [["Lunch?", "Today", "Invoice", "New item", "Written while the UI stays responsive"]] else {
+    print("unexpected state: \(final)")
+    exit(1)
+}

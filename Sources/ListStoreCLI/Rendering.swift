@@ -116,34 +116,35 @@ enum JSONShapes {
 
     static func path(_ path: ListIndexPath) -> JSONValue { .array([.int(path.section), .int(path.row)]) }
 
-    /// The change set in UIKit batch-update coordinates, with ids alongside.
+    /// The change set in UIKit batch-update coordinates — deletions, updates and move sources before the
+    /// change, insertions and move targets after it — every entry with its id, and inserted and updated
+    /// entries with their values (an inserted section with all its rows):
+    /// `{"sections":{"deleted":[{"index":2,"id":3}],"inserted":[{"index":0,"id":9,"title":"…","rows":[…]}],
+    /// "moved":[{"from":0,"to":2,"id":1}],"updated":[{"index":1,"id":2,"title":"…"}]},"rows":{"deleted":
+    /// [{"path":[2,1],"id":18}],"inserted":[{"path":[0,0],"id":31,"title":"…","payload":null}],"moved":
+    /// [{"from":[0,0],"to":[1,2],"id":1}],"updated":[{"path":[0,3],"id":4,"title":"…","payload":{"a":1}}]}}`
     static func changes(_ changes: ChangeSet) -> JSONValue {
-        .object([
+        func rowValue(_ entry: ChangeSet.RowValue) -> JSONValue {
+            .object([("path", path(entry.indexPath)), ("id", .int(entry.id.rawValue)), ("title", .string(entry.row.title)),
+                     ("payload", entry.row.payload.map(JSONValue.raw) ?? .null)])
+        }
+        return .object([
             ("sections", .object([
-                ("deleted", .array(changes.deletedSections.map { .int($0.index) })),
-                ("inserted", .array(changes.insertedSections.map { .int($0.index) })),
-                ("moved", .array(changes.movedSections.map { .object([("from", .int($0.from)), ("to", .int($0.to))]) })),
-                ("updated", .array(changes.updatedSections.map { .int($0.index) })),
+                ("deleted", .array(changes.deletedSections.map { .object([("index", .int($0.index)), ("id", .int($0.id.rawValue))]) })),
+                ("inserted", .array(changes.insertedSections.map {
+                    .object([("index", .int($0.index)), ("id", .int($0.id.rawValue)), ("title", .string($0.section.title)),
+                             ("rows", .array($0.section.rows.map(row)))])
+                })),
+                ("moved", .array(changes.movedSections.map { .object([("from", .int($0.from)), ("to", .int($0.to)), ("id", .int($0.id.rawValue))]) })),
+                ("updated", .array(changes.updatedSections.map {
+                    .object([("index", .int($0.index)), ("id", .int($0.id.rawValue)), ("title", .string($0.title))])
+                })),
             ])),
             ("rows", .object([
-                ("deleted", .array(changes.deletedRows.map { path($0.indexPath) })),
-                ("inserted", .array(changes.insertedRows.map { path($0.indexPath) })),
-                ("moved", .array(changes.movedRows.map { .object([("from", path($0.from)), ("to", path($0.to))]) })),
-                ("updated", .array(changes.updatedRows.map { path($0.indexPath) })),
-            ])),
-            ("ids", .object([
-                ("sections", .object([
-                    ("deleted", .array(changes.deletedSections.map { .int($0.id.rawValue) })),
-                    ("inserted", .array(changes.insertedSections.map { .int($0.id.rawValue) })),
-                    ("moved", .array(changes.movedSections.map { .int($0.id.rawValue) })),
-                    ("updated", .array(changes.updatedSections.map { .int($0.id.rawValue) })),
-                ])),
-                ("rows", .object([
-                    ("deleted", .array(changes.deletedRows.map { .int($0.id.rawValue) })),
-                    ("inserted", .array(changes.insertedRows.map { .int($0.id.rawValue) })),
-                    ("moved", .array(changes.movedRows.map { .int($0.id.rawValue) })),
-                    ("updated", .array(changes.updatedRows.map { .int($0.id.rawValue) })),
-                ])),
+                ("deleted", .array(changes.deletedRows.map { .object([("path", path($0.indexPath)), ("id", .int($0.id.rawValue))]) })),
+                ("inserted", .array(changes.insertedRows.map(rowValue))),
+                ("moved", .array(changes.movedRows.map { .object([("from", path($0.from)), ("to", path($0.to)), ("id", .int($0.id.rawValue))]) })),
+                ("updated", .array(changes.updatedRows.map(rowValue))),
             ])),
         ])
     }

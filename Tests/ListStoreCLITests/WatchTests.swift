@@ -52,9 +52,11 @@ import ListStore
         #expect(watcher.terminationStatus == 0)
 
         let changes = try lines.map { try #require(CLIHarness.json($0)["changes"] as? [String: Any]) }
-        #expect((changes[0]["rows"] as? [String: Any])?["deleted"] as? [[Int]] == [[2, 1], [2, 4]])
-        #expect((changes[1]["rows"] as? [String: Any])?["moved"] as? [[String: [Int]]] == [["from": [0, 0], "to": [1, 0]]])
-        #expect((changes[2]["rows"] as? [String: Any])?["updated"] as? [[Int]] == [[2, 1]])
+        func entries(_ change: [String: Any], _ kind: String) -> [[String: Any]] { (change["rows"] as? [String: Any])?[kind] as? [[String: Any]] ?? [] }
+        #expect(entries(changes[0], "deleted").map { $0["path"] as? [Int] } == [[2, 1], [2, 4]])
+        #expect(entries(changes[1], "moved").map { [$0["from"] as? [Int], $0["to"] as? [Int]] } == [[[0, 0], [1, 0]]])
+        #expect(entries(changes[2], "updated").map { $0["path"] as? [Int] } == [[2, 1]])
+        #expect(entries(changes[2], "updated").map { $0["title"] as? String } == ["Kanada"])
         #expect(latencies.allSatisfy { $0 < 0.5 }, "latencies: \(latencies)")
     }
 

@@ -188,7 +188,11 @@ enum UIKitReplay {
         for step in 0..<5_000 {
             let changes = try Self.randomMutation(store, before, &random)
             let after = try store.snapshot()
-            do { try UIKitReplay.check(changes, from: before, to: after) } catch {
+            do {
+                try UIKitReplay.check(changes, from: before, to: after)
+                try UIKitReplay.checkBatchRules(changes, oldSectionCount: before.sections.count)
+                guard try before.applying(changes) == after else { throw UIKitReplay.Failure(description: "applying the change set does not give the new state") }
+            } catch {
                 Issue.record("step \(step): \(error)\n\(changes)")
                 return
             }
@@ -204,14 +208,18 @@ enum UIKitReplay {
         let store = try ListStore.inMemory()
         var random = SeededGenerator(seed: 77)
         var before = try store.snapshot()
-        for step in 0..<1_500 {
+        for step in 0..<3_000 {
             var current = before
             for _ in 0..<Int.random(in: 1...4, using: &random) {
                 _ = try Self.randomMutation(store, current, &random)
                 current = try store.snapshot()
             }
             let diff = ChangeSet.between(before, current)
-            do { try UIKitReplay.check(diff, from: before, to: current) } catch {
+            do {
+                try UIKitReplay.check(diff, from: before, to: current)
+                try UIKitReplay.checkBatchRules(diff, oldSectionCount: before.sections.count)
+                guard try before.applying(diff) == current else { throw UIKitReplay.Failure(description: "applying the diff does not give the new state") }
+            } catch {
                 Issue.record("step \(step): \(error)\n\(diff)")
                 return
             }

@@ -61,7 +61,7 @@ import SQLiteLayer
         }
         let rest = try await Self.collect(2, from: stream)
         #expect(rest[0] == own)
-        #expect(rest[1].updatedRows == [.init(indexPath: ListIndexPath(section: 0, row: 2), id: ids[1])])
+        #expect(rest[1].updatedRows == [.init(indexPath: ListIndexPath(section: 0, row: 2), row: ListRow(id: ids[1], title: "TWO"))])
         #expect(rest[1].insertedRows.isEmpty && rest[1].deletedRows.isEmpty && rest[1].movedRows.isEmpty)
     }
 

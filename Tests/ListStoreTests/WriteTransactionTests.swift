@@ -86,6 +86,7 @@ import Testing
             do {
                 try UIKitReplay.check(changes, from: before, to: after)
                 try UIKitReplay.checkBatchRules(changes, oldSectionCount: before.sections.count)
+                guard try before.applying(changes) == after else { throw UIKitReplay.Failure(description: "applying the change set does not give the new state") }
             } catch {
                 Issue.record("step \(step) (\(edits) edits): \(error)\n\(changes)")
                 return

@@ -38,6 +38,47 @@ public struct ChangeSet: Hashable, Sendable {
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
     }
 
+    /// A section inserted, at its index after the change, with its title and all of its rows: what a
+    /// table view needs to draw it without reading the store again.
+    public struct SectionInsertion: Hashable, Comparable, Sendable {
+        /// The section's index after the change.
+        public let index: Int
+        /// The section, with its id, title and rows in order.
+        public let section: SectionSnapshot
+        /// The section's stable id.
+        public var id: SectionID { section.id }
+        /// A section insertion.
+        public init(index: Int, section: SectionSnapshot) { self.index = index; self.section = section }
+        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
+    }
+
+    /// A section whose header changed, at its index before the change, with its new title.
+    public struct SectionUpdate: Hashable, Comparable, Sendable {
+        /// The section's index before the change.
+        public let index: Int
+        /// The section's stable id.
+        public let id: SectionID
+        /// The section's title after the change.
+        public let title: String
+        /// A section update.
+        public init(index: Int, id: SectionID, title: String) { self.index = index; self.id = id; self.title = title }
+        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
+    }
+
+    /// A row inserted (at its index path after the change) or updated (at its index path before the
+    /// change), with its values after the change.
+    public struct RowValue: Hashable, Comparable, Sendable {
+        /// The row's index path: after the change for an insertion, before it for an update.
+        public let indexPath: ListIndexPath
+        /// The row as it is after the change: id, title and payload.
+        public let row: ListRow
+        /// The row's stable id.
+        public var id: RowID { row.id }
+        /// A row with its values.
+        public init(indexPath: ListIndexPath, row: ListRow) { self.indexPath = indexPath; self.row = row }
+        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.indexPath, lhs.id) < (rhs.indexPath, rhs.id) }
+    }
+
     /// A row that moved from `from` (before) to `to` (after).
     public struct RowMove: Hashable, Comparable, Sendable {
         /// The index path before the mutation.
@@ -53,20 +94,20 @@ public struct ChangeSet: Hashable, Sendable {
 
     /// Sections removed, at their indexes before the mutation.
     public var deletedSections: [SectionChange] = []
-    /// Sections added, at their indexes after the mutation.
-    public var insertedSections: [SectionChange] = []
+    /// Sections added, at their indexes after the mutation, each with its title and rows.
+    public var insertedSections: [SectionInsertion] = []
     /// Sections moved.
     public var movedSections: [SectionMove] = []
-    /// Sections whose header changed (to reload), at their indexes before the mutation.
-    public var updatedSections: [SectionChange] = []
+    /// Sections whose header changed (to reload), at their indexes before the mutation, with their new titles.
+    public var updatedSections: [SectionUpdate] = []
     /// Rows removed, at their index paths before the mutation.
     public var deletedRows: [RowChange] = []
-    /// Rows added, at their index paths after the mutation.
-    public var insertedRows: [RowChange] = []
+    /// Rows added, at their index paths after the mutation, with their values.
+    public var insertedRows: [RowValue] = []
     /// Rows moved.
     public var movedRows: [RowMove] = []
-    /// Rows whose content changed (to reload), at their index paths before the mutation.
-    public var updatedRows: [RowChange] = []
+    /// Rows whose content changed (to reload), at their index paths before the mutation, with their new values.
+    public var updatedRows: [RowValue] = []
 
     /// An empty change set.
     public init() {}

@@ -127,7 +127,7 @@ struct ChangeTracker {
             case (nil, nil):
                 break
             case let (nil, after?):
-                changes.insertedSections.append(.init(index: after, id: id))
+                changes.insertedSections.append(.init(index: after, section: try Self.section(id, db)))
                 arrived.insert(id)
             case let (before?, nil):
                 changes.deletedSections.append(.init(index: before, id: id))
@@ -135,13 +135,13 @@ struct ChangeTracker {
             case let (before?, after?):
                 if (record.moved && (record.renamed || record.rowsChanged)) || (record.renamed && record.rowsChanged) {
                     changes.deletedSections.append(.init(index: before, id: id))
-                    changes.insertedSections.append(.init(index: after, id: id))
+                    changes.insertedSections.append(.init(index: after, section: try Self.section(id, db)))
                     gone.insert(id)
                     arrived.insert(id)
                 } else if record.moved {
                     changes.movedSections.append(.init(from: before, to: after, id: id))
                 } else if record.renamed {
-                    changes.updatedSections.append(.init(index: before, id: id))
+                    changes.updatedSections.append(.init(index: before, id: id, title: try Self.section(id, db, withRows: false).title))
                 }
             }
         }
@@ -160,7 +160,7 @@ struct ChangeTracker {
             let landsInListedSection = after.map { !arrived.contains($0.section) } ?? false
             guard let before = record.before, let beforeSection = record.beforeSection, !gone.contains(beforeSection) else {
                 // Created by the transaction, or its section left the list: only its arrival can be listed.
-                if let after, landsInListedSection { changes.insertedRows.append(.init(indexPath: after.path, id: id)) }
+                if let after, landsInListedSection { changes.insertedRows.append(.init(indexPath: after.path, row: try ListReader.row(id: id.rawValue, db))) }
                 continue
             }
             guard let after, landsInListedSection else {
@@ -170,14 +170,23 @@ struct ChangeTracker {
             if record.moved || after.section != beforeSection {
                 if record.updated {
                     changes.deletedRows.append(.init(indexPath: before, id: id))
-                    changes.insertedRows.append(.init(indexPath: after.path, id: id))
+                    changes.insertedRows.append(.init(indexPath: after.path, row: try ListReader.row(id: id.rawValue, db)))
                 } else {
                     changes.movedRows.append(.init(from: before, to: after.path, id: id))
                 }
             } else if record.updated {
-                changes.updatedRows.append(.init(indexPath: before, id: id))
+                changes.updatedRows.append(.init(indexPath: before, row: try ListReader.row(id: id.rawValue, db)))
             }
         }
         return changes.sorted()
+    }
+
+    /// A section as it is now: title, and (for an inserted one) its rows in order.
+    private static func section(_ id: SectionID, _ db: Connection, withRows: Bool = true) throws -> SectionSnapshot {
+        let title = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(id.rawValue)]) ?? ""
+        guard withRows else { return SectionSnapshot(id: id, title: title, rows: []) }
+        let rows = try db.cached("SELECT id, title, payload FROM rows WHERE section_id = ?1 ORDER BY position").bind([.integer(id.rawValue)])
+            .map { ListRow(id: RowID(rawValue: $0.int64(0)), title: $0.text(1), payload: $0.optionalText(2)) }
+        return SectionSnapshot(id: id, title: title, rows: rows)
     }
 }

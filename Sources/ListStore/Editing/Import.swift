@@ -46,11 +46,17 @@ public final class ListImporter {
     private var sectionIDs = Set<SectionID>()
     private var rowIDs = Set<RowID>()
     private var currentSection: (id: Int64, index: Int, rows: Int)?
-    fileprivate var changes = ChangeSet()
+    /// What was written, for the change set: each section with its rows.
+    private var written: [SectionSnapshot] = []
     /// Rows written so far.
     public private(set) var rowsWritten = 0
     /// Sections written so far.
-    public var sectionsWritten: Int { changes.insertedSections.count }
+    public var sectionsWritten: Int { written.count }
+
+    /// The sections written, as a change set inserts them.
+    fileprivate var insertedSections: [ChangeSet.SectionInsertion] {
+        written.enumerated().map { ChangeSet.SectionInsertion(index: $0.offset, section: $0.element) }
+    }
 
     fileprivate init(_ db: Connection) throws {
         self.db = db
@@ -72,7 +78,7 @@ public final class ListImporter {
         let newID = db.lastInsertedRowID
         sectionIDs.insert(SectionID(rawValue: newID))  // so a later section cannot ask for it
         currentSection = (newID, index, 0)
-        changes.insertedSections.append(.init(index: index, id: SectionID(rawValue: newID)))
+        written.append(SectionSnapshot(id: SectionID(rawValue: newID), title: title, rows: []))
     }
 
     /// Adds a row at the end of the section added last.
@@ -88,7 +94,9 @@ public final class ListImporter {
             try insertRow.bind([id.map { .integer($0.rawValue) } ?? .null, .integer(section.id), .int(section.rows),
                                 .text(title), .optionalText(payload)]).run()
         } catch { throw db.explainingFull(error, inserting: "rows") }
-        rowIDs.insert(RowID(rawValue: db.lastInsertedRowID))  // so a later row cannot ask for it
+        let newID = RowID(rawValue: db.lastInsertedRowID)
+        rowIDs.insert(newID)  // so a later row cannot ask for it
+        written[written.count - 1].rows.append(ListRow(id: newID, title: title, payload: payload))
         currentSection = (section.id, section.index, section.rows + 1)
         rowsWritten += 1
     }
@@ -110,7 +118,8 @@ extension ListStore {
             }
             let importer = try ListImporter(db)
             try feed(importer)
-            var changes = importer.changes
+            var changes = ChangeSet()
+            changes.insertedSections = importer.insertedSections
             changes.deletedSections = existing
             return changes.sorted()
         }

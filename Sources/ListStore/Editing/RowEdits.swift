@@ -67,7 +67,7 @@ extension ListTransaction {
                 } catch { throw db.explainingFull(error, inserting: "rows") }
                 let id = RowID(rawValue: db.lastInsertedRowID)
                 inserted.append((id, SectionID(rawValue: target.sectionID), ListIndexPath(section: section, row: index)))
-                changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: index), id: id))
+                changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: index), row: ListRow(id: id, title: row.title, payload: row.payload)))
             }
             record(changes) { tracker in
                 for entry in inserted {
@@ -199,7 +199,7 @@ extension ListTransaction {
             } catch { throw db.explainingFull(error, inserting: "rows") }
             let id = RowID(rawValue: db.lastInsertedRowID)
             ids.append(id)
-            changes.insertedRows.append(.init(indexPath: ListIndexPath(section: target.sectionIndex, row: start + offset), id: id))
+            changes.insertedRows.append(.init(indexPath: ListIndexPath(section: target.sectionIndex, row: start + offset), row: ListRow(id: id, title: row.title, payload: row.payload)))
         }
         try target.save(db)
         let sectionID = SectionID(rawValue: target.sectionID), sectionIndex = target.sectionIndex
@@ -280,7 +280,7 @@ extension ListTransaction {
         try db.run("UPDATE rows SET title = ?2, payload = ?3 WHERE id = ?1", [.integer(rowID), .text(newTitle), .optionalText(newPayload)])
         var changes = ChangeSet()
         let id = RowID(rawValue: rowID), sectionID = SectionID(rawValue: section.sectionID)
-        changes.updatedRows = [.init(indexPath: path, id: id)]
+        changes.updatedRows = [.init(indexPath: path, row: ListRow(id: id, title: newTitle, payload: newPayload))]
         record(changes) { $0.rowUpdated(id, in: sectionID, at: path, from: current) }
     }
 }

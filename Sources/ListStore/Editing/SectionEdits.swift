@@ -18,7 +18,7 @@ extension ListTransaction {
             } catch { throw db.explainingFull(error, inserting: "sections") }
             let id = SectionID(rawValue: db.lastInsertedRowID)
             var changes = ChangeSet()
-            changes.insertedSections = [.init(index: position, id: id)]
+            changes.insertedSections = [.init(index: position, section: SectionSnapshot(id: id, title: title, rows: []))]
             record(changes) { $0.sectionInserted(id, at: position) }
             return id
         }
@@ -73,7 +73,7 @@ extension ListTransaction {
         try db.run("UPDATE sections SET title = ?2 WHERE id = ?1", [.integer(section.sectionID), .text(title)])
         let id = SectionID(rawValue: section.sectionID), index = section.sectionIndex
         var changes = ChangeSet()
-        changes.updatedSections = [.init(index: index, id: id)]
+        changes.updatedSections = [.init(index: index, id: id, title: title)]
         record(changes) { $0.sectionRenamed(id, at: index, from: old) }
     }
 

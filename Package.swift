@@ -6,6 +6,7 @@ import PackageDescription
 let migrationFiles = [
     "0001_create_lists.sql",
     "0002_row_base_and_counts.sql",
+    "0003_change_log.sql",
 ]
 
 let package = Package(

@@ -16,26 +16,42 @@ enum WatchCommand {
             // print nothing forever.
             throw CommandFailure("cannot watch \(context.databasePath): it can only be read as a fixed snapshot (SQLite cannot create its -shm file in that folder and no -wal file exists), so changes would never be seen; watch it as a user who can write the folder")
         }
-        let stream = store.changes(includingOtherConnections: true, pollInterval: pollInterval)
+        let stream = store.observe(includingOtherConnections: true, pollInterval: pollInterval)
         let write = context.write
         let json = context.json
         context.environment.writeProgress("watching \(context.databasePath) for changes (Ctrl-C to stop)\n")
         let finished = DispatchSemaphore(value: 0)
         let delivered = Mutex(0)
+        let failure = Mutex<(any Error)?>(nil)
         let reader = Task {
-            for await changes in stream {
-                let line = json
-                    ? JSONValue.object([("changes", JSONShapes.changes(changes))]).serialized()
-                    : "\(timestamp()) " + HumanText.changes(changes).split(separator: "\n").joined(separator: "; ")
-                write(line + "\n")
-                let count = delivered.withLock { $0 += 1; return $0 }
-                if let limit, count >= limit { break }
+            do {
+                for try await update in stream {
+                    switch update {
+                    case let .initial(snapshot):
+                        // --json: first the state watching starts from, exactly as `show --json` prints it.
+                        if json { write(JSONShapes.list(snapshot.sections).serialized() + "\n") }
+                        continue
+                    case let .changes(changes):
+                        write((json ? JSONValue.object([("changes", JSONShapes.changes(changes))]).serialized()
+                                    : "\(timestamp()) " + HumanText.changes(changes).split(separator: "\n").joined(separator: "; ")) + "\n")
+                    case let .reset(snapshot):
+                        write((json ? JSONValue.object([("reset", JSONShapes.list(snapshot.sections))]).serialized()
+                                    : "\(timestamp()) reloaded: changed outside ListStore; now \(StoreCounts(sections: snapshot.sections.count, rows: snapshot.rowCount).text)") + "\n")
+                    }
+                    let count = delivered.withLock { $0 += 1; return $0 }
+                    if let limit, count >= limit { break }
+                }
+            } catch {
+                failure.withLock { $0 = error }
             }
             finished.signal()
         }
         finished.wait()
         reader.cancel()
         let count = delivered.withLock { $0 }
+        if let error = failure.withLock({ $0 }) {
+            throw CommandFailure("stopped watching \(context.databasePath) after \(count) change\(count == 1 ? "" : "s"): \(CLIAdvice.message(for: error))")
+        }
         guard let limit, count >= limit else {
             // The stream ends by itself only when the store can no longer be read.
             throw CommandFailure("stopped watching \(context.databasePath) after \(count) change\(count == 1 ? "" : "s"): the database can no longer be read; check it with `liststore check`")

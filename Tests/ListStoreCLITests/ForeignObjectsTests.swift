@@ -75,7 +75,10 @@ import Testing
         #expect(watcher.waitForLines(errors: true) { !$0.isEmpty }.first?.hasPrefix("watching ") == true)
         try expectSuccess(["add", "0", "seen by watch"])
         #expect(watcher.waitForExit(timeout: 10) == 0)
-        let changes = try #require(watcher.lines().first.map { try CLIHarness.json($0) }?["changes"] as? [String: Any])
+        // --json watch prints the state it starts from first (the show --json document), then the change.
+        let lines = watcher.lines()
+        #expect(try lines.first.map { try CLIHarness.json($0)["sections"] != nil } == true)
+        let changes = try #require(lines.dropFirst().first.map { try CLIHarness.json($0) }?["changes"] as? [String: Any])
         #expect((changes["rows"] as? [String: Any])?["inserted"] as? [[Int]] != [])
 
         // Everything the other tools made is still there, in the file and in the backup.

@@ -59,7 +59,7 @@ import Testing
         let bytes = try #require(cli.bytes(killed))
         for mode in [ListStore.AccessMode.readOnly, .inspect] {
             let store = try ListStore.open(at: killed, mode: mode)
-            let stream = store.changes()
+            let stream = store.observe()
             _ = try store.snapshot()
             _ = stream
         }

@@ -3,88 +3,217 @@ import Testing
 import SQLiteLayer
 @testable import ListStore
 
-/// Observers get every committed change once, in commit order: their own, another connection's,
-/// and hand edits made with plain SQL.
+/// Observers get the state, then every committed change once, in commit order — their own, another
+/// connection's, and hand edits made with plain SQL — with values, valid for UIKit, and applying them
+/// to the state gives the store's state after every commit.
 @Suite struct ObservationTests {
-    /// Collects `count` change sets from `stream`, failing after `timeout` (generous: other tests may keep
-    /// the task pool busy for a while).
-    static func collect(_ count: Int, from stream: AsyncStream<ChangeSet>, timeout: Duration = .seconds(60)) async throws -> [ChangeSet] {
-        try await withThrowingTaskGroup(of: [ChangeSet]?.self) { group in
-            group.addTask {
-                var received: [ChangeSet] = []
-                for await changes in stream {
-                    received.append(changes)
-                    if received.count == count { break }
-                }
-                return received
-            }
+    /// Waits for the next update, failing after `timeout` (generous: other tests may load the machine).
+    static func next(_ updates: inout AsyncThrowingStream<ListUpdate, any Error>.Iterator, timeout: Duration = .seconds(60)) async throws -> ListUpdate {
+        let box = IteratorBox(updates)
+        let result = try await withThrowingTaskGroup(of: ListUpdate?.self) { group in
+            group.addTask { try await box.next() }
             group.addTask {
                 try await Task.sleep(for: timeout)
                 return nil
             }
             let first = try await group.next() ?? nil
             group.cancelAll()
-            return try #require(first, "timed out waiting for \(count) change sets")
+            return first
         }
+        updates = box.iterator
+        return try #require(result, "timed out waiting for an update")
     }
 
-    @Test func ownChangesArriveOnceInCommitOrder() async throws {
+    /// Lets a task group's child advance an iterator that the test then keeps using.
+    final class IteratorBox: @unchecked Sendable {
+        var iterator: AsyncThrowingStream<ListUpdate, any Error>.Iterator
+        init(_ iterator: AsyncThrowingStream<ListUpdate, any Error>.Iterator) { self.iterator = iterator }
+        func next() async throws -> ListUpdate? { try await iterator.next() }
+    }
+
+    static func changes(_ update: ListUpdate) throws -> ChangeSet {
+        guard case let .changes(changes) = update else { throw UIKitReplay.Failure(description: "expected changes, got \(update)") }
+        return changes
+    }
+
+    @Test func theStateComesFirstThenOwnChangesOnceInCommitOrder() async throws {
         let store = try ListStore.inMemory()
-        let stream = store.changes(includingOtherConnections: false)
+        try store.insertSection(title: "A")
+        var updates = store.observe(includingOtherConnections: false).makeAsyncIterator()
+        guard case let .initial(state) = try await Self.next(&updates) else { Issue.record("no initial state first"); return }
+        #expect(state.sections.map(\.title) == ["A"])
         var expected: [ChangeSet] = []
-        expected.append(try store.insertSection(title: "A"))
         expected.append(try store.insertRows(["a", "b"], intoSection: 0))
         _ = try store.renameSection(at: 0, to: "A")  // no change: not delivered
         expected.append(try store.deleteRows(at: [ListIndexPath(section: 0, row: 0)]))
-        #expect(try await Self.collect(3, from: stream) == expected)
+        var mirror = state
+        for change in expected {
+            let received = try Self.changes(try await Self.next(&updates))
+            #expect(received == change)
+            try mirror.apply(received)
+        }
+        #expect(mirror == (try store.snapshot()))
     }
 
-    @Test func changesByAnotherConnectionAndByHandAreDiffedAndDelivered() async throws {
+    @Test func anotherConnectionsCommitsAndHandEditsArriveWithValues() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("observed.sqlite")
         let observed = try ListStore.open(at: path)
         try observed.insertSection(title: "Inbox")
         try observed.insertRows(["one", "two", "three"], intoSection: 0)
         let ids = try observed.snapshot().sections[0].rows.map(\.id)
-        let stream = observed.changes(pollInterval: .milliseconds(20))
+        var updates = observed.observe(pollInterval: .milliseconds(20)).makeAsyncIterator()
+        guard case .initial = try await Self.next(&updates) else { Issue.record("no initial state first"); return }
 
         let other = try ListStore.open(at: path)
         let fromOther = try other.moveRow(from: ListIndexPath(section: 0, row: 2), to: ListIndexPath(section: 0, row: 0))
-        // Wait for that one before the next commit, so they are not merged into one comparison.
-        let first = try await Self.collect(1, from: stream)
-        #expect(first == [fromOther])
+        #expect(try Self.changes(try await Self.next(&updates)) == fromOther)
 
         let own = try observed.insertRow("four", intoSection: 0)
-        do {
-            let shell = try Connection(path: path, mode: .readWrite)
-            try shell.executeScript("UPDATE rows SET title = 'TWO' WHERE id = \(ids[1].rawValue)")
-        }
-        let rest = try await Self.collect(2, from: stream)
-        #expect(rest[0] == own)
-        #expect(rest[1].updatedRows == [.init(indexPath: ListIndexPath(section: 0, row: 2), row: ListRow(id: ids[1], title: "TWO"))])
-        #expect(rest[1].insertedRows.isEmpty && rest[1].deletedRows.isEmpty && rest[1].movedRows.isEmpty)
+        #expect(try Self.changes(try await Self.next(&updates)) == own)
+
+        // A title changed by hand: an update with the new value.
+        try Connection(path: path, mode: .readWrite).executeScript("UPDATE rows SET title = 'TWO' WHERE id = \(ids[1].rawValue)")
+        let byHand = try Self.changes(try await Self.next(&updates))
+        #expect(byHand.updatedRows == [.init(indexPath: ListIndexPath(section: 0, row: 2), row: ListRow(id: ids[1], title: "TWO"))])
+        #expect(byHand.insertedRows.isEmpty && byHand.deletedRows.isEmpty && byHand.movedRows.isEmpty)
+
+        // A row added by hand: no change set describes what a plain INSERT did to the positions, so a reset.
+        try Connection(path: path, mode: .readWrite).executeScript("INSERT INTO rows (section_id, position, title) VALUES (1, (SELECT row_base + row_count FROM sections WHERE id = 1), 'by hand')")
+        guard case let .reset(state) = try await Self.next(&updates) else { Issue.record("a structural hand edit is not a reset"); return }
+        #expect(state == (try observed.snapshot()))
     }
 
-    @Test func anOwnWriteFirstReportsWhatOthersCommittedBeforeIt() async throws {
+    @Test func anOwnWriteFirstDeliversWhatOthersCommittedBeforeIt() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("interleaved.sqlite")
         let observed = try ListStore.open(at: path)
         try observed.insertSection(title: "S")
-        let stream = observed.changes(pollInterval: .seconds(3600))  // no polling: only the catch-up in the write
+        var updates = observed.observe(pollInterval: .seconds(3600)).makeAsyncIterator()  // no polling: only the catch-up in the write
+        _ = try await Self.next(&updates)
         let other = try ListStore.open(at: path)
         let theirs = try other.insertRow("theirs", intoSection: 0)
         let ours = try observed.insertRow("ours", intoSection: 0)
-        #expect(try await Self.collect(2, from: stream) == [theirs, ours])
+        #expect(try Self.changes(try await Self.next(&updates)) == theirs)
+        #expect(try Self.changes(try await Self.next(&updates)) == ours)
     }
 
-    @Test func droppingTheStreamStopsObservation() async throws {
+    @Test func droppingTheStreamStopsObservationAndItsPoller() async throws {
         let store = try ListStore.inMemory()
         do {
-            let stream = store.changes()
+            let stream = store.observe()
             _ = stream
         }
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(!store.broadcaster.watchesOtherConnections)
+        for _ in 0..<100 where store.hub.watchesOtherConnections { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!store.hub.watchesOtherConnections)
+    }
+
+    @Test func observingAStoreWhosePositionsWereDamagedByHandEndsWithAnError() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("damaged.sqlite")
+        let store = try ListStore.open(at: path)
+        try store.insertSection(title: "A")
+        try store.insertRows(["a", "b", "c"], intoSection: 0)
+        try Connection(path: path, mode: .readWrite).executeScript("DELETE FROM rows WHERE title = 'b'")
+        var updates = store.observe().makeAsyncIterator()
+        await #expect(throws: ListStoreError.self) { _ = try await updates.next() }
+    }
+
+    /// Random bursts of commits by another connection (several transactions, several edits each, and now
+    /// and then a title changed by hand) between two looks of the observer: every update fits UIKit's
+    /// rules and, applied to the mirror, gives exactly the store's state.
+    @Test func randomCommitsOfOtherConnectionsReplayOntoTheMirror() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("bursts.sqlite")
+        let observed = try ListStore.open(at: path)
+        let other = try ListStore.open(at: path)
+        let shell = try Connection(path: path, mode: .readWrite)
+        var updates = observed.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
+        guard case var .initial(mirror) = try await Self.next(&updates) else { Issue.record("no initial state"); return }
+        var random = SeededGenerator(seed: 909)
+        var kinds = Set<String>()
+        for step in 0..<600 {
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                try Self.randomTransaction(other, &random)
+                if Int.random(in: 0..<6, using: &random) == 0, let row = try other.snapshot().sections.flatMap(\.rows).randomElement(using: &random) {
+                    try shell.run("UPDATE rows SET title = ?1 WHERE id = ?2", [.text("hand \(step)"), .integer(row.id.rawValue)])
+                }
+            }
+            try observed.deliverChangesFromOtherConnections()
+            let expected = try observed.snapshot()
+            guard expected != mirror else { continue }
+            let changes = try Self.changes(try await Self.next(&updates))
+            do {
+                try UIKitReplay.check(changes, from: mirror, to: expected)
+                try UIKitReplay.checkBatchRules(changes, oldSectionCount: mirror.sections.count)
+                try mirror.apply(changes)
+            } catch {
+                Issue.record("step \(step) (seed 909): \(error)\n\(changes)")
+                return
+            }
+            #expect(mirror == expected, "step \(step): the mirror differs from the store")
+            kinds.formUnion(ChangeSetReplayTests.kinds(changes))
+        }
+        #expect(kinds == ["deletedSections", "insertedSections", "movedSections", "updatedSections", "deletedRows", "insertedRows", "movedRows", "updatedRows"])
+    }
+
+    /// One write transaction of 1–4 random edits (a synchronous call, outside the async test's context).
+    static func randomTransaction(_ store: ListStore, _ random: inout SeededGenerator) throws {
+        let edits = Int.random(in: 1...4, using: &random)
+        try store.write { tx in for _ in 0..<edits { try WriteTransactionTests.randomEdit(tx, &random) } }
+    }
+
+    @Test func anObserverFurtherBehindThanTheLogGetsAReset() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("behind.sqlite")
+        let observed = try ListStore.open(at: path)
+        try observed.insertSection(title: "S")
+        var updates = observed.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
+        _ = try await Self.next(&updates)
+        let other = try ListStore.open(at: path)
+        for index in 0..<Int(ChangeLog.keptEntries) + 5 { try other.insertRow("r\(index)", intoSection: 0) }
+        try observed.deliverChangesFromOtherConnections()
+        guard case let .reset(state) = try await Self.next(&updates) else { Issue.record("no reset"); return }
+        #expect(state.rowCount == Int(ChangeLog.keptEntries) + 5)
+    }
+
+    /// Starting to observe while another connection commits, again and again: the initial state and
+    /// the updates after it give the store's final state — nothing missed, nothing twice.
+    @Test func startingWhileAnotherConnectionWritesMissesNothingAndRepeatsNothing() async throws {
+        var roundsThatStartedMidway = 0
+        for round in 0..<5 {
+            let directory = try TemporaryDirectory()
+            let path = directory.path("busy.sqlite")
+            let observed = try ListStore.open(at: path)
+            try observed.insertSection(title: "S")
+            let writer = Thread {
+                guard let other = try? ListStore.open(at: path) else { return }
+                for index in 0..<300 {
+                    _ = try? other.insertRow("w\(index)", intoSection: 0, at: index % 3 == 0 ? 0 : nil)
+                    if index % 50 == 0 { _ = try? other.moveRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: index / 2)) }
+                }
+            }
+            writer.start()
+            try await Task.sleep(for: .milliseconds(5 * round))
+            var updates = observed.observe(pollInterval: .milliseconds(5)).makeAsyncIterator()
+            guard case var .initial(mirror) = try await Self.next(&updates) else { Issue.record("no initial state"); return }
+            if (1..<300).contains(mirror.rowCount) { roundsThatStartedMidway += 1 }
+            for _ in 0..<3_000 where !writer.isFinished { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(writer.isFinished, "round \(round): the writer did not finish")
+            try observed.deliverChangesFromOtherConnections()
+            let final = try observed.snapshot()
+            var received = 0
+            while mirror != final && received < 1_000 {
+                switch try await Self.next(&updates) {
+                case let .changes(changes): try mirror.apply(changes)
+                case let .reset(state): mirror = state
+                case .initial: Issue.record("a second initial state")
+                }
+                received += 1
+            }
+            #expect(mirror == final, "round \(round): after \(received) updates the mirror differs from the store")
+            #expect(final.rowCount == 300)
+        }
+        #expect(roundsThatStartedMidway > 0, "no round started observing while the writer was writing")
     }
 }
-

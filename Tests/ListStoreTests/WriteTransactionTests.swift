@@ -140,7 +140,7 @@ import Testing
 
     @Test func observersGetOneChangeSetPerTransaction() async throws {
         let store = try ListStore.inMemory()
-        let stream = store.changes(includingOtherConnections: false)
+        let stream = store.observe(includingOtherConnections: false)
         try store.insertSection(title: "A")
         let changes = try await store.write { tx in
             try tx.insertRows(["a", "b"], intoSection: 0)
@@ -148,8 +148,8 @@ import Testing
             try tx.renameSection(at: 1, to: "A2")
         }
         var received: [ChangeSet] = []
-        for await change in stream {
-            received.append(change)
+        for try await update in stream {
+            if case let .changes(change) = update { received.append(change) }
             if received.count == 2 { break }
         }
         #expect(received.last == changes)

@@ -54,7 +54,7 @@ struct ChangeTracker {
         sectionOrigins.insert(count: 1, at: to)
     }
 
-    mutating func sectionRenamed(_ id: SectionID, at index: Int, from title: String) {
+    mutating func sectionRenamed(_ id: SectionID, at index: Int, from title: String?) {
         touchSection(id, at: index)
         if sections[id]?.renamed == false { sections[id]?.originalTitle = title }
         sections[id]?.renamed = true
@@ -88,7 +88,7 @@ struct ChangeTracker {
         rowOrigins[target]?.insert(count: 1, at: to.row)
     }
 
-    mutating func rowUpdated(_ id: RowID, in section: SectionID, at path: ListIndexPath, from original: (title: String, payload: String?)) {
+    mutating func rowUpdated(_ id: RowID, in section: SectionID, at path: ListIndexPath, from original: (title: String, payload: String?)?) {
         touchRow(id, in: section, at: path)
         if rows[id]?.updated == false { rows[id]?.original = original }
         rows[id]?.updated = true

@@ -48,6 +48,12 @@ struct OriginMap {
     /// `count` entries were put at `index` (inserted, or moved here).
     mutating func insert(count: Int, at index: Int) {
         guard count > 0, let (run, offset) = locate(index) else { return }
+        // Right after entries the transaction placed: grow that run rather than add one, so that a long
+        // run of appends (a batch) keeps the map small.
+        if offset == 0, run > 0, case let .placed(previous) = runs[run - 1] {
+            runs[run - 1] = .placed(count: previous + count)
+            return
+        }
         switch runs[run] {
         case let .original(start, runCount):
             let rest = runCount == Self.unbounded ? runCount : runCount - offset

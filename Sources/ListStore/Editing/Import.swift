@@ -121,7 +121,7 @@ extension ListStore {
             var changes = ChangeSet()
             changes.insertedSections = importer.insertedSections
             changes.deletedSections = existing
-            return changes.sorted()
+            return (changes.sorted(), .structure)
         }
     }
 

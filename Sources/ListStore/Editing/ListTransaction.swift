@@ -10,35 +10,56 @@ import SQLiteLayer
 /// A transaction is valid only inside its closure; using it afterwards throws
 /// ``ListStoreError/transactionFinished``.
 public final class ListTransaction: ListReader {
-    /// The change sets of the edits so far, with what the tracker needs; replayed into a tracker only
-    /// when a second edit arrives, so that a one-edit transaction costs no tracking.
-    private var edits: [(changes: ChangeSet, report: (inout ChangeTracker) -> Void)] = []
+    /// False for ``ListStore/writeUntracked(_:)``: no change set, and memory that does not grow with the edits.
+    let tracksChanges: Bool
+    /// The first edit's own change set: the whole transaction's when it is the only edit.
+    private var firstChanges: ChangeSet?
+    /// How many edits changed something.
+    private(set) var editCount = 0
+    /// Every edit's events, in order: the tracker's input, and what the change log records.
+    private(set) var events: [EditEvent] = []
+    /// Built from the events only when a second edit arrives, so that a one-edit transaction costs no tracking.
     private var tracker: ChangeTracker?
     fileprivate var sectionOrderVerified = false
 
+    init(_ db: Connection, tracksChanges: Bool = true) {
+        self.tracksChanges = tracksChanges
+        super.init(db)
+    }
 
-    /// Notes one edit's own change set and how it reports to a tracker.
-    func record(_ changes: ChangeSet, _ report: @escaping (inout ChangeTracker) -> Void) {
+    /// Notes one edit's own change set and its events.
+    func record(_ changes: ChangeSet, _ newEvents: [EditEvent]) {
         guard !changes.isEmpty else { return }
-        if edits.count == 1, tracker == nil {
+        editCount += 1
+        guard tracksChanges else { return }
+        if editCount == 2 {
             var first = ChangeTracker()
-            edits[0].report(&first)
+            for event in events { first.apply(event) }
             tracker = first
+            firstChanges = nil
         }
         if var current = tracker {
             tracker = nil  // so that `current` is the only reference and updates in place
-            report(&current)
+            for event in newEvents { current.apply(event) }
             tracker = current
+        } else {
+            firstChanges = changes
         }
-        edits.append((changes, report))
+        events += newEvents
+    }
+
+    /// What the change log records for this transaction.
+    var logEntry: ChangeLog.Entry {
+        tracksChanges || editCount == 0 ? .edits(events) : .structure
     }
 
     /// The change set of the whole transaction; ends the transaction for further use.
     func finish() throws -> ChangeSet {
         close()
-        switch edits.count {
+        guard tracksChanges else { return ChangeSet() }
+        switch editCount {
         case 0: return ChangeSet()
-        case 1: return edits[0].changes.sorted()
+        case 1: return firstChanges?.sorted() ?? ChangeSet()
         default: return try tracker?.changes(db) ?? ChangeSet()
         }
     }

@@ -69,11 +69,9 @@ extension ListTransaction {
                 inserted.append((id, SectionID(rawValue: target.sectionID), ListIndexPath(section: section, row: index)))
                 changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: index), row: ListRow(id: id, title: row.title, payload: row.payload)))
             }
-            record(changes) { tracker in
-                for entry in inserted {
-                    tracker.rowsInserted([entry.id], into: entry.section, sectionIndex: entry.path.section, at: entry.path.row)
-                }
-            }
+            record(changes, inserted.map {
+                .rowsInserted(ids: EditEvent.runs([$0.id]), section: $0.section.rawValue, sectionIndex: $0.path.section, at: $0.path.row)
+            })
             return inserted.map(\.id)
         }
     }
@@ -203,7 +201,7 @@ extension ListTransaction {
         }
         try target.save(db)
         let sectionID = SectionID(rawValue: target.sectionID), sectionIndex = target.sectionIndex
-        record(changes) { [ids] in $0.rowsInserted(ids, into: sectionID, sectionIndex: sectionIndex, at: start) }
+        record(changes, [.rowsInserted(ids: EditEvent.runs(ids), section: sectionID.rawValue, sectionIndex: sectionIndex, at: start)])
         return ids
     }
 
@@ -241,7 +239,7 @@ extension ListTransaction {
         let id = RowID(rawValue: rowID)
         changes.movedRows = [.init(from: fromPath, to: toPath, id: id)]
         let sourceID = SectionID(rawValue: source.sectionID), targetID = SectionID(rawValue: target?.sectionID ?? source.sectionID)
-        record(changes) { $0.rowMoved(id, from: fromPath, in: sourceID, to: toPath, in: targetID) }
+        record(changes, [.rowMoved(id: id.rawValue, from: fromPath, source: sourceID.rawValue, to: toPath, target: targetID.rawValue)])
     }
 
     private func delete(_ doomed: [DoomedRow], in sections: [Int: SectionRows]) throws {
@@ -258,7 +256,9 @@ extension ListTransaction {
         let entries = doomed.compactMap { row in
             sections[row.path.section].map { (row: ChangeSet.RowChange(indexPath: row.path, id: row.id), section: SectionID(rawValue: $0.sectionID)) }
         }
-        record(changes.sorted()) { $0.rowsDeleted(entries) }
+        record(changes.sorted(), [.rowsDeleted(entries.map {
+            [Int64($0.row.indexPath.section), Int64($0.row.indexPath.row), $0.row.id.rawValue, $0.section.rawValue]
+        })])
     }
 
     private func update(rowID: Int64, in section: SectionRows, at path: ListIndexPath, title: String?, payload: PayloadUpdate) throws {
@@ -281,7 +281,7 @@ extension ListTransaction {
         var changes = ChangeSet()
         let id = RowID(rawValue: rowID), sectionID = SectionID(rawValue: section.sectionID)
         changes.updatedRows = [.init(indexPath: path, row: ListRow(id: id, title: newTitle, payload: newPayload))]
-        record(changes) { $0.rowUpdated(id, in: sectionID, at: path, from: current) }
+        record(changes, [.rowUpdated(id: rowID, section: sectionID.rawValue, path: path, oldTitle: current.title, oldPayload: current.payload)])
     }
 }
 

@@ -19,7 +19,7 @@ extension ListTransaction {
             let id = SectionID(rawValue: db.lastInsertedRowID)
             var changes = ChangeSet()
             changes.insertedSections = [.init(index: position, section: SectionSnapshot(id: id, title: title, rows: []))]
-            record(changes) { $0.sectionInserted(id, at: position) }
+            record(changes, [.sectionInserted(id: id.rawValue, index: position)])
             return id
         }
     }
@@ -74,7 +74,7 @@ extension ListTransaction {
         let id = SectionID(rawValue: section.sectionID), index = section.sectionIndex
         var changes = ChangeSet()
         changes.updatedSections = [.init(index: index, id: id, title: title)]
-        record(changes) { $0.sectionRenamed(id, at: index, from: old) }
+        record(changes, [.sectionRenamed(id: id.rawValue, index: index, oldTitle: old)])
     }
 
     private func move(_ section: SectionRows, to: Int) throws {
@@ -86,7 +86,7 @@ extension ListTransaction {
         let id = SectionID(rawValue: section.sectionID)
         var changes = ChangeSet()
         changes.movedSections = [.init(from: from, to: to, id: id)]
-        record(changes) { $0.sectionMoved(id, from: from, to: to) }
+        record(changes, [.sectionMoved(id: id.rawValue, from: from, to: to)])
     }
 
     private func delete(_ doomed: [ChangeSet.SectionChange]) throws {
@@ -97,7 +97,7 @@ extension ListTransaction {
         try SectionOrder.closeGaps(from: first, db)
         var changes = ChangeSet()
         changes.deletedSections = doomed
-        record(changes.sorted()) { $0.sectionsDeleted(doomed) }
+        record(changes.sorted(), [.sectionsDeleted(doomed.map { [Int64($0.index), $0.id.rawValue] })])
     }
 }
 

@@ -22,12 +22,23 @@ extension ListStore {
     /// (A name of its own, so that a closure whose last expression has a value — `tx.insertRow(…)`
     /// returns the new row's id — never picks this one by accident.)
     public func writeReturning<T>(_ body: (ListTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
+        try transaction(tracksChanges: true, body)
+    }
+
+    /// Runs `body` as one write transaction, like ``write(_:)``, but reports no change set: for very long
+    /// transactions (a batch of 100,000 edits), whose memory then does not grow with the number of edits.
+    /// Observers get a ``ListUpdate/reset(_:)`` with the new state instead of a change set.
+    public func writeUntracked(_ body: (ListTransaction) throws -> Void) throws {
+        _ = try transaction(tracksChanges: false, body)
+    }
+
+    private func transaction<T>(tracksChanges: Bool, _ body: (ListTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
         var value: T?
         let changes = try mutate { db in
-            let transaction = ListTransaction(db)
+            let transaction = ListTransaction(db, tracksChanges: tracksChanges)
             defer { transaction.close() }
             value = try body(transaction)
-            return try transaction.finish()
+            return (try transaction.finish(), transaction.logEntry)
         }
         guard let value else { throw ListStoreError.transactionFinished }
         return (value, changes)

@@ -66,6 +66,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// A call to the store from inside one of its own closures on the same thread (a `write` or `read`
     /// closure, a `scan` or import callback), which would wait forever for the lock its caller holds.
     case reentrantCall
+    /// Observation cannot go on, or start: what other connections change cannot be seen or told.
+    case cannotObserve(path: String, reason: String)
     /// A database path that cannot be a database file: empty, or a folder, device, FIFO or socket;
     /// nothing was opened.
     case unusablePath(path: String, reason: String)
@@ -127,6 +129,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
             return error.description
         case let .sectionOrderDamaged(count, lowest, highest):
             return "the section positions were changed outside ListStore (\(Self.countText(count, "section")) at positions \(lowest)…\(highest), not 0…\(count - 1)); nothing was changed — repair the store to renumber them, keeping their order"
+        case let .cannotObserve(path, reason):
+            return "cannot observe \(path): \(reason)"
         case .reentrantCall:
             return "the store was called from inside one of its own closures (write, read, scan or import), which holds its lock; nothing was changed — use the transaction or reader the closure was given, or call the store after the closure returns"
         case .transactionFinished:

@@ -1,45 +1,63 @@
 import Foundation
-import Synchronization
 import SQLiteLayer
 
-/// Observing a store: every committed change, once, in commit order.
+/// Observing a store: the state, then every change, each once, in commit order.
 extension ListStore {
-    /// The change sets of every change committed from now on, in commit order, until the stream is
-    /// dropped or the task iterating it is cancelled.
+    /// The state of the store, then every change committed after it, in commit order — nothing missed,
+    /// nothing twice, whatever other processes commit meanwhile: the first element is
+    /// ``ListUpdate/initial(_:)``, read atomically with the start of the observation; then
+    /// ``ListUpdate/changes(_:)`` for each commit (with the values a table view draws), or
+    /// ``ListUpdate/reset(_:)`` when the store was changed in a way no change set describes.
     ///
-    /// With `otherConnections` (the default), commits made by other connections — another process, the
-    /// `sqlite3` shell, another `ListStore` on the same file — are noticed by polling SQLite's
-    /// `data_version` every `pollInterval` and reported as the difference between the snapshots before
-    /// and after them (moves inferred). That keeps one snapshot of the store in memory while observed.
+    /// With `includingOtherConnections` (the default), commits by other connections — another process,
+    /// another `ListStore` on the same file, the `sqlite3` shell — are noticed by checking SQLite's
+    /// `PRAGMA data_version` every `pollInterval` and reading what they did from the change log, at a
+    /// cost in proportion to what changed; several commits within one interval arrive as one change
+    /// set. One poller thread serves all observers of a store, and none runs while nobody watches
+    /// other connections. The store's own commits arrive at once, whatever the interval, and observing
+    /// adds nothing to the cost of a write but a look at the change log's position.
     ///
-    /// The stream ends early, rather than wait for changes it could never see, when other connections
-    /// cannot be watched (``isImmutableSnapshot``) or the store can no longer be read.
-    public func changes(includingOtherConnections otherConnections: Bool = true,
-                        pollInterval: Duration = .milliseconds(100)) -> AsyncStream<ChangeSet> {
+    /// The stream ends when its task is cancelled or it is dropped; it ends with an error when the store
+    /// cannot be read or observed (``isImmutableSnapshot``, a damaged file, positions damaged by hand),
+    /// rather than going quiet.
+    public func observe(includingOtherConnections: Bool = true,
+                        pollInterval: Duration = .milliseconds(100)) -> AsyncThrowingStream<ListUpdate, any Error> {
         let id = UUID()
-        let (stream, continuation) = AsyncStream<ChangeSet>.makeStream(bufferingPolicy: .unbounded)
-        guard otherConnections else {
-            broadcaster.subscribe(id, continuation, watchesOtherConnections: false)
-            continuation.onTermination = { [broadcaster] _ in broadcaster.unsubscribe(id) }
-            return stream
-        }
-        guard !isImmutableSnapshot else {
-            // Read without locks or a -shm file, the file never shows other connections' commits.
-            continuation.finish()
-            return stream
-        }
+        let (stream, continuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream(bufferingPolicy: .unbounded)
+        let poller: StopFlag?
         do {
-            try withLockedConnection { db in
-                self.broadcaster.subscribe(id, continuation, watchesOtherConnections: true)
-                if self.broadcaster.baseline == nil { try self.refreshBaseline(db) }
+            if includingOtherConnections && isImmutableSnapshot {
+                throw ListStoreError.cannotObserve(path: path, reason: "it is read as an immutable snapshot (SQLite cannot create its -shm file in that folder and no -wal file exists), so other connections' commits are never seen")
+            }
+            poller = try withLockedConnection { db in
+                // Deliver what others committed so far to the observers there are, so that everyone,
+                // this one included, is at the same point when it starts.
+                try self.catchUpWithOtherConnections(db)
+                let (snapshot, position) = try db.readTransaction {
+                    try SectionOrder.verify(db)
+                    return (try ListReader.snapshot(db, checked: true),
+                            ObservationHub.Position(logSequence: try ChangeLog.lastSequence(db), dataVersion: try Self.dataVersion(db)))
+                }
+                continuation.yield(.initial(snapshot))
+                return self.hub.subscribe(id, continuation, watchesOtherConnections: includingOtherConnections, at: position)
             }
         } catch {
-            // The store cannot be read: end the stream rather than pretend to observe.
-            continuation.finish()
+            continuation.finish(throwing: error)
             return stream
         }
-        // A thread of its own, so noticing other processes' commits never waits for a busy task pool.
-        let stopped = StopFlag()
+        continuation.onTermination = { [hub] _ in hub.unsubscribe(id) }
+        if let poller { startPoller(poller, every: pollInterval) }
+        return stream
+    }
+
+    /// Checks now, rather than at the next poll, for commits by other connections and delivers them.
+    public func deliverChangesFromOtherConnections() throws {
+        guard hub.watchesOtherConnections else { return }
+        try withLockedConnection { db in try self.catchUpWithOtherConnections(db) }
+    }
+
+    /// A thread of its own, so noticing other processes' commits never waits for a busy task pool.
+    private func startPoller(_ stopped: StopFlag, every pollInterval: Duration) {
         let interval = Double(pollInterval.components.seconds) + Double(pollInterval.components.attoseconds) / 1e18
         let poller = Thread { [weak self] in
             while !stopped.isSet {
@@ -49,55 +67,45 @@ extension ListStore {
                     try self.deliverChangesFromOtherConnections()
                 } catch ListStoreError.busy {
                     // A writer held its lock past the busy timeout: the next poll catches up.
+                } catch ListStoreError.reentrantCall {
+                    // Never from this thread; kept apart so it can never end the observation.
                 } catch {
-                    // The store can no longer be read (damaged, replaced by something else): say so by
-                    // ending the streams instead of going quiet.
-                    self.broadcaster.finishWatchers()
+                    self.hub.finishWatchers(throwing: error)
                     return
                 }
             }
         }
         poller.name = "ListStore change poller"
         poller.start()
-        continuation.onTermination = { [broadcaster] _ in
-            stopped.set()
-            broadcaster.unsubscribe(id)
-        }
-        return stream
     }
 
-    /// Checks now (rather than at the next poll) for commits by other connections and delivers them.
-    public func deliverChangesFromOtherConnections() throws {
-        guard broadcaster.watchesOtherConnections else { return }
-        try withLockedConnection { db in try self.catchUpWithOtherConnections(db) }
-    }
-
-    /// If another connection committed since the baseline, publishes the difference and moves the baseline.
-    /// Runs with the store's lock held.
+    /// If other connections committed since the observers' position, delivers what they did and moves
+    /// the position. Runs with the store's lock held, inside a transaction or not.
     func catchUpWithOtherConnections(_ db: Connection) throws {
-        guard let (baseline, version) = broadcaster.baseline else { return }
-        let current = try db.scalarInt("PRAGMA data_version") ?? 0
-        guard current != version else { return }
-        let snapshot = try db.isAutocommit ? db.readTransaction { try readSnapshot(db) } : readSnapshot(db)
-        broadcaster.publish(ChangeSet.between(baseline, snapshot))
-        broadcaster.setBaseline(snapshot, dataVersion: current)
+        guard let position = hub.position else { return }
+        let version = try Self.dataVersion(db)
+        guard version != position.dataVersion else { return }
+        let read = { () throws -> (update: ListUpdate?, sequence: Int64) in
+            let sequence = try ChangeLog.lastSequence(db)
+            if let changes = try ChangeLog.changes(after: position.logSequence, db) {
+                return (changes.isEmpty ? nil : .changes(changes), sequence)
+            }
+            do {
+                try SectionOrder.verify(db)
+                return (.reset(try ListReader.snapshot(db, checked: true)), sequence)
+            } catch let error as ListStoreError {
+                switch error {
+                case .positionsDamaged, .sectionOrderDamaged: throw ListStoreError.cannotObserve(path: self.path, reason: "\(error)")
+                default: throw error
+                }
+            }
+        }
+        let (update, sequence) = try db.isAutocommit ? db.readTransaction(read) : read()
+        if let update { hub.publish(update, fromOtherConnections: true) }
+        hub.setPosition(ObservationHub.Position(logSequence: sequence, dataVersion: version))
     }
 
-    /// Reads the baseline afresh. Runs with the store's lock held, outside a transaction.
-    func refreshBaseline(_ db: Connection) throws {
-        let (snapshot, version) = try db.readTransaction { try readBaseline(db) }
-        broadcaster.setBaseline(snapshot, dataVersion: version)
+    static func dataVersion(_ db: Connection) throws -> Int {
+        try db.scalarInt("PRAGMA data_version") ?? 0
     }
-
-    /// The current snapshot and the `data_version` it belongs to; the caller provides the transaction.
-    func readBaseline(_ db: Connection) throws -> (snapshot: ListSnapshot, dataVersion: Int) {
-        (try readSnapshot(db), try db.scalarInt("PRAGMA data_version") ?? 0)
-    }
-}
-
-/// A one-way switch shared between a poller thread and the stream that owns it.
-final class StopFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    var isSet: Bool { value.load(ordering: .acquiring) }
-    func set() { value.store(true, ordering: .releasing) }
 }

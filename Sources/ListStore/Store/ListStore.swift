@@ -25,8 +25,8 @@ public final class ListStore: Sendable {
     nonisolated(unsafe) private let connection: Connection
     /// How the store was opened; recognises the file again under the write lock before a migration.
     private let opener: StoreOpener
-    /// Observers of committed changes.
-    let broadcaster = ChangeBroadcaster()
+    /// Observers of committed changes, and where they are in the change log.
+    let hub = ObservationHub()
 
     /// What the store knows about its connection, guarded by `lock`.
     private struct ConnectionState {
@@ -79,33 +79,50 @@ public final class ListStore: Sendable {
         try open(at: ":memory:")
     }
 
-    /// Runs a mutation: `body` inside one `BEGIN IMMEDIATE` transaction, all-or-nothing, then the change
-    /// set it returns goes to the observers. SQLite errors become ``ListStoreError``s.
-    func mutate(_ body: (Connection) throws -> ChangeSet) throws -> ChangeSet {
+    /// Runs a mutation: `body` inside one `BEGIN IMMEDIATE` transaction, all-or-nothing; records it in
+    /// the change log for observers in other processes; then the change set it returns goes to this
+    /// store's observers. A mutation that changed nothing is rolled back, so it leaves the file as it
+    /// was. SQLite errors become ``ListStoreError``s.
+    func mutate(_ body: (Connection) throws -> (changes: ChangeSet, log: ChangeLog.Entry)) throws -> ChangeSet {
         guard mode == .readWrite else { throw ListStoreError.openedForReading(path: path) }
         return try locked { state in
             try Self.translatingErrors {
-                let watching = broadcaster.watchesOtherConnections
-                var committedState: (snapshot: ListSnapshot, dataVersion: Int)?
                 let migrating = state.migrationPending
-                let changes = try connection.transaction(.immediate) {
-                    // An older file is migrated in this same transaction: if the edit fails, so does the migration.
-                    if migrating { try Schema.migrator.migrateWithinTransaction(connection, validate: { try opener.recognise($0) }) }
-                    // Under the write lock: report what others committed before this change, and read the
-                    // state this change commits, the baseline for the next comparison once it is committed.
-                    if watching { try catchUpWithOtherConnections(connection) }
-                    let changes = try body(connection)
-                    if watching && !changes.isEmpty { committedState = try readBaseline(connection) }
-                    return changes
+                var logSequence: Int64?
+                var entry = ChangeLog.Entry.structure
+                let changes: ChangeSet
+                do {
+                    changes = try connection.transaction(.immediate) {
+                        // An older file is migrated in this same transaction: if the edit fails, so does the migration.
+                        if migrating { try Schema.migrator.migrateWithinTransaction(connection, validate: { try opener.recognise($0) }) }
+                        // Under the write lock: first deliver what others committed before this change.
+                        try catchUpWithOtherConnections(connection)
+                        try ChangeLog.beginWriting(connection)
+                        let (changes, log) = try body(connection)
+                        if changes.isEmpty, case .edits = log, !migrating { throw NothingChanged() }
+                        entry = log
+                        logSequence = try ChangeLog.finishWriting(connection, log)
+                        return changes
+                    }
+                } catch is NothingChanged {
+                    return ChangeSet()
                 }
                 state.migrationPending = false
                 committed(&state)
-                if let committedState { broadcaster.setBaseline(committedState.snapshot, dataVersion: committedState.dataVersion) }
-                broadcaster.publish(changes)
+                if changes.isEmpty, case .structure = entry, hub.hasSubscribers {
+                    // Changed, but with no change set to tell (an untracked write): observers reload.
+                    hub.publish(.reset(try connection.readTransaction { try ListReader.snapshot(connection, checked: false) }))
+                } else {
+                    hub.publish(.changes(changes))
+                }
+                if let logSequence { hub.advance(toLogSequence: logSequence) }
                 return changes
             }
         }
     }
+
+    /// Rolls back a mutation that changed nothing.
+    private struct NothingChanged: Error {}
 
     /// Runs `body` inside one read transaction, so every statement sees the same committed state.
     func withReadTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {

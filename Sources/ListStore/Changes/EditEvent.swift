@@ -1,0 +1,59 @@
+/// One edit of a write transaction as the ``ChangeTracker`` needs it: ids and the edit's own index
+/// paths, in the order the edits happened. A transaction's events go into the change log
+/// (`liststore_log`), so that observers in other processes can build the same change set.
+enum EditEvent: Codable, Sendable, Hashable {
+    case sectionInserted(id: Int64, index: Int)
+    /// Sections deleted by one edit, as `[index, id]` pairs at their indexes before that edit.
+    case sectionsDeleted([[Int64]])
+    case sectionMoved(id: Int64, from: Int, to: Int)
+    case sectionRenamed(id: Int64, index: Int, oldTitle: String)
+    /// Rows inserted by one edit into a section, the first at `at`; `ids` as runs of `[first, count]`.
+    case rowsInserted(ids: [[Int64]], section: Int64, sectionIndex: Int, at: Int)
+    /// Rows deleted by one edit, as `[section index, row index, id, section id]` at their paths before it.
+    case rowsDeleted([[Int64]])
+    case rowMoved(id: Int64, from: ListIndexPath, source: Int64, to: ListIndexPath, target: Int64)
+    case rowUpdated(id: Int64, section: Int64, path: ListIndexPath, oldTitle: String, oldPayload: String?)
+
+    /// Consecutive ids as runs of `[first, count]`: a bulk insert logs a few numbers, not one per row.
+    static func runs(_ ids: [RowID]) -> [[Int64]] {
+        var runs: [[Int64]] = []
+        for id in ids.map(\.rawValue) {
+            if let last = runs.last, last[0] + last[1] == id {
+                runs[runs.count - 1][1] += 1
+            } else {
+                runs.append([id, 1])
+            }
+        }
+        return runs
+    }
+
+    static func ids(_ runs: [[Int64]]) -> [RowID] {
+        runs.flatMap { run in run.count == 2 && run[1] > 0 ? (0..<run[1]).map { RowID(rawValue: run[0] + $0) } : [] }
+    }
+}
+
+extension ChangeTracker {
+    /// Notes one edit.
+    mutating func apply(_ event: EditEvent) {
+        switch event {
+        case let .sectionInserted(id, index):
+            sectionInserted(SectionID(rawValue: id), at: index)
+        case let .sectionsDeleted(pairs):
+            sectionsDeleted(pairs.filter { $0.count == 2 }.map { ChangeSet.SectionChange(index: Int($0[0]), id: SectionID(rawValue: $0[1])) })
+        case let .sectionMoved(id, from, to):
+            sectionMoved(SectionID(rawValue: id), from: from, to: to)
+        case let .sectionRenamed(id, index, oldTitle):
+            sectionRenamed(SectionID(rawValue: id), at: index, from: oldTitle)
+        case let .rowsInserted(runs, section, sectionIndex, at):
+            rowsInserted(EditEvent.ids(runs), into: SectionID(rawValue: section), sectionIndex: sectionIndex, at: at)
+        case let .rowsDeleted(entries):
+            rowsDeleted(entries.filter { $0.count == 4 }.map {
+                (ChangeSet.RowChange(indexPath: ListIndexPath(section: Int($0[0]), row: Int($0[1])), id: RowID(rawValue: $0[2])), SectionID(rawValue: $0[3]))
+            })
+        case let .rowMoved(id, from, source, to, target):
+            rowMoved(RowID(rawValue: id), from: from, in: SectionID(rawValue: source), to: to, in: SectionID(rawValue: target))
+        case let .rowUpdated(id, section, path, oldTitle, oldPayload):
+            rowUpdated(RowID(rawValue: id), in: SectionID(rawValue: section), at: path, from: (oldTitle, oldPayload))
+        }
+    }
+}

@@ -19,6 +19,17 @@ struct CommandSpec: Sendable {
     /// How many positional arguments it takes.
     let positionalCount: ClosedRange<Int>
     let run: @Sendable (ParsedCommand, CommandContext) throws -> CommandOutput
+    /// For a command that edits the store: how its arguments become the edit (see ``PreparedEdit``).
+    /// Only these commands may appear in a `batch`.
+    var prepare: EditPreparer? = nil
+
+    /// A command that edits the store: run on its own, it applies its edit and reads the new counts in one
+    /// write transaction (``Mutation/run(_:_:_:)``); in a `batch`, its edit joins the batch's transaction.
+    static func mutation(words: [String], arguments: String, summary: String, details: String, example: String,
+                         options: [Option] = [], positionalCount: ClosedRange<Int>, prepare: @escaping EditPreparer) -> CommandSpec {
+        CommandSpec(words: words, arguments: arguments, summary: summary, details: details, example: example, options: options,
+                    positionalCount: positionalCount, run: { try Mutation.run($0, $1, prepare) }, prepare: prepare)
+    }
 
     var name: String { words.joined(separator: " ") }
     var usage: String { "liststore \(name)\(arguments.isEmpty ? "" : " " + arguments)" }

@@ -9,44 +9,62 @@ enum Commands {
                     summary: "Create the database with example lists (LEGO Heroica roles and monsters, a list of countries) if it has none, then show it.",
                     details: "An existing database that already has sections is shown, not changed.",
                     example: "liststore demo", options: [], positionalCount: 0...0, run: DemoCommand.run),
-        CommandSpec(words: ["show"], arguments: "[SECTION]", summary: "Print the sections and rows with their index paths (S:R).",
-                    details: "SECTION limits the output to one section (its zero-based index). Reads only; never creates a file.",
-                    example: "liststore show 2", options: [], positionalCount: 0...1, run: StoreCommands.show),
-        CommandSpec(words: ["section", "add"], arguments: "TITLE [--at INDEX]", summary: "Insert an empty section (at the end by default).",
-                    details: "", example: "liststore section add \"Weapons\" --at 1",
-                    options: [.init(name: "--at", valueName: "INDEX", help: "the section's index after the insert (0 = first)")],
-                    positionalCount: 1...1, run: SectionCommands.add),
-        CommandSpec(words: ["section", "rename"], arguments: "INDEX TITLE", summary: "Change a section's title.",
-                    details: "", example: "liststore section rename 0 \"Heroes\"", options: [], positionalCount: 2...2, run: SectionCommands.rename),
-        CommandSpec(words: ["section", "move"], arguments: "FROM TO", summary: "Move a section, with its rows, so that its index becomes TO.",
-                    details: "", example: "liststore section move 2 0", options: [], positionalCount: 2...2, run: SectionCommands.move),
-        CommandSpec(words: ["section", "delete"], arguments: "INDEX...", summary: "Delete one or more sections with all their rows, in one transaction.",
-                    details: "Indexes are the current ones; all are deleted or none.", example: "liststore section delete 1 2",
-                    options: [], positionalCount: 1...Int.max, run: SectionCommands.delete),
-        CommandSpec(words: ["add"], arguments: "SECTION TITLE... [--at ROW] [--payload JSON] | --every-section TITLE",
-                    summary: "Insert one or more rows into a section (at the end by default), in one transaction.",
+        CommandSpec(words: ["show"], arguments: "[SECTION|id:N]", summary: "Print the sections and rows with their index paths (S:R).",
                     details: """
-                        A single - as TITLE reads titles from standard input, one per line (blank lines skipped).
-                        --every-section appends one row with TITLE to every section instead, in one transaction.
-                        --payload attaches the same JSON value to every added row (null for none).
-                        Put -- before titles that begin with a dash.
+                        SECTION limits the output to one section: its zero-based index, or id:N with its id.
+                        --json prints the ids of sections and rows, for id:N. Reads only; never creates a file.
                         """,
-                    example: "liststore add 0 \"Paladin\" \"Monk\" --at 2",
-                    options: [.init(name: "--at", valueName: "ROW", help: "the row index of the first added row (default: the end)"),
-                              .init(name: "--payload", valueName: "JSON", help: "a JSON value stored with each added row"),
-                              .init(name: "--every-section", valueName: nil, help: "append TITLE to every section")],
-                    positionalCount: 1...Int.max, run: RowCommands.add),
-        CommandSpec(words: ["edit"], arguments: "S:R [--title TITLE] [--payload JSON]", summary: "Change a row's title and/or payload.",
-                    details: "--payload null removes the payload.", example: "liststore edit 0:1 --title \"Archmage\" --payload '{\"level\":3}'",
-                    options: [.init(name: "--title", valueName: "TITLE", help: "the new title"),
-                              .init(name: "--payload", valueName: "JSON", help: "the new JSON payload (null removes it)")],
-                    positionalCount: 1...1, run: RowCommands.edit),
-        CommandSpec(words: ["move"], arguments: "S:R S:R", summary: "Move a row; the second index path is where the row is after the move.",
-                    details: "The destination may be in another section.", example: "liststore move 0:0 1:2",
-                    options: [], positionalCount: 2...2, run: RowCommands.move),
-        CommandSpec(words: ["delete"], arguments: "S:R...", summary: "Delete several rows, across sections, in one transaction: all or nothing.",
-                    details: "Index paths are the current ones (as `show` prints them); each row is named once.",
-                    example: "liststore delete 2:1 2:3 0:0", options: [], positionalCount: 1...Int.max, run: RowCommands.delete),
+                    example: "liststore show 2", options: [], positionalCount: 0...1, run: StoreCommands.show),
+        .mutation(words: ["section", "add"], arguments: "TITLE [--at INDEX]", summary: "Insert an empty section (at the end by default).",
+                  details: "", example: "liststore section add \"Weapons\" --at 1",
+                  options: [.init(name: "--at", valueName: "INDEX", help: "the section's index after the insert (0 = first)")],
+                  positionalCount: 1...1, prepare: SectionCommands.add),
+        .mutation(words: ["section", "rename"], arguments: "INDEX|id:N TITLE", summary: "Change a section's title.",
+                  details: "The section is named by its index or by id:N, its id.",
+                  example: "liststore section rename 0 \"Heroes\"", positionalCount: 2...2, prepare: SectionCommands.rename),
+        .mutation(words: ["section", "move"], arguments: "FROM|id:N TO", summary: "Move a section, with its rows, so that its index becomes TO.",
+                  details: "The section is named by its index or by id:N, its id; TO is always an index (where the section is after the move).",
+                  example: "liststore section move 2 0", positionalCount: 2...2, prepare: SectionCommands.move),
+        .mutation(words: ["section", "delete"], arguments: "INDEX|id:N...", summary: "Delete one or more sections with all their rows, in one transaction.",
+                  details: "Indexes are the current ones; id:N names a section by its id (indexes and ids may be mixed). All are deleted or none.",
+                  example: "liststore section delete 1 2", positionalCount: 1...Int.max, prepare: SectionCommands.delete),
+        .mutation(words: ["add"], arguments: "SECTION|id:N TITLE... [--at ROW] [--payload JSON] | --every-section TITLE",
+                  summary: "Insert one or more rows into a section (at the end by default), in one transaction.",
+                  details: """
+                      SECTION is the section's index, or id:N with its id (as `show --json` prints it).
+                      A single - as TITLE reads titles from standard input, one per line (blank lines skipped).
+                      --every-section appends one row with TITLE to every section instead, in one transaction.
+                      --payload attaches the same JSON value to every added row (null for none).
+                      Put -- before titles that begin with a dash.
+                      """,
+                  example: "liststore add 0 \"Paladin\" \"Monk\" --at 2",
+                  options: [.init(name: "--at", valueName: "ROW", help: "the row index of the first added row (default: the end)"),
+                            .init(name: "--payload", valueName: "JSON", help: "a JSON value stored with each added row"),
+                            .init(name: "--every-section", valueName: nil, help: "append TITLE to every section")],
+                  positionalCount: 1...Int.max, prepare: RowCommands.add),
+        .mutation(words: ["edit"], arguments: "S:R|id:N [--title TITLE] [--payload JSON]", summary: "Change a row's title and/or payload.",
+                  details: "The row is named by its index path or by id:N, its id. --payload null removes the payload.",
+                  example: "liststore edit 0:1 --title \"Archmage\" --payload '{\"level\":3}'",
+                  options: [.init(name: "--title", valueName: "TITLE", help: "the new title"),
+                            .init(name: "--payload", valueName: "JSON", help: "the new JSON payload (null removes it)")],
+                  positionalCount: 1...1, prepare: RowCommands.edit),
+        .mutation(words: ["move"], arguments: "S:R|id:N S:R", summary: "Move a row; the second index path is where the row is after the move.",
+                  details: """
+                      The row to move is named by its index path or by id:N, its id. The destination is always an
+                      index path (never an id): where the row is after the move, in the same section or another.
+                      """,
+                  example: "liststore move 0:0 1:2", positionalCount: 2...2, prepare: RowCommands.move),
+        .mutation(words: ["delete"], arguments: "S:R|id:N...", summary: "Delete several rows, across sections, in one transaction: all or nothing.",
+                  details: """
+                      Index paths are the current ones (as `show` prints them); id:N names a row by its id (as `show --json`
+                      prints it), which stays right whatever others insert or delete meanwhile. Both may be mixed; each row is named once.
+                      """,
+                  example: "liststore delete 2:1 2:3 0:0", positionalCount: 1...Int.max, prepare: RowCommands.delete),
+        CommandSpec(words: ["batch"], arguments: "[FILE|-]",
+                    summary: "Apply many edits, one command per line, in one transaction: all or nothing, one change set.",
+                    details: BatchCommand.details,
+                    example: "liststore batch edits.txt   # edits.txt holds lines such as: add 2 \"New Zealand\" --at 0",
+                    options: [], positionalCount: 0...1, run: BatchCommand.run),
         CommandSpec(words: ["export"], arguments: "[FILE|-]", summary: "Write the whole store as JSON (the shape of `show --json`) to FILE or standard output.",
                     details: "Without FILE, or with -, to standard output. A FILE that is a symbolic link is written through, to the file it points to. Reads only; never creates the database.", example: "liststore export backup.json",
                     options: [], positionalCount: 0...1, run: TransferCommands.export),
@@ -97,7 +115,8 @@ enum Commands {
             "  --help      help for the program or for a command (liststore delete --help)",
             "  --version   the version",
             "",
-            "Index paths are S:R, zero-based, as `show` prints them. Exit status: 0 ok, 1 failed, 2 usage error.",
+            "Index paths are S:R, zero-based, as `show` prints them; id:N names a row or section by its id (`show --json`),",
+            "wherever a command takes a row or a section to act on. Exit status: 0 ok, 1 failed, 2 usage error.",
             "",
             "example:",
             "  liststore demo && liststore delete 2:1 2:3 && liststore show",
@@ -106,11 +125,16 @@ enum Commands {
     }
 }
 
-/// Output for a mutation: what changed and the new counts.
+/// Output for a mutation: what changed and the counts read in the same transaction.
+func mutationOutput(_ changes: ChangeSet, _ counts: StoreCounts) -> CommandOutput {
+    CommandOutput(human: HumanText.changes(changes) + "\nnow " + counts.text,
+                  json: .object([("changes", JSONShapes.changes(changes)), ("counts", counts.json)]))
+}
+
+/// Output for a mutation that could not read its counts inside its own transaction (`import`): the
+/// counts are read afterwards, in one read transaction.
 func mutationOutput(_ changes: ChangeSet, _ store: ListStore) throws -> CommandOutput {
-    let counts = try StoreCounts(store)
-    return CommandOutput(human: HumanText.changes(changes) + "\nnow " + counts.text,
-                         json: .object([("changes", JSONShapes.changes(changes)), ("counts", counts.json)]))
+    mutationOutput(changes, try StoreCounts(store))
 }
 
 /// How many sections and rows a store has, as commands report them.
@@ -123,8 +147,14 @@ struct StoreCounts {
         self.rows = rows
     }
 
+    /// The counts of one state: the one a reader (or a write transaction, after its edits) sees.
+    init(_ reader: ListReader) throws {
+        self.init(sections: try reader.sectionCount(), rows: try reader.totalRowCount())
+    }
+
+    /// The counts of the store's current state, read in one read transaction.
     init(_ store: ListStore) throws {
-        self.init(sections: try store.sectionCount(), rows: try store.totalRowCount())
+        self = try store.read { try StoreCounts($0) }
     }
 
     /// "3 sections, 1 row".

@@ -1,61 +1,86 @@
 import Foundation
 import ListStore
 
-/// `add`, `edit`, `move`, `delete`.
+/// `add`, `edit`, `move`, `delete`: each turns its arguments into an edit of a write transaction.
 enum RowCommands {
-    @Sendable static func add(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
+    @Sendable static func add(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
         let payload = try command.values["--payload"].flatMap(Payload.parse)
         if command.flags.contains("--every-section") {
             guard command.positionals.count == 1 else {
                 throw command.usageError("--every-section takes exactly one TITLE and no SECTION")
             }
             guard command.values["--at"] == nil else { throw command.usageError("--every-section always appends; drop --at") }
-            let titles = try titles(from: command.positionals, context)
+            let titles = try titles(from: command.positionals, command, input)
             guard titles.count == 1 else { throw CommandFailure("--every-section adds one title; standard input had \(titles.count)") }
-            let store = try context.openForWriting()
-            return try mutationOutput(try store.appendRowToEverySection(NewRow(title: titles[0], payload: payload)), store)
+            let row = NewRow(title: titles[0], payload: payload)
+            return PreparedEdit { try $0.appendRowToEverySection(row) }
         }
         guard command.positionals.count >= 2 else { throw command.usageError("add needs a SECTION and at least one TITLE") }
-        let section = try command.index(0, "SECTION")
+        let section = try command.section(0, "SECTION")
         let at = try command.indexOption("--at")
-        let titles = try titles(from: Array(command.positionals.dropFirst()), context)
-        let store = try context.openForWriting()
-        let rows = titles.map { NewRow(title: $0, payload: payload) }
-        return try mutationOutput(try store.insertRows(rows, intoSection: section, at: at), store)
+        let rows = try titles(from: Array(command.positionals.dropFirst()), command, input).map { NewRow(title: $0, payload: payload) }
+        return PreparedEdit { transaction in
+            switch section {
+            case .index(let index): try transaction.insertRows(rows, intoSection: index, at: at)
+            case .id(let id): try transaction.insertRows(rows, intoSection: id, at: at)
+            }
+        }
     }
 
-    @Sendable static func edit(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        let path = try command.indexPath(0)
+    @Sendable static func edit(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
+        let row = try command.row(0)
         let title = command.values["--title"]
         let payload: PayloadUpdate = try command.values["--payload"].map { try Payload.parse($0).map(PayloadUpdate.set) ?? .remove } ?? .unchanged
         guard title != nil || payload != .unchanged else { throw command.usageError("edit needs --title and/or --payload") }
-        let store = try context.openForWriting()
-        return try mutationOutput(try store.updateRow(at: path, title: title, payload: payload), store)
+        return PreparedEdit { transaction in
+            switch row {
+            case .path(let path): try transaction.updateRow(at: path, title: title, payload: payload)
+            case .id(let id): try transaction.updateRow(id: id, title: title, payload: payload)
+            }
+        }
     }
 
-    @Sendable static func move(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        let from = try command.indexPath(0)
-        let to = try command.indexPath(1)
-        let store = try context.openForWriting()
-        return try mutationOutput(try store.moveRow(from: from, to: to), store)
+    @Sendable static func move(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
+        let row = try command.row(0)
+        let to = try command.destination(1)
+        return PreparedEdit { transaction in
+            switch row {
+            case .path(let from): try transaction.moveRow(from: from, to: to)
+            case .id(let id): try transaction.moveRow(id: id, to: to)
+            }
+        }
     }
 
-    @Sendable static func delete(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        let paths = try command.positionals.indices.map { try command.indexPath($0) }
-        let store = try context.openForWriting()
-        return try mutationOutput(try store.deleteRows(at: paths), store)
+    @Sendable static func delete(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
+        let rows = try command.positionals.indices.map { try command.row($0) }
+        let paths = rows.compactMap { if case .path(let path) = $0 { path } else { nil } }
+        return PreparedEdit { transaction in
+            if paths.count == rows.count { return try transaction.deleteRows(at: paths) }
+            // Ids, or a mix: the index paths name rows as they are now, inside this transaction.
+            if let repeated = firstRepeated(paths) { throw ListStoreError.duplicateIndexPath(repeated) }
+            try transaction.deleteRows(ids: try rows.map { try transaction.rowID($0) })
+        }
     }
 
     /// The titles to add: the arguments, or — for a single `-` — the lines of standard input.
-    static func titles(from arguments: [String], _ context: CommandContext) throws -> [String] {
+    static func titles(from arguments: [String], _ command: ParsedCommand, _ input: EditInput) throws -> [String] {
         guard arguments == ["-"] else {
             if arguments.contains("-") { throw UsageError("- (read titles from standard input) must be the only TITLE") }
             return arguments
         }
-        let titles = try StandardInputLines.titles(context.environment.readStandardInput())
+        guard let read = input.standardInputTitles else {
+            throw command.usageError("- (titles from standard input) cannot be used in a batch, whose input is the batch; write the titles on the line")
+        }
+        let titles = try read()
         guard !titles.isEmpty else { throw CommandFailure("standard input had no titles (one per line; blank lines are skipped)") }
         return titles
     }
+}
+
+/// The first element that occurs twice, in order of the second occurrence.
+func firstRepeated<T: Hashable>(_ items: [T]) -> T? {
+    var seen = Set<T>()
+    return items.first { !seen.insert($0).inserted }
 }
 
 /// Payload arguments: JSON text, checked here so the error can say where it breaks.

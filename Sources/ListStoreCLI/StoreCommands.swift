@@ -22,10 +22,21 @@ enum StoreCommands {
             }
             return .streamed
         }
-        let index = try command.index(0, "SECTION")
+        let section = try command.section(0, "SECTION")
         if context.json {
-            let shown = [(index: index, section: try store.snapshot(ofSection: index))]
-            return CommandOutput(human: "", json: JSONShapes.list(shown.map(\.section)))
+            let shown: SectionSnapshot
+            switch section {
+            case .index(let index): shown = try store.snapshot(ofSection: index)
+            case .id(let id): shown = try store.snapshot(ofSection: id)
+            }
+            return CommandOutput(human: "", json: JSONShapes.list([shown]))
+        }
+        let index: Int
+        switch section {
+        case .index(let value): index = value
+        case .id(let id):
+            guard let value = try store.index(of: id) else { throw ListStoreError.unknownSection(id) }
+            index = value
         }
         try HumanText.streamList(of: store, section: index, to: context.write, warn: { context.environment.writeProgress($0 + "\n") })
         return .streamed

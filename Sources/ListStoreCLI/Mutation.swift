@@ -1,0 +1,41 @@
+import ListStore
+
+/// A mutating command's edit, ready to apply: its arguments parsed and checked (usage errors come
+/// before the store is opened), nothing read from the store yet. `apply` performs it on a write
+/// transaction, so that a single command (`store.write { tx in try edit.apply(tx) }`) and a line of
+/// `batch` (many edits in one transaction) share one implementation.
+struct PreparedEdit {
+    let apply: (ListTransaction) throws -> Void
+}
+
+/// What an edit may read besides its arguments.
+struct EditInput {
+    /// The titles on standard input (`add SECTION -`); nil where standard input is not available
+    /// for titles (a `batch` line, whose input is the batch itself).
+    let standardInputTitles: (() throws -> [String])?
+
+    /// A command line's input: titles from the process's standard input.
+    static func commandLine(_ context: CommandContext) -> EditInput {
+        EditInput(standardInputTitles: { try StandardInputLines.titles(context.environment.readStandardInput()) })
+    }
+
+    /// A batch line's input: no standard input of its own.
+    static var batchLine: EditInput { EditInput(standardInputTitles: nil) }
+}
+
+/// Turns a mutating command's parsed arguments into its edit.
+typealias EditPreparer = @Sendable (ParsedCommand, EditInput) throws -> PreparedEdit
+
+/// Running a mutating command on its own: one write transaction that performs the edit and reads the
+/// counts, so the output describes exactly the state the edit committed, even while other processes write.
+enum Mutation {
+    static func run(_ command: ParsedCommand, _ context: CommandContext, _ prepare: EditPreparer) throws -> CommandOutput {
+        let edit = try prepare(command, .commandLine(context))
+        let store = try context.openForWriting()
+        let (counts, changes) = try store.write { transaction -> StoreCounts in
+            try edit.apply(transaction)
+            return try StoreCounts(transaction)
+        }
+        return mutationOutput(changes, counts)
+    }
+}

@@ -20,32 +20,45 @@ enum BatchCommand {
         \\$ and \\`, a backslash outside quotes makes the next character literal; a quote must close on its line.
         All lines run in one transaction, each seeing what the lines before it did. The first line that fails
         undoes everything and is named (error: line 3: …; exit 1, or 2 for a usage error in the line).
-        Prints one summary of all the changes and the new counts (--json: one change set, which grows with the
-        batch; without --json memory does not). The write lock is held until the input ends: feed a file or a pipe.
+        Prints how many commands it applied and the new counts; --json prints the one change set of the whole
+        batch (which grows with the batch; without --json none is built, and memory stays flat). The write lock is held until the input ends: feed a file or a pipe.
         """
 
     @Sendable static func run(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let reader = try LineReader.open(command.positionals.first ?? "-")
         let store = try context.openForWriting()
         let parser = CommandLineParser(commands: Commands.all)
-        let (counts, changes) = try store.write { transaction -> StoreCounts in
+        guard context.json else {
+            // Without --json no change set is reported, so none is built: memory stays flat however long the batch.
+            var counts = StoreCounts(sections: 0, rows: 0)
+            var lines = 0
+            try store.writeUntracked { transaction in
+                while let line = try reader.next() {
+                    if try perform(line, number: reader.lineNumber, parser: parser, on: transaction) { lines += 1 }
+                }
+                counts = try StoreCounts(transaction)
+            }
+            return CommandOutput(human: "applied \(lines) command\(lines == 1 ? "" : "s") in one transaction (--json lists the changes)\nnow " + counts.text, json: .null)
+        }
+        let (counts, changes) = try store.writeReturning { transaction -> StoreCounts in
             while let line = try reader.next() {
-                try perform(line, number: reader.lineNumber, parser: parser, on: transaction)
+                _ = try perform(line, number: reader.lineNumber, parser: parser, on: transaction)
             }
             return try StoreCounts(transaction)
         }
-        return CommandOutput(human: summary(changes) + "\nnow " + counts.text,
+        return CommandOutput(human: HumanText.changes(changes) + "\nnow " + counts.text,
                              json: .object([("changes", JSONShapes.changes(changes)), ("counts", counts.json)]))
     }
 
-    /// Applies one line; every error it throws names the line.
-    static func perform(_ line: String, number: Int, parser: CommandLineParser, on transaction: ListTransaction) throws {
+    /// Applies one line; every error it throws names the line. False for a blank or comment line.
+    static func perform(_ line: String, number: Int, parser: CommandLineParser, on transaction: ListTransaction) throws -> Bool {
         do {
             let words: [String]
             do { words = try ShellWords.split(line) } catch let failure as ShellWords.Failure { throw UsageError(failure.message) }
-            guard !words.isEmpty else { return }
+            guard !words.isEmpty else { return false }
             let edit = try prepare(words, parser: parser)
             try edit.apply(transaction)
+            return true
         } catch let error as UsageError {
             throw UsageError("line \(number): \(error.message)", usage: error.usage)
         } catch {
@@ -72,26 +85,5 @@ enum BatchCommand {
         if globals.help { return "--help" }
         if globals.version { return "--version" }
         return nil
-    }
-
-    /// The changes, a line per kind as other commands print them, each list cut after its first ten
-    /// entries (a batch may change millions of rows; `--json` lists every one).
-    static func summary(_ changes: ChangeSet) -> String {
-        var lines: [String] = []
-        func add(_ verb: String, _ noun: String, _ count: Int, _ items: some Sequence<String>) {
-            guard count > 0 else { return }
-            let shown = Array(items.prefix(10)).joined(separator: ", ")
-            let more = count > 10 ? ", … (\(count - 10) more; --json lists them all)" : ""
-            lines.append("\(verb) \(count) \(noun)\(count == 1 ? "" : "s"): \(shown)\(more)")
-        }
-        add("deleted", "section", changes.deletedSections.count, changes.deletedSections.lazy.map { "\($0.index)" })
-        add("inserted", "section", changes.insertedSections.count, changes.insertedSections.lazy.map { "\($0.index)" })
-        add("moved", "section", changes.movedSections.count, changes.movedSections.lazy.map { "\($0.from) → \($0.to)" })
-        add("renamed", "section", changes.updatedSections.count, changes.updatedSections.lazy.map { "\($0.index)" })
-        add("deleted", "row", changes.deletedRows.count, changes.deletedRows.lazy.map { "\($0.indexPath)" })
-        add("inserted", "row", changes.insertedRows.count, changes.insertedRows.lazy.map { "\($0.indexPath)" })
-        add("moved", "row", changes.movedRows.count, changes.movedRows.lazy.map { "\($0.from) → \($0.to)" })
-        add("updated", "row", changes.updatedRows.count, changes.updatedRows.lazy.map { "\($0.indexPath)" })
-        return lines.isEmpty ? "nothing changed" : lines.joined(separator: "\n")
     }
 }

@@ -32,7 +32,7 @@ enum Mutation {
     static func run(_ command: ParsedCommand, _ context: CommandContext, _ prepare: EditPreparer) throws -> CommandOutput {
         let edit = try prepare(command, .commandLine(context))
         let store = try context.openForWriting()
-        let (counts, changes) = try store.write { transaction -> StoreCounts in
+        let (counts, changes) = try store.writeReturning { transaction -> StoreCounts in
             try edit.apply(transaction)
             return try StoreCounts(transaction)
         }

@@ -23,15 +23,19 @@ import ListStore
             """
         let run = try cli.run(["batch"], stdin: Data(batch.utf8))
         #expect(run.status == 0, "\(run.stderr)")
-        // The row moved into the new section is listed as deleted (a new section's rows are not listed).
-        #expect(run.stdout == """
-            inserted 1 section: 3
-            renamed 1 section: 1
-            deleted 3 rows: 0:0, 2:0, 2:1
-            inserted 1 row: 2:6
-            now 4 sections, 26 rows
-
-            """)
+        #expect(run.stdout == "applied 7 commands in one transaction (--json lists the changes)\nnow 4 sections, 26 rows\n")
+        // The same batch with --json: one change set. The row moved into the new section is listed as
+        // deleted (a new section's rows are not listed).
+        let twin = try CLIHarness()
+        try twin.run(["demo"])
+        let json = try CLIHarness.json(try twin.run(["--json", "batch"], stdin: Data(batch.utf8)).stdout)
+        let changes = try #require(json["changes"] as? [String: Any])
+        func entries(_ group: String, _ kind: String) -> [[String: Any]] { (changes[group] as? [String: Any])?[kind] as? [[String: Any]] ?? [] }
+        #expect(entries("sections", "inserted").map { $0["index"] as? Int } == [3])
+        #expect(entries("sections", "updated").map { $0["index"] as? Int } == [1])
+        #expect(entries("rows", "deleted").map { $0["path"] as? [Int] } == [[0, 0], [2, 0], [2, 1]])
+        #expect(entries("rows", "inserted").map { $0["path"] as? [Int] } == [[2, 6]])
+        #expect(json["counts"] as? [String: Int] == ["sections": 4, "rows": 26])
         #expect(try cli.run(["show", "3"]).stdout == """
             [3] New fruit (4 rows)
                 3:0  野蠻人
@@ -153,9 +157,9 @@ import ListStore
         try Data("section add A\r\nadd 0 x y\r\n".utf8).write(to: file)  // CRLF lines
         let run = try cli.run(["batch", "edits.txt"])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout == "inserted 1 section: 0\nnow 1 section, 2 rows\n")
-        #expect(try cli.run(["batch", "-"], stdin: Data("\u{FEFF}add 0 z\n".utf8)).stdout == "inserted 1 row: 0:2\nnow 1 section, 3 rows\n")
-        #expect(try cli.run(["batch"], stdin: Data()).stdout == "nothing changed\nnow 1 section, 3 rows\n")
+        #expect(run.stdout == "applied 2 commands in one transaction (--json lists the changes)\nnow 1 section, 2 rows\n")
+        #expect(try cli.run(["batch", "-"], stdin: Data("\u{FEFF}add 0 z\n".utf8)).stdout == "applied 1 command in one transaction (--json lists the changes)\nnow 1 section, 3 rows\n")
+        #expect(try cli.run(["batch"], stdin: Data()).stdout == "applied 0 commands in one transaction (--json lists the changes)\nnow 1 section, 3 rows\n")
         #expect(try cli.run(["show", "0"]).stdout.contains("0:2  z"))
 
         let fresh = try CLIHarness()
@@ -173,18 +177,19 @@ import ListStore
         let json = try CLIHarness.json(run.stdout)
         #expect(json["counts"] as? [String: Int] == ["sections": 3, "rows": 23])
         let rows = try #require((json["changes"] as? [String: Any])?["rows"] as? [String: Any])
-        #expect(rows["deleted"] as? [[Int]] == [[2, 0], [2, 1]])
-        #expect(rows["inserted"] as? [[Int]] == [[2, 6]])
+        #expect((rows["deleted"] as? [[String: Any]])?.map { $0["path"] as? [Int] } == [[2, 0], [2, 1]])
+        #expect((rows["inserted"] as? [[String: Any]])?.map { $0["path"] as? [Int] } == [[2, 6]])
+        #expect((rows["inserted"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Zambia"])
         // The same shape as a single command's output.
         let single = try CLIHarness.json(try cli.run(["--json", "add", "0", "x"]).stdout)
         #expect(Set(json.keys) == Set(single.keys))
     }
 
-    @Test func longSummariesAreCut() throws {
+    @Test func aLongBatchWithoutJSONReportsCountsNotEveryChange() throws {
         let cli = try CLIHarness()
         try cli.run(["section", "add", "A"])
         let run = try cli.run(["batch"], stdin: Data(String(repeating: "add 0 x\n", count: 25).utf8))
-        #expect(run.stdout == "inserted 25 rows: 0:0, 0:1, 0:2, 0:3, 0:4, 0:5, 0:6, 0:7, 0:8, 0:9, … (15 more; --json lists them all)\nnow 1 section, 25 rows\n")
+        #expect(run.stdout == "applied 25 commands in one transaction (--json lists the changes)\nnow 1 section, 25 rows\n")
     }
 
     @Test func wordsAreSplitLikeAShell() throws {

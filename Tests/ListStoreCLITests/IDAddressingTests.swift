@@ -111,7 +111,7 @@ import Synchronization
         let deleted = try cli.run(["--json", "delete", "id:\(read[2])"])
         #expect(deleted.status == 0)
         let changes = try #require(CLIHarness.json(deleted.stdout)["changes"] as? [String: Any])
-        #expect((changes["rows"] as? [String: Any])?["deleted"] as? [[Int]] == [[0, 3]])
+        #expect(((changes["rows"] as? [String: Any])?["deleted"] as? [[String: Any]])?.map { $0["path"] as? [Int] } == [[0, 3]])
         #expect(try cli.run(["edit", "id:\(read[0])", "--title", "A"]).status == 0)
         #expect(try Self.titles(cli, section: 0) == ["new-2", "A", "b", "d", "e"])
     }
@@ -140,7 +140,7 @@ import Synchronization
             guard run.status == 0 else { Issue.record("add failed: \(run.stderr)"); continue }
             let json = try CLIHarness.json(run.stdout)
             let rows = try #require((json["counts"] as? [String: Any])?["rows"] as? Int)
-            let inserted = ((json["changes"] as? [String: Any])?["ids"] as? [String: Any]).flatMap { $0["rows"] as? [String: Any] }?["inserted"] as? [Int64]
+            let inserted = (((json["changes"] as? [String: Any])?["rows"] as? [String: Any])?["inserted"] as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.int64Value }
             reports.append((try #require(inserted?.first), rows))
         }
         stop.store(true, ordering: .relaxed)

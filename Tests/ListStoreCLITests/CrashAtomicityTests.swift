@@ -78,7 +78,7 @@ import Testing
         }
         var random = SeededGenerator(seed: 9_001)
         var outcomes = (before: 0, after: 0)
-        // Stop after `wantedKills` kills, or after `stepLimit` edits whichever comes first: an edit that
+        // Stop after `wantedKills` kills, or after `stepLimit` edits, whichever comes first: an edit that
         // finishes before its kill does not count, and on a fast machine many might.
         let wantedKills = 60, stepLimit = 400
         var kills = 0

@@ -64,8 +64,9 @@ final class BackgroundProcess {
     }
 
     /// Polls until `condition` holds for its output (or error) lines, or `timeout` passes; the last lines seen.
+    /// The default is generous (a debug build on a loaded machine): it only costs time when the test fails.
     @discardableResult
-    func waitForLines(errors fromErrors: Bool = false, timeout: TimeInterval = 10, until condition: ([String]) -> Bool) -> [String] {
+    func waitForLines(errors fromErrors: Bool = false, timeout: TimeInterval = 60, until condition: ([String]) -> Bool) -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         var seen = lines(errors: fromErrors)
         while !condition(seen) && Date() < deadline {

@@ -77,7 +77,10 @@ import ListStore
             done.enter()
             Thread { work(); done.leave() }.start()
         }
-        done.wait()
+        // Bounded: every process the workers run is killed after CLIHarness.processTimeout, so they end;
+        // a deadlock in the library would not, and fails here instead of hanging the suite.
+        let finished = done.wait(timeout: .now() + 900)
+        try #require(finished == .success, "the writers did not finish within 15 minutes: \(ledger.failures.prefix(5))")
 
         #expect(ledger.failures.isEmpty, "\(ledger.failures.prefix(5))")
         let reopened = try ListStore.open(at: path)

@@ -90,8 +90,9 @@ import Testing
         if user == nil { try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: cli.directory.path) }
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: cli.directory.path) }
         let command = [binary.path, "--db", cli.database, "watch"]
-        let arguments = user.map { ["20", "/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] + command } ?? ["20"] + command
-        // `timeout` turns a watch that waits forever into a failure instead of a hung test.
+        let arguments = user.map { ["120", "/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] + command } ?? ["120"] + command
+        // `timeout` turns a watch that waits forever into a failure (status 124) instead of a hung test;
+        // 120 s, not 20, so a slow start on a loaded machine is not taken for waiting forever.
         let run = try CLIHarness.process("/usr/bin/timeout", arguments, in: cli.directory)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("error: cannot watch \(cli.database): it can only be read as a fixed snapshot"), "\(run.stderr)")

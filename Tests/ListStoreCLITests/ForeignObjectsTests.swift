@@ -72,14 +72,16 @@ import Testing
         // watch: started, sees one edit by another process, ends by itself.
         let binary = try #require(CLIHarness.binary)
         let watcher = try BackgroundProcess(binary.path, ["--db", cli.database, "--json", "watch", "--count", "1"], in: cli.directory, name: "watch")
-        #expect(watcher.waitForLines(errors: true) { !$0.isEmpty }.first?.hasPrefix("watching ") == true)
+        #expect(watcher.waitForLines(errors: true, timeout: 60) { !$0.isEmpty }.first?.hasPrefix("watching ") == true)
         try expectSuccess(["add", "0", "seen by watch"])
-        #expect(watcher.waitForExit(timeout: 10) == 0)
+        #expect(watcher.waitForExit(timeout: 60) == 0)
         // --json watch prints the state it starts from first (the show --json document), then the change.
         let lines = watcher.lines()
         #expect(try lines.first.map { try CLIHarness.json($0)["sections"] != nil } == true)
         let changes = try #require(lines.dropFirst().first.map { try CLIHarness.json($0) }?["changes"] as? [String: Any])
-        #expect((changes["rows"] as? [String: Any])?["inserted"] as? [[Int]] != [])
+        // The one row added, in section 0 (a missing or mistyped "inserted" fails too).
+        let inserted = ((changes["rows"] as? [String: Any])?["inserted"] as? [[String: Any]])?.map { $0["path"] as? [Int] }
+        #expect(inserted?.count == 1 && inserted?.first??.first == 0, "\(changes)")
 
         // Everything the other tools made is still there, in the file and in the backup.
         let others = "SELECT name FROM sqlite_schema WHERE name IN (\(Self.othersNames.map { "'\($0)'" }.joined(separator: ","))) ORDER BY name"

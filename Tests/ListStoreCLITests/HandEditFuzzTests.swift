@@ -85,7 +85,7 @@ import Testing
 
             if Self.parse(try cli.run(["show"]).stdout).rows.count < 12 { try replenish() }
             let show = try cli.run(["show"])
-            #expect([0, 1].contains(show.status), "step \(step): show crashed: \(show.stderr)")
+            #expect([0, 1].contains(show.status), "seed \(random.seed), step \(step): show crashed: \(show.stderr)")
             let shown = Self.parse(show.stdout)
             let before = try allTitles(cli)
             let dump = try cli.dump()
@@ -116,31 +116,31 @@ import Testing
                 }
             }
             let run = try cli.run(command)
-            #expect([0, 1, 2].contains(run.status), "step \(step): \(command) crashed: \(run.stderr)")
+            #expect([0, 1, 2].contains(run.status), "seed \(random.seed), step \(step): \(command) crashed: \(run.stderr)")
             // 2: an index show printed from damaged positions (negative, or past 18 digits) is not one the CLI accepts.
-            if run.status == 2 { #expect(command.contains { $0.contains("-") || $0.count > 18 }, "\(command): \(run.stderr)") }
+            if run.status == 2 { #expect(command.contains { $0.contains("-") || $0.count > 18 }, "seed \(random.seed), step \(step): \(command): \(run.stderr)") }
             let after = try allTitles(cli)
             if run.status == 0 {
                 actedOnShownRow += 1
                 #expect(after.filter { $0.value > 0 } == expectedAfter.filter { $0.value > 0 },
-                        "step \(step): \(command) did not act on what show printed\n\(show.stdout)")
+                        "seed \(random.seed), step \(step): \(command) did not act on what show printed\n\(show.stdout)")
                 if command.first == "move", let moved = shown.rows.first(where: { $0.path == command[1] }) {
                     // The moved row is the one show printed at the source path: it is now at the destination.
                     let now = Self.parse(try cli.run(["show"]).stdout)
-                    #expect(now.rows.first { $0.path == command[2] }?.title == moved.title, "step \(step): \(command)")
+                    #expect(now.rows.first { $0.path == command[2] }?.title == moved.title, "seed \(random.seed), step \(step): \(command)")
                 }
             } else {
                 refused += 1
-                #expect(run.stderr.hasPrefix("error: ") && run.stderr.split(separator: "\n").count == 1, "step \(step): \(run.stderr)")
-                #expect(try cli.dump() == dump, "step \(step): refused \(command) changed the file")
+                #expect(run.stderr.hasPrefix("error: ") && run.stderr.split(separator: "\n").count == 1, "seed \(random.seed), step \(step): \(run.stderr)")
+                #expect(try cli.dump() == dump, "seed \(random.seed), step \(step): refused \(command) changed the file")
             }
             if step % 10 == 9 {
                 let check = try cli.run(["check"])
-                #expect([0, 1].contains(check.status), "step \(step): check crashed: \(check.stderr)")
+                #expect([0, 1].contains(check.status), "seed \(random.seed), step \(step): check crashed: \(check.stderr)")
                 // Whatever the positions, --json is one valid JSON document.
                 let json = try cli.run(["--json", "show"])
-                #expect(json.status == 0, "step \(step): \(json.stderr)")
-                #expect((try? CLIHarness.json(json.stdout)) != nil, "step \(step): show --json is not JSON: \(json.stdout.prefix(300))")
+                #expect(json.status == 0, "seed \(random.seed), step \(step): \(json.stderr)")
+                #expect((try? CLIHarness.json(json.stdout)) != nil, "seed \(random.seed), step \(step): show --json is not JSON: \(json.stdout.prefix(300))")
             }
         }
         #expect(actedOnShownRow > 30 && refused > 5, "the run exercised both paths: \(actedOnShownRow) acted, \(refused) refused")

@@ -41,8 +41,19 @@ final class CLIHarness: Sendable {
         return try Self.process(binary.path, arguments, in: directory, stdin: stdin, environment: environment)
     }
 
+    /// How long one process may run before it is killed and the test fails: generous (a debug build on
+    /// a loaded 2-core machine), but finite, so a command that hangs fails the test instead of hanging it.
+    static let processTimeout: TimeInterval = 300
+
+    /// A process that was still running when `processTimeout` passed (it was killed).
+    struct TimedOut: Error, CustomStringConvertible {
+        let command: [String]
+        let seconds: TimeInterval
+        var description: String { "\(command.joined(separator: " ")) still ran after \(Int(seconds)) s and was killed" }
+    }
+
     static func process(_ executable: String, _ arguments: [String], in directory: URL?, stdin: Data = Data(),
-                        environment: [String: String] = [:]) throws -> Run {
+                        environment: [String: String] = [:], timeout: TimeInterval = processTimeout) throws -> Run {
         let scratch = try TemporaryDirectory(prefix: "liststore-io")
         let inURL = scratch.url.appendingPathComponent("in"), outURL = scratch.url.appendingPathComponent("out"), errURL = scratch.url.appendingPathComponent("err")
         try stdin.write(to: inURL)
@@ -61,7 +72,14 @@ final class CLIHarness: Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw TimedOut(command: [executable] + arguments, seconds: timeout)
+        }
         process.waitUntilExit()
         return Run(status: process.terminationStatus,
                    stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),

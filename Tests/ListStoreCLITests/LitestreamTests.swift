@@ -115,8 +115,13 @@ struct LitestreamTests {
 
         let writer = try writerLoop(cli, name: "writer", count: 60, "add --every-section tick")
         // Kill Litestream once the writer is well under way.
-        let deadline = Date().addingTimeInterval(60)
-        while try rowCount(try litestream.show()) < 24 + 3 * 10, Date() < deadline { usleep(50_000) }
+        let deadline = Date().addingTimeInterval(120)
+        var written = try rowCount(try litestream.show())
+        while written < 24 + 3 * 10, Date() < deadline {
+            usleep(50_000)
+            written = try rowCount(try litestream.show())
+        }
+        try #require(written >= 24 + 3 * 10, "the writer made only \(written - 24) rows in 120 s: \(writer.lines(errors: true))")
         litestream.crash()
         #expect(writer.isRunning, "the writer finished before Litestream was killed; make it write more")
 

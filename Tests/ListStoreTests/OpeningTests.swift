@@ -18,7 +18,7 @@ import SQLiteLayer
         #expect(try reopened.snapshot().titles == [["one", "two"]])
         let readOnly = try ListStore.open(at: path, mode: .readOnly)
         #expect(try readOnly.rowCount(inSection: 0) == 2)
-        #expect(throws: ListStoreError.self) { try readOnly.insertRow("three", intoSection: 0) }
+        #expect(throws: ListStoreError.openedForReading(path: path)) { try readOnly.insertRow("three", intoSection: 0) }
         #expect(try reopened.rowCount(inSection: 0) == 2)
     }
 

@@ -28,9 +28,14 @@ public final class TemporaryDirectory: Sendable {
 /// A deterministic random number generator (SplitMix64), so randomized tests replay exactly.
 public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
+    /// The seed it started from: failure messages name it, so a failing run can be replayed.
+    public let seed: UInt64
 
     /// A generator whose sequence is fixed by `seed`.
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) {
+        self.seed = seed
+        state = seed
+    }
 
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -89,8 +89,10 @@ enum Commands {
         CommandSpec(words: ["watch"], arguments: "[--count N]",
                     summary: "Print one line per committed change — from any process or the sqlite3 shell — until interrupted.",
                     details: """
-                        Changes made elsewhere are noticed within about 0.1 s. With --json each line is one change set:
-                        {"changes":{"sections":{…},"rows":{…},"ids":{…}}}. Reads only; never creates the database.
+                        Changes made elsewhere are noticed within about 0.1 s. With --json the first line is the state it
+                        starts from (the show --json document), then each line is one change set,
+                        {"changes":{"sections":{…},"rows":{…}}}, or {"reset":{"sections":[…]}} after edits made outside
+                        ListStore that no change set describes. Reads only; never creates the database.
                         """,
                     example: "liststore watch --json",
                     options: [.init(name: "--count", valueName: "N", help: "stop after N changes")],

@@ -17,9 +17,8 @@ import ListStore
     }
 
     static func ids(_ json: [String: Any], _ kind: String) -> [Int64] {
-        let changes = json["changes"] as? [String: Any]
-        let rows = (changes?["ids"] as? [String: Any])?["rows"] as? [String: Any]
-        return (rows?[kind] as? [Any])?.compactMap { ($0 as? NSNumber)?.int64Value } ?? []
+        let rows = (json["changes"] as? [String: Any])?["rows"] as? [String: Any]
+        return (rows?[kind] as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.int64Value } ?? []
     }
 
     /// A failure that is allowed: the busy timeout, or deleting from a section that happened to be empty.

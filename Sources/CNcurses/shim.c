@@ -47,7 +47,11 @@ int cn_start(int timeout_milliseconds) {
     noecho();
     nonl();
     keypad(stdscr, TRUE);
+#if defined(__APPLE__)
+    ESCDELAY = 25; /* the SDK's ncurses 5.7 has no set_escdelay */
+#else
     set_escdelay(25);
+#endif
     timeout(timeout_milliseconds);
     curs_set(0);
     return 0;

@@ -33,7 +33,18 @@ let package = Package(
             resources: migrationFiles.map { .embedInCode($0) }
         ),
         .target(name: "ListStore", dependencies: ["SQLiteLayer", "ListStoreMigrations"]),
-        .target(name: "ListStoreCLI", dependencies: ["ListStore"]),
+        // ncurses for `liststore ui` (wide-character build: Debian's libncurses-dev on Linux, the SDK's on macOS).
+        .target(
+            name: "CNcurses",
+            linkerSettings: [
+                .linkedLibrary("ncursesw", .when(platforms: [.linux])),
+                .linkedLibrary("ncurses", .when(platforms: [.macOS])),
+            ]
+        ),
+        .target(name: "ListStoreCLI", dependencies: [
+            "ListStore",
+            .target(name: "CNcurses", condition: .when(platforms: [.linux, .macOS])),
+        ]),
         .executableTarget(name: "liststore", dependencies: ["ListStoreCLI"]),
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("sqlite3")]),
         .executableTarget(name: "liststore-bench", dependencies: ["ListStore", "CBaseline"]),

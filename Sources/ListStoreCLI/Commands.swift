@@ -97,6 +97,15 @@ enum Commands {
                     example: "liststore watch --json",
                     options: [.init(name: "--count", valueName: "N", help: "stop after N changes")],
                     positionalCount: 0...0, run: WatchCommand.run),
+        CommandSpec(words: ["ui"], arguments: "",
+                    summary: "A full-screen, live view of the store in edit mode: tick rows and delete them at once, add, insert, edit, move.",
+                    details: """
+                        Keys: j/k or ↓/↑ move, PgDn/PgUp, g/G first/last row; Space ticks a row; d deletes the ticked rows (or the
+                        row under the cursor); a adds a row to every section; i inserts at the cursor; e edits a title; m picks up a
+                        row and m drops it at the cursor; n adds a section; Esc cancels; q quits. Changes by other processes show
+                        within half a second. Needs a terminal.
+                        """,
+                    example: "liststore --db lists.sqlite ui", options: [], positionalCount: 0...0, run: UICommand.run),
     ]
 
     static var programHelp: String {

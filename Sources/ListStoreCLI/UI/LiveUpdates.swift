@@ -1,0 +1,77 @@
+import Foundation
+import ListStore
+import Synchronization
+
+/// What the screen hears about commits, from any process (this one included).
+enum LiveEvent: Sendable {
+    /// One committed change; the screen drops ticks of deleted rows and re-reads its window.
+    case changes(ChangeSet)
+    /// Changes may have been missed (observation just started): re-read and check the ticks.
+    case resynchronize
+    /// Observation stopped for good; the text says why and what to do.
+    case ended(String)
+}
+
+/// The only place `liststore ui` observes the store. The screen asks for the events that arrived since it
+/// last asked (``drain()``) between keys; everything about how they are obtained stays in here.
+///
+/// Today: a read-only `ListStore` of its own on the same file, so the observer's snapshot reads never
+/// hold the screen's connection, and `changes(includingOtherConnections:pollInterval:)` on it, started off
+/// the screen's thread so that a large store opens at once. Commits made between the screen's first read
+/// and the start of the stream are covered by a `.resynchronize` when the stream is ready. The screen's
+/// own writes come back here as well, which the screen handles idempotently (ids, re-read by page).
+final class LiveUpdates: Sendable {
+    /// How often other processes' commits are looked for.
+    static let pollInterval: Duration = .milliseconds(100)
+
+    /// Events waiting for the screen, shared with the observing task.
+    private final class Queue: Sendable {
+        private let events = Mutex<[LiveEvent]>([])
+        func append(_ event: LiveEvent) { events.withLock { $0.append(event) } }
+        func drain() -> [LiveEvent] {
+            events.withLock { events in
+                defer { events.removeAll() }
+                return events
+            }
+        }
+    }
+
+    private let events = Queue()
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// Starts observing the database at `path`.
+    init(path: String) {
+        let started = Task.detached { [events] in
+            let observed: ListStore
+            do {
+                observed = try ListStore.open(at: path, mode: .readOnly)
+            } catch {
+                events.append(.ended("live updates are off: \(CLIAdvice.message(for: error))"))
+                return
+            }
+            guard !observed.isImmutableSnapshot else {
+                events.append(.ended("live updates are off: the file can only be read as a fixed snapshot here (no -shm file), so other processes' changes cannot be seen"))
+                return
+            }
+            let stream = observed.changes(includingOtherConnections: true, pollInterval: Self.pollInterval)
+            events.append(.resynchronize)
+            for await changes in stream {
+                events.append(.changes(changes))
+            }
+            if !Task.isCancelled {
+                events.append(.ended("live updates stopped: the database can no longer be read; check it with `liststore check`"))
+            }
+        }
+        task.withLock { $0 = started }
+    }
+
+    /// The events that arrived since the last call, oldest first.
+    func drain() -> [LiveEvent] {
+        events.drain()
+    }
+
+    /// Stops observing.
+    func stop() {
+        task.withLock { $0?.cancel() }
+    }
+}

@@ -15,11 +15,13 @@ enum LiveEvent: Sendable {
 /// The only place `liststore ui` observes the store. The screen asks for the events that arrived since it
 /// last asked (``drain()``) between keys; everything about how they are obtained stays in here.
 ///
-/// Today: a read-only `ListStore` of its own on the same file, so the observer's snapshot reads never
-/// hold the screen's connection, and `changes(includingOtherConnections:pollInterval:)` on it, started off
-/// the screen's thread so that a large store opens at once. Commits made between the screen's first read
-/// and the start of the stream are covered by a `.resynchronize` when the stream is ready. The screen's
-/// own writes come back here as well, which the screen handles idempotently (ids, re-read by page).
+/// A read-only `ListStore` of its own on the same file, so observing never holds the screen's
+/// connection, and `observe(includingOtherConnections:pollInterval:)` on it, started off the screen's
+/// thread so that a large store opens at once. The stream's initial state (and any reset) becomes a
+/// `.resynchronize`, which also covers commits made between the screen's first read and the start of
+/// the stream; then every commit arrives as its change set, read from the change log at a cost in
+/// proportion to the change. The screen's own writes come back here as well, which the screen handles
+/// idempotently (ids, re-read by page).
 final class LiveUpdates: Sendable {
     /// How often other processes' commits are looked for.
     static let pollInterval: Duration = .milliseconds(100)
@@ -53,10 +55,19 @@ final class LiveUpdates: Sendable {
                 events.append(.ended("live updates are off: the file can only be read as a fixed snapshot here (no -shm file), so other processes' changes cannot be seen"))
                 return
             }
-            let stream = observed.changes(includingOtherConnections: true, pollInterval: Self.pollInterval)
-            events.append(.resynchronize)
-            for await changes in stream {
-                events.append(.changes(changes))
+            let stream = observed.observe(includingOtherConnections: true, pollInterval: Self.pollInterval)
+            do {
+                for try await update in stream {
+                    switch update {
+                    // The state observation starts from, or one no change set describes: the screen
+                    // re-reads its window by pages and checks its ticks; it keeps no copy of the store.
+                    case .initial, .reset: events.append(.resynchronize)
+                    case let .changes(changes): events.append(.changes(changes))
+                    }
+                }
+            } catch {
+                events.append(.ended("live updates stopped: \(CLIAdvice.message(for: error))"))
+                return
             }
             if !Task.isCancelled {
                 events.append(.ended("live updates stopped: the database can no longer be read; check it with `liststore check`"))

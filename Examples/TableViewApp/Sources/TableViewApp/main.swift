@@ -48,7 +48,53 @@ func addRow(_ title: String, to store: ListStore) async throws -> Int {
 // END
 print("now \(try await addRow("Written while the UI stays responsive", to: store)) rows")
 
+// README: observing
+@MainActor func keepInSync(with store: ListStore, draw: (ListSnapshot, ChangeSet?) -> Void) async throws {
+    var mirror = ListSnapshot(sections: [])
+    for try await update in store.observe() {            // the state first, then every commit, in order
+        switch update {
+        case .initial(let state), .reset(let state):
+            mirror = state
+            draw(mirror, nil)                              // reloadData, or a new diffable snapshot
+        case .changes(let changes):
+            try mirror.apply(changes)                      // now exactly the store's state after the commit
+            draw(mirror, changes)                          // performBatchUpdates with `changes`
+        }
+    }
+}
+// END
+
+// Observing for real: the state, one change made elsewhere, the mirror equals the store.
+let observed = Task {
+    var seen: [ListSnapshot] = []
+    try await keepInSync(with: store) { state, _ in
+        seen.append(state)
+        if seen.count == 2 { withUnsafeCurrentTask { $0?.cancel() } }
+    }
+    return seen
+}
+try await Task.sleep(for: .milliseconds(300))
+let elsewhere = try ListStore.open(at: url)
+try elsewhere.insertRow("Added by another connection", intoSection: 0, at: 0)
+let states = try await observed.value
+guard states.count == 2, states[1] == (try store.snapshot()) else {
+    print("observation did not follow the store: \(states.count) states")
+    exit(1)
+}
+
 #if canImport(UIKit)
+// README: a diffable data source
+@MainActor func diffableSnapshot(of state: ListSnapshot, reconfiguring changes: ChangeSet?) -> NSDiffableDataSourceSnapshot<SectionID, RowID> {
+    var snapshot = NSDiffableDataSourceSnapshot<SectionID, RowID>()
+    for section in state.sections {
+        snapshot.appendSections([section.id])
+        snapshot.appendItems(section.rows.map(\.id), toSection: section.id)
+    }
+    snapshot.reconfigureItems(changes?.updatedRows.map(\.id) ?? [])   // same id, new title or payload
+    return snapshot
+}
+// END
+
 // README: feeding a table view
 @MainActor func apply(_ changes: ChangeSet, to tableView: UITableView) {
     tableView.performBatchUpdates {
@@ -67,7 +113,7 @@ print("now \(try await addRow("Written while the UI stays responsive", to: store
 
 let final = try store.snapshot().sections.map { $0.rows.map(\.title) }
 print(final)
-guard final == [["Lunch?", "Today", "Invoice", "New item", "Written while the UI stays responsive"]] else {
+guard final == [["Added by another connection", "Lunch?", "Today", "Invoice", "New item", "Written while the UI stays responsive"]] else {
     print("unexpected state: \(final)")
     exit(1)
 }

@@ -97,6 +97,14 @@ enum UIKitReplay {
         }
     }
 
+    /// Everything a change set from `old` to `new` must be: replayed with UIKit's rules it gives `new`,
+    /// it keeps UIKit's batch rules, and applied to `old` as a mirror it gives `new`.
+    static func checkAll(_ changes: ChangeSet, from old: ListSnapshot, to new: ListSnapshot) throws {
+        try check(changes, from: old, to: new)
+        try checkBatchRules(changes, oldSectionCount: old.sections.count)
+        guard try old.applying(changes) == new else { throw Failure(description: "applying the change set does not give the new state") }
+    }
+
     static func checkSortedAndUnique(_ changes: ChangeSet) throws {
         func sortedUnique<T: Comparable & Hashable>(_ values: [T], _ name: String) throws {
             guard values == values.sorted(), Set(values).count == values.count else { throw Failure(description: "\(name) not sorted and unique") }
@@ -188,11 +196,7 @@ enum UIKitReplay {
         for step in 0..<5_000 {
             let changes = try Self.randomMutation(store, before, &random)
             let after = try store.snapshot()
-            do {
-                try UIKitReplay.check(changes, from: before, to: after)
-                try UIKitReplay.checkBatchRules(changes, oldSectionCount: before.sections.count)
-                guard try before.applying(changes) == after else { throw UIKitReplay.Failure(description: "applying the change set does not give the new state") }
-            } catch {
+            do { try UIKitReplay.checkAll(changes, from: before, to: after) } catch {
                 Issue.record("step \(step): \(error)\n\(changes)")
                 return
             }
@@ -215,11 +219,7 @@ enum UIKitReplay {
                 current = try store.snapshot()
             }
             let diff = ChangeSet.between(before, current)
-            do {
-                try UIKitReplay.check(diff, from: before, to: current)
-                try UIKitReplay.checkBatchRules(diff, oldSectionCount: before.sections.count)
-                guard try before.applying(diff) == current else { throw UIKitReplay.Failure(description: "applying the diff does not give the new state") }
-            } catch {
+            do { try UIKitReplay.checkAll(diff, from: before, to: current) } catch {
                 Issue.record("step \(step): \(error)\n\(diff)")
                 return
             }

@@ -144,8 +144,7 @@ import SQLiteLayer
             guard expected != mirror else { continue }
             let changes = try Self.changes(try await Self.next(&updates))
             do {
-                try UIKitReplay.check(changes, from: mirror, to: expected)
-                try UIKitReplay.checkBatchRules(changes, oldSectionCount: mirror.sections.count)
+                try UIKitReplay.checkAll(changes, from: mirror, to: expected)
                 try mirror.apply(changes)
             } catch {
                 Issue.record("step \(step) (seed 909): \(error)\n\(changes)")

@@ -83,15 +83,12 @@ import Testing
                 continue
             }
             let after = try store.snapshot()
-            do {
-                try UIKitReplay.check(changes, from: before, to: after)
-                try UIKitReplay.checkBatchRules(changes, oldSectionCount: before.sections.count)
-                guard try before.applying(changes) == after else { throw UIKitReplay.Failure(description: "applying the change set does not give the new state") }
-            } catch {
-                Issue.record("step \(step) (\(edits) edits): \(error)\n\(changes)")
+            do { try UIKitReplay.checkAll(changes, from: before, to: after) } catch {
+                Issue.record("step \(step) (seed 2026, \(edits) edits): \(error)\n\(changes)")
                 return
             }
-            #expect(changes.isEmpty == (before == after) || !changes.isEmpty, "step \(step)")
+            // (A non-empty change set for an unchanged store is possible: a row moved away and back.)
+            if changes.isEmpty { #expect(before == after, "step \(step) (seed 2026): an empty change set for a changed store") }
             if edits > 1 { multiEdit += 1 }
             kinds.formUnion(ChangeSetReplayTests.kinds(changes))
             before = after

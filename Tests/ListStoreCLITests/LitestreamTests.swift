@@ -191,6 +191,11 @@ struct LitestreamTests {
             #expect(seen == live, "round \(round): the follower shows \(seen.prefix(200))")
         }
         #expect(try cli.run(["--db", follower, "check"]).status == 0)
+        // Edits to the follower would be overwritten by the next change from the primary: refused.
+        let before = try cli.dump(follower)
+        let refused = try cli.run(["--db", follower, "add", "0", "lost"])
+        #expect(refused.status == 1 && refused.stderr.contains("read replica"), "\(refused.stderr)")
+        #expect(try cli.dump(follower) == before)
         #expect(follow.isRunning, "\(follow.lines()) \(follow.lines(errors: true))")
         litestream.stop()
     }

@@ -68,6 +68,9 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     case reentrantCall
     /// Observation cannot go on, or start: what other connections change cannot be seen or told.
     case cannotObserve(path: String, reason: String)
+    /// A copy that `litestream restore -f` keeps following its replica (a `-txid` file sits beside it):
+    /// it can be read, but an edit would be overwritten by the next change from the primary.
+    case readReplica(path: String)
     /// A database path that cannot be a database file: empty, or a folder, device, FIFO or socket;
     /// nothing was opened.
     case unusablePath(path: String, reason: String)
@@ -129,6 +132,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
             return error.description
         case let .sectionOrderDamaged(count, lowest, highest):
             return "the section positions were changed outside ListStore (\(Self.countText(count, "section")) at positions \(lowest)…\(highest), not 0…\(count - 1)); nothing was changed — repair the store to renumber them, keeping their order"
+        case let .readReplica(path):
+            return "\(path) is a read replica that Litestream keeps following its primary (\(path)-txid is beside it); nothing was changed — an edit here would be overwritten: edit the primary, or open this copy for reading"
         case let .cannotObserve(path, reason):
             return "cannot observe \(path): \(reason)"
         case .reentrantCall:

@@ -56,6 +56,11 @@ struct StoreOpener: Sendable {
     // MARK: Writing
 
     private func openForWriting() throws -> OpenedStore {
+        if path != StorePath.inMemory, FileManager.default.fileExists(atPath: path + "-txid") {
+            // `litestream restore -f` keeps this beside a copy it follows, and overwrites the copy with
+            // the primary's changes: an edit made here would be lost without a word.
+            throw ListStoreError.readReplica(path: path)
+        }
         try recogniseBeforeWriting()
         let connection = try connect(.readWriteCreate)
         let version = try retryingWhileBusy { try examine(connection) }

@@ -46,10 +46,28 @@ enum BoundedReader {
 }
 
 /// The C library's `read(2)`, named apart from `BoundedReader.read`.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     #if canImport(Darwin)
     return Darwin.read(descriptor, buffer, count)
     #else
     return Glibc.read(descriptor, buffer, count)
+    #endif
+}
+
+/// The C library's `open(2)` for reading, named apart from the `open` methods of the CLI's types.
+func systemOpenForReading(_ path: String) -> Int32 {
+    #if canImport(Darwin)
+    return Darwin.open(path, O_RDONLY | O_CLOEXEC)
+    #else
+    return Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    #endif
+}
+
+/// The C library's `close(2)`.
+func systemClose(_ descriptor: Int32) {
+    #if canImport(Darwin)
+    _ = Darwin.close(descriptor)
+    #else
+    _ = Glibc.close(descriptor)
     #endif
 }

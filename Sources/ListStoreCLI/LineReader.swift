@@ -27,7 +27,7 @@ final class LineReader {
         self.name = name
     }
 
-    deinit { if ownsDescriptor { Glibc.close(descriptor) } }
+    deinit { if ownsDescriptor { systemClose(descriptor) } }
 
     /// Standard input for `-`, else the file at `path`; a file that cannot be read is a failure naming it.
     static func open(_ path: String) throws -> LineReader {
@@ -36,7 +36,7 @@ final class LineReader {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CommandFailure("cannot read \(path): it is a folder; pass a file with one command per line, or - for standard input")
         }
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = systemOpenForReading(path)
         guard descriptor >= 0 else {
             throw CommandFailure("cannot read \(path): \(String(cString: strerror(errno))); pass a file with one command per line, or - for standard input")
         }
@@ -73,7 +73,7 @@ final class LineReader {
             start = 0
         }
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count < 0 { throw CommandFailure("cannot read \(name): \(String(cString: strerror(errno))); nothing was changed") }
             if count == 0 {

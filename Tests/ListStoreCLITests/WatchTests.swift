@@ -80,10 +80,52 @@ import ListStore
         let store = try ListStore.open(at: cli.database)
         let stream = store.observe(pollInterval: .milliseconds(20))
         var updates = stream.makeAsyncIterator()
-        guard case .initial = try await updates.next() else { Issue.record("the first update is not the initial state"); return }
+        guard case .initial = try await nextElement(&updates) else { Issue.record("the first update is not the initial state"); return }
         try cli.run(["add", "0", "聖騎士", "--at", "0"])
         var received: ChangeSet?
-        if case let .changes(changes) = try await updates.next() { received = changes }
+        if case let .changes(changes) = try await nextElement(&updates) { received = changes }
         #expect(received?.insertedRows.map(\.indexPath) == [ListIndexPath(section: 0, row: 0)])
+    }
+}
+
+/// Starting to observe while another process commits edit after edit: the initial state plus every
+/// update after it give the store's state at the end — no commit missed, none applied twice.
+@Suite struct ObservingWhileAnotherProcessWritesTests {
+    @Test func theStateThenEveryChangeWhateverTheOtherProcessDoes() async throws {
+        let cli = try CLIHarness()
+        try cli.run(["section", "add", "Shared"])
+        try cli.run(["add", "0", "seed"])
+        let binary = try #require(CLIHarness.binary)
+        // 120 commits by another process, each its own `liststore` run: inserts at the head and the end, moves.
+        let script = """
+            for i in $(seq 1 40); do "$0" --db "$1" add 0 "head $i" --at 0 && "$0" --db "$1" add 0 "tail $i" && "$0" --db "$1" move 0:0 0:1; done
+            """
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", script, binary.path, cli.database]
+        try writer.run()
+        defer { if writer.isRunning { writer.terminate() } }
+        let store = try ListStore.open(at: cli.database)
+        // Let the other process get going, then start observing in the middle of its commits.
+        for _ in 0..<600 where try store.totalRowCount() < 20 { usleep(10_000) }
+        var updates = store.observe(pollInterval: .milliseconds(10)).makeAsyncIterator()
+        guard case var .initial(mirror) = try await nextElement(&updates) else { Issue.record("no initial state first"); return }
+        #expect(mirror.rowCount < 81, "observation started after the writer had finished: nothing was tested")
+        for _ in 0..<3_000 where writer.isRunning { usleep(10_000) }
+        #expect(!writer.isRunning && writer.terminationStatus == 0, "the writer failed or did not finish")
+        try store.deliverChangesFromOtherConnections()
+        let final = try store.snapshot()
+        var received = 0
+        while mirror != final && received < 500 {
+            switch try await nextElement(&updates) {
+            case let .changes(changes)?: try mirror.apply(changes)
+            case let .reset(state)?: mirror = state
+            case .initial?: Issue.record("a second initial state")
+            case nil: Issue.record("the stream ended"); return
+            }
+            received += 1
+        }
+        #expect(mirror == final, "after \(received) updates the mirror differs from the store")
+        #expect(final.rowCount == 81)
     }
 }

@@ -7,28 +7,9 @@ import SQLiteLayer
 /// connection's, and hand edits made with plain SQL — with values, valid for UIKit, and applying them
 /// to the state gives the store's state after every commit.
 @Suite struct ObservationTests {
-    /// Waits for the next update, failing after `timeout` (generous: other tests may load the machine).
+    /// Waits for the next update, failing after `timeout` rather than hanging.
     static func next(_ updates: inout AsyncThrowingStream<ListUpdate, any Error>.Iterator, timeout: Duration = .seconds(60)) async throws -> ListUpdate {
-        let box = IteratorBox(updates)
-        let result = try await withThrowingTaskGroup(of: ListUpdate?.self) { group in
-            group.addTask { try await box.next() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-        updates = box.iterator
-        return try #require(result, "timed out waiting for an update")
-    }
-
-    /// Lets a task group's child advance an iterator that the test then keeps using.
-    final class IteratorBox: @unchecked Sendable {
-        var iterator: AsyncThrowingStream<ListUpdate, any Error>.Iterator
-        init(_ iterator: AsyncThrowingStream<ListUpdate, any Error>.Iterator) { self.iterator = iterator }
-        func next() async throws -> ListUpdate? { try await iterator.next() }
+        try #require(try await nextElement(&updates, timeout: timeout), "the stream ended")
     }
 
     static func changes(_ update: ListUpdate) throws -> ChangeSet {

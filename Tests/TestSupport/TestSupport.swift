@@ -48,3 +48,37 @@ public struct SeededGenerator: RandomNumberGenerator {
 
 /// Reads the whole file, to prove a failed operation left it byte-for-byte unchanged.
 public func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+/// Lets a task group's child advance an iterator that the caller then keeps using.
+private final class IteratorBox<Element: Sendable>: @unchecked Sendable {
+    var iterator: AsyncThrowingStream<Element, any Error>.Iterator
+    init(_ iterator: AsyncThrowingStream<Element, any Error>.Iterator) { self.iterator = iterator }
+    func next() async throws -> Element? { try await iterator.next() }
+}
+
+/// The stream's next element, or nil when it ended; throws `TimedOut` after `timeout` (generous: other
+/// tests may load the machine), so a missing element fails a test instead of hanging the suite.
+public func nextElement<Element: Sendable>(_ iterator: inout AsyncThrowingStream<Element, any Error>.Iterator,
+                                           timeout: Duration = .seconds(60)) async throws -> Element? {
+    let box = IteratorBox(iterator)
+    let result: Element?? = try await withThrowingTaskGroup(of: Element??.self) { group in
+        group.addTask { .some(try await box.next()) }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            return .none
+        }
+        let first = try await group.next() ?? .none
+        group.cancelAll()
+        return first
+    }
+    iterator = box.iterator
+    guard let result else { throw TimedOut(seconds: timeout) }
+    return result
+}
+
+/// A wait that did not end in time.
+public struct TimedOut: Error, CustomStringConvertible {
+    /// How long it waited.
+    public let seconds: Duration
+    public var description: String { "timed out after \(seconds)" }
+}

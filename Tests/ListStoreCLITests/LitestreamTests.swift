@@ -67,7 +67,9 @@ struct LitestreamTests {
         }
         #expect(inserted == expectedRows - rowsBefore)
         // Litestream's own writes (to _litestream_seq, after each checkpoint) show as no change at all.
-        let insertedPerLine = watch.lines().map { line in
+        // (The first line is the state watch started from, the show --json document.)
+        #expect(try watch.lines().first.map { try CLIHarness.json($0)["sections"] != nil } == true)
+        let insertedPerLine = watch.lines().dropFirst().map { line in
             (((try? CLIHarness.json(line))?["changes"] as? [String: Any])?["rows"] as? [String: Any])?["inserted"] as? [Any]
         }
         #expect(insertedPerLine.allSatisfy { ($0?.count ?? 0) > 0 }, "watch printed a line without an inserted row")

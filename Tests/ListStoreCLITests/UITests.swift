@@ -12,16 +12,26 @@ final class TmuxPane {
     static let prompt = "ui-test$"
 
     private let tmux: String
+    /// The server's socket lives in a folder of the pane's own, so that it outlives the pane even when
+    /// the test's harness (and its folder) goes first.
+    private let socketFolder: TemporaryDirectory
     private let socket: String
+    /// The tmux server, ended when the pane goes even if its socket is gone.
+    private var serverPID: Int32?
 
     init(tmux: String, directory: URL) throws {
         self.tmux = tmux
-        socket = directory.appendingPathComponent("tmux.sock").path
+        socketFolder = try TemporaryDirectory(prefix: "tmux")
+        socket = socketFolder.path("tmux.sock")
         try run(["-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "40", "-s", "ui",
                  "env PS1='\(Self.prompt) ' sh"])
+        serverPID = Int32(try run(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    deinit { _ = try? run(["kill-server"]) }
+    deinit {
+        // By its socket; by its process only when that fails, so a reused process id is never hit.
+        if (try? run(["kill-server"])) == nil, let serverPID { kill(serverPID, SIGKILL) }
+    }
 
     /// Keys by tmux's names (`Space`, `Enter`, `Escape`, `Down`, `C-c`) or single characters.
     func keys(_ keys: String...) throws { try run(["send-keys", "-t", "ui"] + keys) }
@@ -74,6 +84,10 @@ final class TmuxPane {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else of this process's: the tmux server the first command starts lives on, and a copy
+        // of a descriptor Foundation's Process gave another test's child would keep that child looking
+        // alive to Foundation forever (a concurrent test would then hang waiting for it).
+        try Self.closeDescriptorsFrom3(&actions)
         var environment = ProcessInfo.processInfo.environment
         environment["LANG"] = "C.UTF-8"
         environment["LC_ALL"] = "C.UTF-8"
@@ -93,6 +107,16 @@ final class TmuxPane {
             throw CommandError("tmux \(arguments.first ?? "") failed (status \(status)): \(errors)")
         }
         return output
+    }
+
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), which Swift's Glibc module does not import.
+    private static func closeDescriptorsFrom3(_ actions: inout posix_spawn_file_actions_t) throws {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            throw CommandError("this C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or newer is needed)")
+        }
+        let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
+        guard closeFrom(&actions, 3) == 0 else { throw CommandError("posix_spawn_file_actions_addclosefrom_np failed") }
     }
 
     struct CommandError: Error, CustomStringConvertible {

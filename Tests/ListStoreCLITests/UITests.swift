@@ -29,8 +29,10 @@ final class TmuxPane {
     }
 
     deinit {
-        // By its socket; by its process only when that fails, so a reused process id is never hit.
-        if (try? run(["kill-server"])) == nil, let serverPID { kill(serverPID, SIGKILL) }
+        // tmux's kill-server answers before its server has gone, and an exiting test process may not
+        // wait for it: end the server by its process id as well (it is this test's own, just started).
+        _ = try? run(["kill-server"])
+        if let serverPID { kill(serverPID, SIGKILL) }
     }
 
     /// Keys by tmux's names (`Space`, `Enter`, `Escape`, `Down`, `C-c`) or single characters.

@@ -174,7 +174,13 @@ import SQLiteLayer
                 }
             }
             writer.start()
-            try await Task.sleep(for: .milliseconds(5 * round))
+            // Start observing once the writer is under way (a different point each round), not by the clock:
+            // on a loaded machine the writer thread may not have started after any fixed sleep.
+            var waited = 0
+            while waited < 30_000, !writer.isFinished, try observed.totalRowCount() < 10 + 40 * round {
+                try await Task.sleep(for: .milliseconds(2))
+                waited += 1
+            }
             var updates = observed.observe(pollInterval: .milliseconds(5)).makeAsyncIterator()
             guard case var .initial(mirror) = try await Self.next(&updates) else { Issue.record("no initial state"); return }
             if (1..<300).contains(mirror.rowCount) { roundsThatStartedMidway += 1 }

@@ -37,7 +37,13 @@ if arguments.first == "--litestream" {
 
 let quick = arguments.contains("--quick")
 let large = arguments.contains("--large")
-if let unknown = arguments.first(where: { !["--quick", "--large", "--repetitions", "--only", "observation"].contains($0) && Int($0) == nil }) {
+// "observation" is a value only right after --only.
+let unknownArgument = arguments.indices.first { index in
+    let argument = arguments[index]
+    if argument == "observation" { return index == 0 || arguments[index - 1] != "--only" }
+    return !["--quick", "--large", "--repetitions", "--only"].contains(argument) && Int(argument) == nil
+}.map { arguments[$0] }
+if let unknown = unknownArgument {
     FileHandle.standardError.write(Data("error: unknown option \(unknown); use --quick, --large, --repetitions N or --only observation\n".utf8))
     exit(2)
 }

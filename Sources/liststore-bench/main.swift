@@ -5,6 +5,7 @@ import ListStore
 // liststore-bench: ListStore against a hand-written C program on the same schema, side by side.
 //   swift run -c release liststore-bench [--quick | --large] [--repetitions N]
 //   swift run -c release liststore-bench --litestream [--quick]   (write cost and replica lag with Litestream)
+//   swift run -c release liststore-bench --only observation [--quick | --large]   (only the observation rows)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -36,8 +37,19 @@ if arguments.first == "--litestream" {
 
 let quick = arguments.contains("--quick")
 let large = arguments.contains("--large")
-if let unknown = arguments.first(where: { !["--quick", "--large", "--repetitions"].contains($0) && Int($0) == nil }) {
-    FileHandle.standardError.write(Data("error: unknown option \(unknown); use --quick, --large or --repetitions N\n".utf8))
+// "observation" is a value only right after --only.
+let unknownArgument = arguments.indices.first { index in
+    let argument = arguments[index]
+    if argument == "observation" { return index == 0 || arguments[index - 1] != "--only" }
+    return !["--quick", "--large", "--repetitions", "--only"].contains(argument) && Int(argument) == nil
+}.map { arguments[$0] }
+if let unknown = unknownArgument {
+    FileHandle.standardError.write(Data("error: unknown option \(unknown); use --quick, --large, --repetitions N or --only observation\n".utf8))
+    exit(2)
+}
+let onlyObservation = arguments.contains("--only")
+if onlyObservation, arguments.firstIndex(of: "--only").map({ arguments.indices.contains($0 + 1) && arguments[$0 + 1] == "observation" }) != true {
+    FileHandle.standardError.write(Data("error: --only takes observation (the one part that can run alone)\n".utf8))
     exit(2)
 }
 let repetitions = arguments.firstIndex(of: "--repetitions").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
@@ -102,76 +114,86 @@ let fixtures: Fixtures
 do { fixtures = try Fixtures() } catch { fail("cannot create a temporary directory: \(error)") }
 defer { fixtures.remove() }
 
-print("liststore-bench: median of \(repetitions) runs, ListStore vs C baseline (raw SQLite API, dense renumbering), same schema and pragmas")
-print(pad("operation", 26) + pad("n", 9, right: true) + pad("ListStore", 12, right: true) + pad("C", 12, right: true) + pad("LS / C", 9, right: true))
-var results: [Result] = []
-do {
-    for n in sizes {
-        for operation in Operation.all {
-            let template = try fixtures.template(rows: operation.fixtureRows(n))
-            var ours: [Double] = [], theirs: [Double] = []
-            for repetition in 0..<repetitions {
-                // Alternate which side runs first, so neither always gets the warmer cache.
-                let order = repetition % 2 == 0 ? [true, false] : [false, true]
-                for isListStore in order {
-                    let path = try fixtures.copy(template, to: isListStore ? "work-liststore.sqlite" : "work-c.sqlite")
-                    if isListStore { ours.append(try measureListStore(operation, n: n, path: path)) }
-                    else { theirs.append(try measureBaseline(operation, n: n, path: path)) }
+if !onlyObservation {
+    print("liststore-bench: median of \(repetitions) runs, ListStore vs C baseline (raw SQLite API, dense renumbering), same schema and pragmas")
+    print(pad("operation", 26) + pad("n", 9, right: true) + pad("ListStore", 12, right: true) + pad("C", 12, right: true) + pad("LS / C", 9, right: true))
+    var results: [Result] = []
+    do {
+        for n in sizes {
+            for operation in Operation.all {
+                let template = try fixtures.template(rows: operation.fixtureRows(n))
+                var ours: [Double] = [], theirs: [Double] = []
+                for repetition in 0..<repetitions {
+                    // Alternate which side runs first, so neither always gets the warmer cache.
+                    let order = repetition % 2 == 0 ? [true, false] : [false, true]
+                    for isListStore in order {
+                        let path = try fixtures.copy(template, to: isListStore ? "work-liststore.sqlite" : "work-c.sqlite")
+                        if isListStore { ours.append(try measureListStore(operation, n: n, path: path)) }
+                        else { theirs.append(try measureBaseline(operation, n: n, path: path)) }
+                    }
                 }
+                let result = Result(operation: operation.name, n: n, listStore: Measurement.median(ours), baseline: Measurement.median(theirs))
+                results.append(result)
+                print(row(result))
             }
-            let result = Result(operation: operation.name, n: n, listStore: Measurement.median(ours), baseline: Measurement.median(theirs))
-            results.append(result)
-            print(row(result))
-        }
 
-        // Opening an existing store (migrations checked) and reading the section count.
-        let template = try fixtures.template(rows: n)
-        var ours: [Double] = [], theirs: [Double] = []
-        for _ in 0..<repetitions {
-            ours.append(try Measurement.seconds { _ = try ListStore.open(at: template).sectionCount() })
-            theirs.append(Measurement.seconds {
-                if let db = baseline_open(template) { var count: Int64 = 0; _ = baseline_section_count(db, &count); baseline_close(db) }
-            })
-        }
-        let open = Result(operation: "open + section count", n: n, listStore: Measurement.median(ours), baseline: Measurement.median(theirs))
-        results.append(open)
-        print(row(open))
-
-        // The whole `liststore add 0 x` process.
-        if FileManager.default.isExecutableFile(atPath: cli) {
-            var times: [Double] = []
+            // Opening an existing store (migrations checked) and reading the section count.
+            let template = try fixtures.template(rows: n)
+            var ours: [Double] = [], theirs: [Double] = []
             for _ in 0..<repetitions {
-                let path = try fixtures.copy(template, to: "work-cli.sqlite")
-                let run = Measurement.spawn(cli, ["--db", path, "add", "0", "x"])
-                guard run.status == 0 else { throw BenchmarkFailure("liststore add exited with \(run.status)") }
-                times.append(run.seconds)
+                ours.append(try Measurement.seconds { _ = try ListStore.open(at: template).sectionCount() })
+                theirs.append(Measurement.seconds {
+                    if let db = baseline_open(template) { var count: Int64 = 0; _ = baseline_section_count(db, &count); baseline_close(db) }
+                })
             }
-            let process = Result(operation: "process: liststore add 0 x", n: n, listStore: Measurement.median(times), baseline: .nan)
-            results.append(process)
-            print(row(process))
-        } else {
-            print("(process: liststore add 0 x — skipped: build the CLI next to this binary, e.g. swift build -c release)")
+            let open = Result(operation: "open + section count", n: n, listStore: Measurement.median(ours), baseline: Measurement.median(theirs))
+            results.append(open)
+            print(row(open))
+
+            // The whole `liststore add 0 x` process.
+            if FileManager.default.isExecutableFile(atPath: cli) {
+                var times: [Double] = []
+                for _ in 0..<repetitions {
+                    let path = try fixtures.copy(template, to: "work-cli.sqlite")
+                    let run = Measurement.spawn(cli, ["--db", path, "add", "0", "x"])
+                    guard run.status == 0 else { throw BenchmarkFailure("liststore add exited with \(run.status)") }
+                    times.append(run.seconds)
+                }
+                let process = Result(operation: "process: liststore add 0 x", n: n, listStore: Measurement.median(times), baseline: .nan)
+                results.append(process)
+                print(row(process))
+            } else {
+                print("(process: liststore add 0 x — skipped: build the CLI next to this binary, e.g. swift build -c release)")
+            }
         }
-    }
 
-    // Scaling: the time at the largest n over the time at the smallest.
-    print("")
-    print("scaling, ListStore time at n = \(largest) over n = \(smallest) (1.00 = independent of n):")
-    for name in Operation.all.map(\.name) + ["open + section count"] {
-        let times = results.filter { $0.operation == name }
-        guard let first = times.first, let last = times.last else { continue }
-        print("  " + pad(name, 26) + String(format: "%8.2fx", last.listStore / first.listStore))
-    }
+        // Scaling: the time at the largest n over the time at the smallest.
+        print("")
+        print("scaling, ListStore time at n = \(largest) over n = \(smallest) (1.00 = independent of n):")
+        for name in Operation.all.map(\.name) + ["open + section count"] {
+            let times = results.filter { $0.operation == name }
+            guard let first = times.first, let last = times.last else { continue }
+            print("  " + pad(name, 26) + String(format: "%8.2fx", last.listStore / first.listStore))
+        }
 
-    // Peak memory of the multi-row delete, in a process of its own.
-    let n = largest
-    let path = try fixtures.copy(try fixtures.template(rows: n), to: "work-memory.sqlite")
-    let report = fixtures.path("memory.txt")
-    let child = Measurement.spawn(CommandLine.arguments[0], ["--child-delete", path, String(n)], output: report)
-    let peakKiB = (try? String(contentsOfFile: report, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    guard child.status == 0, let peakKiB, peakKiB > 0 else { throw BenchmarkFailure("the delete child exited with \(child.status)") }
-    print("")
-    print(String(format: "peak resident memory of a process deleting 1000 scattered rows from n = %d: %.1f MB", n, Double(peakKiB) / 1024))
+        // Peak memory of the multi-row delete, in a process of its own.
+        let n = largest
+        let path = try fixtures.copy(try fixtures.template(rows: n), to: "work-memory.sqlite")
+        let report = fixtures.path("memory.txt")
+        let child = Measurement.spawn(CommandLine.arguments[0], ["--child-delete", path, String(n)], output: report)
+        let peakKiB = (try? String(contentsOfFile: report, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard child.status == 0, let peakKiB, peakKiB > 0 else { throw BenchmarkFailure("the delete child exited with \(child.status)") }
+        print("")
+        print(String(format: "peak resident memory of a process deleting 1000 scattered rows from n = %d: %.1f MB", n, Double(peakKiB) / 1024))
+    } catch {
+        fail("\(error)")
+    }
+}
+
+// Observation: a write with an observer of other connections, and another process's commit noticed.
+do {
+    try ObservationBench(fixtures: fixtures, sizes: sizes, repetitions: repetitions, quick: quick,
+                         cli: FileManager.default.isExecutableFile(atPath: cli) ? cli : nil).run()
 } catch {
-    fail("\(error)")
+    fail("observation: \(error)")
 }

@@ -27,6 +27,8 @@ enum WatchCommand {
             do {
                 for try await update in stream {
                     switch update {
+                    case .started:
+                        continue  // not asked for: watch starts with the state
                     case let .initial(snapshot):
                         // --json: first the state watching starts from, exactly as `show --json` prints it.
                         if json { write(JSONShapes.list(snapshot.sections).serialized() + "\n") }

@@ -193,7 +193,7 @@ import SQLiteLayer
                 switch try await Self.next(&updates) {
                 case let .changes(changes): try mirror.apply(changes)
                 case let .reset(state): mirror = state
-                case .initial: Issue.record("a second initial state")
+                case .initial, .started: Issue.record("a second start")
                 }
                 received += 1
             }
@@ -201,5 +201,17 @@ import SQLiteLayer
             #expect(final.rowCount == 300)
         }
         #expect(roundsThatStartedMidway > 0, "no round started observing while the writer was writing")
+    }
+
+    @Test func startingWithAMarkerReadsNothingAndThenDeliversEveryChange() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("marker.sqlite")
+        let observed = try ListStore.open(at: path)
+        try observed.insertSection(title: "S")
+        var updates = observed.observe(pollInterval: .seconds(3600), startingWith: .marker).makeAsyncIterator()
+        guard case .started = try await Self.next(&updates) else { Issue.record("the first element is not the marker"); return }
+        let theirs = try ListStore.open(at: path).insertRow("theirs", intoSection: 0)
+        try observed.deliverChangesFromOtherConnections()
+        #expect(try Self.changes(try await Self.next(&updates)) == theirs)
     }
 }

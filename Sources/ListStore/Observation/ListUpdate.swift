@@ -10,4 +10,18 @@ public enum ListUpdate: Sendable, Hashable {
     /// delete or move rows or sections (the `sqlite3` shell, another program), or more commits than the
     /// change log keeps. This is the new state; a table view reloads its data.
     case reset(ListSnapshot)
+    /// The first element instead of ``initial(_:)`` when observing with `startingWith: .marker`: observation
+    /// has started, and no state was read. Every commit after this element's position arrives; read
+    /// what you show after receiving it, and apply updates by id, since a commit made between the two
+    /// may arrive although your read already shows it.
+    case started
+}
+
+/// What ``ListStore/observe(includingOtherConnections:pollInterval:startingWith:)`` gives first.
+public enum ObservationStart: Sendable, Hashable {
+    /// The whole state, read atomically with the start: ``ListUpdate/initial(_:)``. Right for a mirror.
+    case state
+    /// Only ``ListUpdate/started``: for a view that reads pages of a large store itself and re-reads them
+    /// on every update, so that starting to observe reads nothing.
+    case marker
 }

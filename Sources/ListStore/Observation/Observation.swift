@@ -20,8 +20,11 @@ extension ListStore {
     /// The stream ends when its task is cancelled or it is dropped; it ends with an error when the store
     /// cannot be read or observed (``isImmutableSnapshot``, a damaged file, positions damaged by hand),
     /// rather than going quiet.
+    /// With `startingWith: .marker` the first element is ``ListUpdate/started`` and nothing is read: for
+    /// views of large stores that read their own pages.
     public func observe(includingOtherConnections: Bool = true,
-                        pollInterval: Duration = .milliseconds(100)) -> AsyncThrowingStream<ListUpdate, any Error> {
+                        pollInterval: Duration = .milliseconds(100),
+                        startingWith start: ObservationStart = .state) -> AsyncThrowingStream<ListUpdate, any Error> {
         let id = UUID()
         let (stream, continuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream(bufferingPolicy: .unbounded)
         let poller: StopFlag?
@@ -35,10 +38,10 @@ extension ListStore {
                 try self.catchUpWithOtherConnections(db)
                 let (snapshot, position) = try db.readTransaction {
                     try SectionOrder.verify(db)
-                    return (try ListReader.snapshot(db, checked: true),
+                    return (start == .state ? try ListReader.snapshot(db, checked: true) : nil,
                             ObservationHub.Position(logSequence: try ChangeLog.lastSequence(db), dataVersion: try Self.dataVersion(db)))
                 }
-                continuation.yield(.initial(snapshot))
+                continuation.yield(snapshot.map(ListUpdate.initial) ?? .started)
                 return self.hub.subscribe(id, continuation, watchesOtherConnections: includingOtherConnections, at: position)
             }
         } catch {

@@ -16,9 +16,9 @@ enum LiveEvent: Sendable {
 /// last asked (``drain()``) between keys; everything about how they are obtained stays in here.
 ///
 /// A read-only `ListStore` of its own on the same file, so observing never holds the screen's
-/// connection, and `observe(includingOtherConnections:pollInterval:)` on it, started off the screen's
-/// thread so that a large store opens at once. The stream's initial state (and any reset) becomes a
-/// `.resynchronize`, which also covers commits made between the screen's first read and the start of
+/// connection, and `observe(includingOtherConnections:pollInterval:startingWith: .marker)` on it, started
+/// off the screen's thread; starting with a marker reads nothing, whatever the store's size. The marker
+/// (and any reset) becomes a `.resynchronize`, which also covers commits made between the screen's first read and the start of
 /// the stream; then every commit arrives as its change set, read from the change log at a cost in
 /// proportion to the change. The screen's own writes come back here as well, which the screen handles
 /// idempotently (ids, re-read by page).
@@ -55,13 +55,15 @@ final class LiveUpdates: Sendable {
                 events.append(.ended("live updates are off: the file can only be read as a fixed snapshot here (no -shm file), so other processes' changes cannot be seen"))
                 return
             }
-            let stream = observed.observe(includingOtherConnections: true, pollInterval: Self.pollInterval)
+            // Starting with a marker, not the state: the screen reads its own pages, so a store of any size
+            // is observed without being read.
+            let stream = observed.observe(includingOtherConnections: true, pollInterval: Self.pollInterval, startingWith: .marker)
             do {
                 for try await update in stream {
                     switch update {
                     // The state observation starts from, or one no change set describes: the screen
                     // re-reads its window by pages and checks its ticks; it keeps no copy of the store.
-                    case .initial, .reset: events.append(.resynchronize)
+                    case .started, .initial, .reset: events.append(.resynchronize)
                     case let .changes(changes): events.append(.changes(changes))
                     }
                 }

@@ -166,21 +166,22 @@ import SQLiteLayer
             let path = directory.path("busy.sqlite")
             let observed = try ListStore.open(at: path)
             try observed.insertSection(title: "S")
+            // The writer commits on and on; once it is under way (a different point each round) it says
+            // so and slows down a little, so that observation starts while it is still committing —
+            // whatever the machine's load, not by the clock.
+            let underWay = DispatchSemaphore(value: 0)
+            let startAt = 10 + 40 * round
             let writer = Thread {
-                guard let other = try? ListStore.open(at: path) else { return }
+                guard let other = try? ListStore.open(at: path) else { underWay.signal(); return }
                 for index in 0..<300 {
                     _ = try? other.insertRow("w\(index)", intoSection: 0, at: index % 3 == 0 ? 0 : nil)
                     if index % 50 == 0 { _ = try? other.moveRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: index / 2)) }
+                    if index == startAt { underWay.signal() }
+                    if index > startAt { usleep(2_000) }
                 }
             }
             writer.start()
-            // Start observing once the writer is under way (a different point each round), not by the clock:
-            // on a loaded machine the writer thread may not have started after any fixed sleep.
-            var waited = 0
-            while waited < 30_000, !writer.isFinished, try observed.totalRowCount() < 10 + 40 * round {
-                try await Task.sleep(for: .milliseconds(2))
-                waited += 1
-            }
+            #expect(underWay.wait(timeout: .now() + 120) == .success, "round \(round): the writer did not get under way")
             var updates = observed.observe(pollInterval: .milliseconds(5)).makeAsyncIterator()
             guard case var .initial(mirror) = try await Self.next(&updates) else { Issue.record("no initial state"); return }
             if (1..<300).contains(mirror.rowCount) { roundsThatStartedMidway += 1 }

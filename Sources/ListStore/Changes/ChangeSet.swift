@@ -11,6 +11,7 @@ public struct ChangeSet: Hashable, Sendable {
         public let id: SectionID
         /// A section change.
         public init(index: Int, id: SectionID) { self.index = index; self.id = id }
+        /// The order change sets and listings use: by position, then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
     }
 
@@ -22,6 +23,7 @@ public struct ChangeSet: Hashable, Sendable {
         public let id: RowID
         /// A row change.
         public init(indexPath: ListIndexPath, id: RowID) { self.indexPath = indexPath; self.id = id }
+        /// The order change sets and listings use: by position, then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.indexPath, lhs.id) < (rhs.indexPath, rhs.id) }
     }
 
@@ -35,6 +37,7 @@ public struct ChangeSet: Hashable, Sendable {
         public let id: SectionID
         /// A section move.
         public init(from: Int, to: Int, id: SectionID) { self.from = from; self.to = to; self.id = id }
+        /// The order change sets and listings use: by position, then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
     }
 
@@ -49,6 +52,7 @@ public struct ChangeSet: Hashable, Sendable {
         public var id: SectionID { section.id }
         /// A section insertion.
         public init(index: Int, section: SectionSnapshot) { self.index = index; self.section = section }
+        /// The order change sets and listings use: by position, then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
     }
 
@@ -62,6 +66,7 @@ public struct ChangeSet: Hashable, Sendable {
         public let title: String
         /// A section update.
         public init(index: Int, id: SectionID, title: String) { self.index = index; self.id = id; self.title = title }
+        /// The order change sets and listings use: by position, then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
     }
 
@@ -76,6 +81,7 @@ public struct ChangeSet: Hashable, Sendable {
         public var id: RowID { row.id }
         /// A row with its values.
         public init(indexPath: ListIndexPath, row: ListRow) { self.indexPath = indexPath; self.row = row }
+        /// The order change sets and listings use: by position, then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.indexPath, lhs.id) < (rhs.indexPath, rhs.id) }
     }
 
@@ -89,6 +95,7 @@ public struct ChangeSet: Hashable, Sendable {
         public let id: RowID
         /// A row move.
         public init(from: ListIndexPath, to: ListIndexPath, id: RowID) { self.from = from; self.to = to; self.id = id }
+        /// The order change sets and listings use: by position, then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
     }
 

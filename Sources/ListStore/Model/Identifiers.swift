@@ -24,6 +24,7 @@ public struct StableID<Entity: IdentifiedEntity>: RawRepresentable, Hashable, Co
     public let rawValue: Int64
     /// Wraps an `id` value from the database.
     public init(rawValue: Int64) { self.rawValue = rawValue }
+    /// The order change sets and listings use: by position, then id.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     /// `row #12`, `section #3`.
     public var description: String { "\(Entity.noun) #\(rawValue)" }
@@ -66,6 +67,8 @@ public struct ListIndexPath: Hashable, Comparable, Sendable, Codable, LosslessSt
 
     /// `S:R`, e.g. `0:1`.
     public var description: String { "\(section):\(row)" }
+
+    /// The order change sets and listings use: by position, then id.
 
     public static func < (lhs: ListIndexPath, rhs: ListIndexPath) -> Bool {
         (lhs.section, lhs.row) < (rhs.section, rhs.row)

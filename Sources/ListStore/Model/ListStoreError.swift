@@ -78,6 +78,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// roll back; a reader (or a file ListStore does not recognise) leaves both untouched.
     case hotJournal(path: String)
 
+    /// What failed, on which input, and what to do, in one line.
     public var description: String {
         switch self {
         case let .sectionIndexOutOfRange(index, count):

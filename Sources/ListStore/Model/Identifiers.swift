@@ -24,7 +24,7 @@ public struct StableID<Entity: IdentifiedEntity>: RawRepresentable, Hashable, Co
     public let rawValue: Int64
     /// Wraps an `id` value from the database.
     public init(rawValue: Int64) { self.rawValue = rawValue }
-    /// The order change sets and listings use: by position, then id.
+    /// Ordered by the raw id, which is the order of creation.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     /// `row #12`, `section #3`.
     public var description: String { "\(Entity.noun) #\(rawValue)" }

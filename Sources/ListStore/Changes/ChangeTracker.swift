@@ -118,11 +118,11 @@ struct ChangeTracker {
         var gone: Set<SectionID> = []    // deleted, or replaced: their rows are not listed in before-coordinates
         var arrived: Set<SectionID> = [] // inserted, or replaced: their rows are not listed in after-coordinates
         for (id, var record) in sections {
-            let after = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)])
-            if record.renamed, let original = record.originalTitle,
-               try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(id.rawValue)]) == original {
-                record.renamed = false
-            }
+            // Where the section is now and its title, in one look-up; nil when it is gone.
+            let stored = try db.cached("SELECT position, title FROM sections WHERE id = ?1").bind([.integer(id.rawValue)])
+                .first { (position: $0.int(0), title: $0.text(1)) }
+            let after = stored?.position
+            if record.renamed, let original = record.originalTitle, stored?.title == original { record.renamed = false }
             switch (record.before, after) {
             case (nil, nil):
                 break
@@ -141,26 +141,24 @@ struct ChangeTracker {
                 } else if record.moved {
                     changes.movedSections.append(.init(from: before, to: after, id: id))
                 } else if record.renamed {
-                    changes.updatedSections.append(.init(index: before, id: id, title: try Self.section(id, db, withRows: false).title))
+                    changes.updatedSections.append(.init(index: before, id: id, title: stored?.title ?? ""))
                 }
             }
         }
         for (id, var record) in rows {
-            if record.updated, let original = record.original,
-               let now = try db.cached("SELECT title, payload FROM rows WHERE id = ?1").bind([.integer(id.rawValue)])
-                .first({ (title: $0.text(0), payload: $0.optionalText(1)) }),
+            let after: (path: ListIndexPath, section: SectionID, row: ListRow)?
+            do {
+                let found = try db.location(of: id)
+                after = (found.path, SectionID(rawValue: found.section), try ListReader.row(id: id.rawValue, db))
+            } catch ListStoreError.unknownRow { after = nil }
+            if record.updated, let original = record.original, let now = after?.row,
                now.title == original.title && now.payload == original.payload {
                 record.updated = false
             }
-            let after: (path: ListIndexPath, section: SectionID)?
-            do {
-                let found = try db.location(of: id)
-                after = (found.path, SectionID(rawValue: found.section))
-            } catch ListStoreError.unknownRow { after = nil }
             let landsInListedSection = after.map { !arrived.contains($0.section) } ?? false
             guard let before = record.before, let beforeSection = record.beforeSection, !gone.contains(beforeSection) else {
                 // Created by the transaction, or its section left the list: only its arrival can be listed.
-                if let after, landsInListedSection { changes.insertedRows.append(.init(indexPath: after.path, row: try ListReader.row(id: id.rawValue, db))) }
+                if let after, landsInListedSection { changes.insertedRows.append(.init(indexPath: after.path, row: after.row)) }
                 continue
             }
             guard let after, landsInListedSection else {
@@ -170,21 +168,20 @@ struct ChangeTracker {
             if record.moved || after.section != beforeSection {
                 if record.updated {
                     changes.deletedRows.append(.init(indexPath: before, id: id))
-                    changes.insertedRows.append(.init(indexPath: after.path, row: try ListReader.row(id: id.rawValue, db)))
+                    changes.insertedRows.append(.init(indexPath: after.path, row: after.row))
                 } else {
                     changes.movedRows.append(.init(from: before, to: after.path, id: id))
                 }
             } else if record.updated {
-                changes.updatedRows.append(.init(indexPath: before, row: try ListReader.row(id: id.rawValue, db)))
+                changes.updatedRows.append(.init(indexPath: before, row: after.row))
             }
         }
         return changes.sorted()
     }
 
-    /// A section as it is now: title, and (for an inserted one) its rows in order.
-    private static func section(_ id: SectionID, _ db: Connection, withRows: Bool = true) throws -> SectionSnapshot {
+    /// An inserted section as it is now: its title and its rows in order.
+    private static func section(_ id: SectionID, _ db: Connection) throws -> SectionSnapshot {
         let title = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(id.rawValue)]) ?? ""
-        guard withRows else { return SectionSnapshot(id: id, title: title, rows: []) }
         let rows = try db.cached("SELECT id, title, payload FROM rows WHERE section_id = ?1 ORDER BY position").bind([.integer(id.rawValue)])
             .map { ListRow(id: RowID(rawValue: $0.int64(0)), title: $0.text(1), payload: $0.optionalText(2)) }
         return SectionSnapshot(id: id, title: title, rows: rows)

@@ -7,19 +7,19 @@ extension ListTransaction {
     /// nil). Returns the new rows' ids.
     @discardableResult
     public func insertRows(_ rows: [some NewRowConvertible], intoSection section: Int, at index: Int? = nil) throws -> [RowID] {
-        try edit { try insert(rows.map(\.newRow), into: try checkedSection(at: section), at: index) }
+        try whileOpen { try insert(rows.map(\.newRow), into: try checkedSection(at: section), at: index) }
     }
 
     /// Inserts `rows` into the section with id `section`, the first at row index `index` (at the end when nil).
     @discardableResult
     public func insertRows(_ rows: [some NewRowConvertible], intoSection section: SectionID, at index: Int? = nil) throws -> [RowID] {
-        try edit { try insert(rows.map(\.newRow), into: try checkedSection(id: section), at: index) }
+        try whileOpen { try insert(rows.map(\.newRow), into: try checkedSection(id: section), at: index) }
     }
 
     /// Inserts `rows` just before the row with id `anchor`, in its section.
     @discardableResult
     public func insertRows(_ rows: [some NewRowConvertible], before anchor: RowID) throws -> [RowID] {
-        try edit {
+        try whileOpen {
             let (section, index) = try place(of: anchor)
             return try insert(rows.map(\.newRow), into: section, at: index)
         }
@@ -28,7 +28,7 @@ extension ListTransaction {
     /// Inserts `rows` just after the row with id `anchor`, in its section.
     @discardableResult
     public func insertRows(_ rows: [some NewRowConvertible], after anchor: RowID) throws -> [RowID] {
-        try edit {
+        try whileOpen {
             let (section, index) = try place(of: anchor)
             return try insert(rows.map(\.newRow), into: section, at: index + 1)
         }
@@ -50,7 +50,7 @@ extension ListTransaction {
     /// section order.
     @discardableResult
     public func appendRowToEverySection(_ row: some NewRowConvertible) throws -> [RowID] {
-        try edit {
+        try whileOpen {
             let row = row.newRow
             try validateTitle(row.title)
             try db.validatePayload(row.payload)
@@ -78,7 +78,7 @@ extension ListTransaction {
 
     /// Changes the title and/or payload of the row at `indexPath`; nil `title` keeps the title.
     public func updateRow(at indexPath: ListIndexPath, title: String? = nil, payload: PayloadUpdate = .unchanged) throws {
-        try edit {
+        try whileOpen {
             let section = try checkedSection(at: indexPath.section)
             try update(rowID: try section.rowID(at: indexPath.row, db), in: section, at: indexPath, title: title, payload: payload)
         }
@@ -86,7 +86,7 @@ extension ListTransaction {
 
     /// Changes the title and/or payload of the row with `id`, wherever it is now.
     public func updateRow(id: RowID, title: String? = nil, payload: PayloadUpdate = .unchanged) throws {
-        try edit {
+        try whileOpen {
             let (section, index) = try place(of: id)
             try update(rowID: id.rawValue, in: section, at: ListIndexPath(section: section.sectionIndex, row: index), title: title, payload: payload)
         }
@@ -94,7 +94,7 @@ extension ListTransaction {
 
     /// Moves the row at `from` so that its index path after the move is `to` (in the same section or another).
     public func moveRow(from: ListIndexPath, to: ListIndexPath) throws {
-        try edit {
+        try whileOpen {
             let source = try checkedSection(at: from.section)
             try move(rowID: try source.rowID(at: from.row, db), from: source, at: from.row, toSection: to.section == from.section ? nil : try checkedSection(at: to.section), row: to.row)
         }
@@ -102,7 +102,7 @@ extension ListTransaction {
 
     /// Moves the row with `id` so that its index path after the move is `to`.
     public func moveRow(id: RowID, to: ListIndexPath) throws {
-        try edit {
+        try whileOpen {
             let (source, index) = try place(of: id)
             try move(rowID: id.rawValue, from: source, at: index, toSection: to.section == source.sectionIndex ? nil : try checkedSection(at: to.section), row: to.row)
         }
@@ -111,7 +111,7 @@ extension ListTransaction {
     /// Moves the row with `id` into the section with id `section`, at row index `index` after the move
     /// (at the end when nil).
     public func moveRow(id: RowID, toSection section: SectionID, at index: Int? = nil) throws {
-        try edit {
+        try whileOpen {
             let (source, from) = try place(of: id)
             let target = source.sectionID == section.rawValue ? nil : try checkedSection(id: section)
             let end = target.map(\.count) ?? source.count - 1
@@ -121,18 +121,18 @@ extension ListTransaction {
 
     /// Moves the row with `id` to just before the row with id `anchor` (in the anchor's section).
     public func moveRow(id: RowID, before anchor: RowID) throws {
-        try edit { try move(id, nextTo: anchor, after: false) }
+        try whileOpen { try move(id, nextTo: anchor, after: false) }
     }
 
     /// Moves the row with `id` to just after the row with id `anchor` (in the anchor's section).
     public func moveRow(id: RowID, after anchor: RowID) throws {
-        try edit { try move(id, nextTo: anchor, after: true) }
+        try whileOpen { try move(id, nextTo: anchor, after: true) }
     }
 
     /// Deletes the rows at `indexPaths` (any sections, any order). Exactly the addressed rows go, by
     /// identity: other rows with equal titles stay.
     public func deleteRows(at indexPaths: [ListIndexPath]) throws {
-        try edit {
+        try whileOpen {
             if let repeated = firstRepeated(indexPaths) { throw ListStoreError.duplicateIndexPath(repeated) }
             try verifiedSectionCount()
             var sections: [Int: SectionRows] = [:]
@@ -147,7 +147,7 @@ extension ListTransaction {
 
     /// Deletes the rows with `ids`, wherever they are now.
     public func deleteRows(ids: [RowID]) throws {
-        try edit {
+        try whileOpen {
             if let repeated = firstRepeated(ids) { throw ListStoreError.duplicateRowID(repeated) }
             try verifiedSectionCount()
             var sections: [Int: SectionRows] = [:]

@@ -5,7 +5,7 @@ extension ListTransaction {
     /// Inserts an empty section titled `title` at `index` (at the end when nil); returns its id.
     @discardableResult
     public func insertSection(title: String, at index: Int? = nil) throws -> SectionID {
-        try edit {
+        try whileOpen {
             try validateTitle(title)
             let count = try verifiedSectionCount()
             let position = index ?? count
@@ -26,27 +26,27 @@ extension ListTransaction {
 
     /// Changes the title of section `index`.
     public func renameSection(at index: Int, to title: String) throws {
-        try edit { try rename(try checkedSection(at: index), to: title) }
+        try whileOpen { try rename(try checkedSection(at: index), to: title) }
     }
 
     /// Changes the title of the section with id `id`.
     public func renameSection(id: SectionID, to title: String) throws {
-        try edit { try rename(try checkedSection(id: id), to: title) }
+        try whileOpen { try rename(try checkedSection(id: id), to: title) }
     }
 
     /// Moves section `from` (with its rows) so that it ends up at index `to`.
     public func moveSection(from: Int, to: Int) throws {
-        try edit { try move(try checkedSection(at: from), to: to) }
+        try whileOpen { try move(try checkedSection(at: from), to: to) }
     }
 
     /// Moves the section with id `id` (with its rows) so that it ends up at index `to`.
     public func moveSection(id: SectionID, to: Int) throws {
-        try edit { try move(try checkedSection(id: id), to: to) }
+        try whileOpen { try move(try checkedSection(id: id), to: to) }
     }
 
     /// Deletes the sections at `indexes`, with all their rows.
     public func deleteSections(at indexes: [Int]) throws {
-        try edit {
+        try whileOpen {
             if let repeated = firstRepeated(indexes) { throw ListStoreError.duplicateSectionIndex(repeated) }
             try verifiedSectionCount()
             try delete(try indexes.map { ChangeSet.SectionChange(index: $0, id: SectionID(rawValue: try db.sectionID(at: $0))) })
@@ -55,7 +55,7 @@ extension ListTransaction {
 
     /// Deletes the sections with `ids`, with all their rows.
     public func deleteSections(ids: [SectionID]) throws {
-        try edit {
+        try whileOpen {
             if let repeated = firstRepeated(ids) { throw ListStoreError.duplicateSectionID(repeated) }
             try verifiedSectionCount()
             try delete(try ids.map { id in

@@ -15,7 +15,7 @@ public class ListReader {
     init(_ db: Connection) { self.db = db }
 
     /// Runs `body` if the reader's closure has not returned yet.
-    func edit<T>(_ body: () throws -> T) throws -> T {
+    func whileOpen<T>(_ body: () throws -> T) throws -> T {
         guard !finished else { throw ListStoreError.transactionFinished }
         return try body()
     }
@@ -25,13 +25,13 @@ public class ListReader {
 
     /// The number of sections.
     public func sectionCount() throws -> Int {
-        try edit { try SectionOrder.count(db) }
+        try whileOpen { try SectionOrder.count(db) }
     }
 
     /// The sections in display order, with their row counts. The position of a section in the array
     /// is its index. Throws `sectionOrderDamaged` when hand edits broke the section order, as edits do.
     public func sections() throws -> [ListSection] {
-        try edit {
+        try whileOpen {
             try SectionOrder.verify(db)
             return try db.cached("SELECT id, title, row_count FROM sections ORDER BY position").bind([]).map(Self.section)
         }
@@ -39,7 +39,7 @@ public class ListReader {
 
     /// The section at `index`.
     public func section(at index: Int) throws -> ListSection {
-        try edit {
+        try whileOpen {
             try SectionOrder.verify(db)
             return try section(id: SectionID(rawValue: try SectionRows.locate(section: index, db).sectionID))
         }
@@ -47,7 +47,7 @@ public class ListReader {
 
     /// The section with id `id`, wherever it is now.
     public func section(id: SectionID) throws -> ListSection {
-        try edit {
+        try whileOpen {
             guard let section = try db.cached("SELECT id, title, row_count FROM sections WHERE id = ?1").bind([.integer(id.rawValue)])
                 .first(Self.section) else { throw ListStoreError.unknownSection(id) }
             return section
@@ -56,17 +56,17 @@ public class ListReader {
 
     /// The current index of the section with id `id`, or nil when it no longer exists.
     public func index(of id: SectionID) throws -> Int? {
-        try edit { try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)]) }
+        try whileOpen { try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)]) }
     }
 
     /// The number of rows in all sections (from the sections' counts, not a scan of the rows).
     public func totalRowCount() throws -> Int {
-        try edit { try db.scalarInt("SELECT coalesce(sum(row_count), 0) FROM sections") ?? 0 }
+        try whileOpen { try db.scalarInt("SELECT coalesce(sum(row_count), 0) FROM sections") ?? 0 }
     }
 
     /// The number of rows in section `section`.
     public func rowCount(inSection section: Int) throws -> Int {
-        try edit { try checkedSection(section).count }
+        try whileOpen { try checkedSection(section).count }
     }
 
     /// The rows of section `section` in order; with `range`, only those rows (a page), read through the
@@ -74,12 +74,12 @@ public class ListReader {
     /// The position of a row in the array is its index (offset by the range's start): a section whose
     /// positions were damaged by hand is refused with `positionsDamaged`, as edits refuse it.
     public func rows(inSection section: Int, range: Range<Int>? = nil) throws -> [ListRow] {
-        try edit { try rows(of: try checkedSection(section), range: range) }
+        try whileOpen { try rows(of: try checkedSection(section), range: range) }
     }
 
     /// The row at `indexPath`: the row an edit given that index path acts on.
     public func row(at indexPath: ListIndexPath) throws -> ListRow {
-        try edit {
+        try whileOpen {
             let id = try checkedSection(indexPath.section).rowID(at: indexPath.row, db)
             return try Self.row(id: id, db)
         }
@@ -87,12 +87,12 @@ public class ListReader {
 
     /// The row with `id`, wherever it is now.
     public func row(id: RowID) throws -> ListRow {
-        try edit { try Self.row(id: id.rawValue, db) }
+        try whileOpen { try Self.row(id: id.rawValue, db) }
     }
 
     /// The current index path of the row with `id`, or nil when it no longer exists.
     public func indexPath(of id: RowID) throws -> ListIndexPath? {
-        try edit {
+        try whileOpen {
             do { return try db.location(of: id).path } catch ListStoreError.unknownRow { return nil }
         }
     }
@@ -101,7 +101,7 @@ public class ListReader {
     /// whose positions were damaged by hand is refused (`sectionOrderDamaged`, `positionsDamaged`), as
     /// edits refuse it; ``ListStore/scan(_:)`` still reads it.
     public func snapshot() throws -> ListSnapshot {
-        try edit {
+        try whileOpen {
             try SectionOrder.verify(db)
             return try Self.snapshot(db, checked: true)
         }
@@ -110,12 +110,12 @@ public class ListReader {
     /// One section with all of its rows (without reading the other sections). Refuses a damaged
     /// section or section order, as ``snapshot()`` does.
     public func snapshot(ofSection index: Int) throws -> SectionSnapshot {
-        try edit { try snapshot(of: try checkedSection(index)) }
+        try whileOpen { try snapshot(of: try checkedSection(index)) }
     }
 
     /// The section with id `id` with all of its rows, wherever it is now.
     public func snapshot(ofSection id: SectionID) throws -> SectionSnapshot {
-        try edit {
+        try whileOpen {
             try SectionOrder.verify(db)
             guard let index = try index(of: id) else { throw ListStoreError.unknownSection(id) }
             return try snapshot(of: try SectionRows.load(sectionID: id.rawValue, index: index, db))

@@ -33,6 +33,9 @@ struct ChangeTracker {
     private var rowOrigins: [SectionID: OriginMap] = [:]
     private var sections: [SectionID: SectionRecord] = [:]
     private var rows: [RowID: RowRecord] = [:]
+    /// The ids of rows the transaction inserted, as runs: kept as ranges, not one record per id, so that
+    /// what an insertion costs follows the rows that exist at the end, never the numbers an entry claims.
+    private var insertedRuns: [ClosedRange<Int64>] = []
 
     // MARK: What the edits report, in their own coordinates, in the order they happen.
 
@@ -60,12 +63,14 @@ struct ChangeTracker {
         sections[id]?.renamed = true
     }
 
-    /// Rows inserted by one edit into section `section` (now at `sectionIndex`), the first at `index`.
-    mutating func rowsInserted(_ ids: [RowID], into section: SectionID, sectionIndex: Int, at index: Int) {
+    /// `count` rows inserted by one edit into section `section` (now at `sectionIndex`), the first at
+    /// `index`, their ids in the runs `ids`. A later edit of one of them finds it where the transaction
+    /// placed it, so it counts as created there too.
+    mutating func rowsInserted(_ ids: [ClosedRange<Int64>], count: Int, into section: SectionID, sectionIndex: Int, at index: Int) {
         touchSection(section, at: sectionIndex)
         sections[section]?.rowsChanged = true
-        rowOrigins[section]?.insert(count: ids.count, at: index)
-        for id in ids { rows[id] = RowRecord(before: nil) }
+        rowOrigins[section]?.insert(count: count, at: index)
+        insertedRuns += ids
     }
 
     /// Rows deleted by one edit, at their index paths before that edit, with their sections' ids.
@@ -145,6 +150,12 @@ struct ChangeTracker {
                 }
             }
         }
+        // Inserted rows no later edit touched: those that still exist arrive where they are now.
+        for id in try Self.existingRows(in: insertedRuns, db) where rows[id] == nil {
+            let found = try db.location(of: id)
+            guard !arrived.contains(SectionID(rawValue: found.section)) else { continue }
+            changes.insertedRows.append(.init(indexPath: found.path, row: try ListReader.row(id: id.rawValue, db)))
+        }
         for (id, var record) in rows {
             let after: (path: ListIndexPath, section: SectionID, row: ListRow)?
             do {
@@ -177,6 +188,25 @@ struct ChangeTracker {
             }
         }
         return changes.sorted()
+    }
+
+    /// The rows that exist now with an id in one of `runs`, each once, in ascending order (overlapping
+    /// runs are merged first, so the look-ups never exceed the rows there are).
+    private static func existingRows(in runs: [ClosedRange<Int64>], _ db: Connection) throws -> [RowID] {
+        var merged: [ClosedRange<Int64>] = []
+        for run in runs.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, run.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, run.upperBound)
+            } else {
+                merged.append(run)
+            }
+        }
+        var ids: [RowID] = []
+        let query = try db.cached("SELECT id FROM rows WHERE id BETWEEN ?1 AND ?2 ORDER BY id")
+        for run in merged {
+            try query.bind([.integer(run.lowerBound), .integer(run.upperBound)]).forEachRow { ids.append(RowID(rawValue: $0.int64(0))) }
+        }
+        return ids
     }
 
     /// An inserted section as it is now: its title and its rows in order.

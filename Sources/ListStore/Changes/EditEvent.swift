@@ -18,7 +18,7 @@ enum EditEvent: Codable, Sendable, Hashable {
     static func runs(_ ids: [RowID]) -> [[Int64]] {
         var runs: [[Int64]] = []
         for id in ids.map(\.rawValue) {
-            if let last = runs.last, last[0] + last[1] == id {
+            if let last = runs.last, last[0].addingReportingOverflow(last[1]) == (id, false) {
                 runs[runs.count - 1][1] += 1
             } else {
                 runs.append([id, 1])
@@ -27,28 +27,42 @@ enum EditEvent: Codable, Sendable, Hashable {
         return runs
     }
 
-    static func ids(_ runs: [[Int64]]) -> [RowID] {
-        runs.flatMap { run in run.count == 2 && run[1] > 0 ? (0..<run[1]).map { RowID(rawValue: run[0] + $0) } : [] }
+    /// The runs of `[first, count]` as ranges of ids, with the number of ids; nil for a run that is not
+    /// two numbers, counts nothing or passes the largest id (only a damaged or forged entry has one).
+    static func ranges(_ runs: [[Int64]]) -> (ranges: [ClosedRange<Int64>], count: Int64)? {
+        var ranges: [ClosedRange<Int64>] = []
+        var total: Int64 = 0
+        for run in runs {
+            guard run.count == 2, run[1] > 0 else { return nil }
+            let (last, overflow) = run[0].addingReportingOverflow(run[1] - 1)
+            let (sum, totalOverflow) = total.addingReportingOverflow(run[1])
+            guard !overflow, !totalOverflow else { return nil }
+            ranges.append(run[0]...last)
+            total = sum
+        }
+        return (ranges, total)
     }
 }
 
 extension ChangeTracker {
-    /// Notes one edit.
+    /// Notes one edit. An event read from the change log is checked first
+    /// (``EditEvent/isPlausible(_:)``): what it skips here only a damaged entry has.
     mutating func apply(_ event: EditEvent) {
         switch event {
         case let .sectionInserted(id, index):
             sectionInserted(SectionID(rawValue: id), at: index)
         case let .sectionsDeleted(pairs):
-            sectionsDeleted(pairs.filter { $0.count == 2 }.map { ChangeSet.SectionChange(index: Int($0[0]), id: SectionID(rawValue: $0[1])) })
+            sectionsDeleted(pairs.filter { $0.count == 2 }.map { ChangeSet.SectionChange(index: Int(truncatingIfNeeded: $0[0]), id: SectionID(rawValue: $0[1])) })
         case let .sectionMoved(id, from, to):
             sectionMoved(SectionID(rawValue: id), from: from, to: to)
         case let .sectionRenamed(id, index, oldTitle):
             sectionRenamed(SectionID(rawValue: id), at: index, from: oldTitle)
         case let .rowsInserted(runs, section, sectionIndex, at):
-            rowsInserted(EditEvent.ids(runs), into: SectionID(rawValue: section), sectionIndex: sectionIndex, at: at)
+            guard let (ranges, count) = EditEvent.ranges(runs) else { return }
+            rowsInserted(ranges, count: Int(truncatingIfNeeded: count), into: SectionID(rawValue: section), sectionIndex: sectionIndex, at: at)
         case let .rowsDeleted(entries):
             rowsDeleted(entries.filter { $0.count == 4 }.map {
-                (ChangeSet.RowChange(indexPath: ListIndexPath(section: Int($0[0]), row: Int($0[1])), id: RowID(rawValue: $0[2])), SectionID(rawValue: $0[3]))
+                (ChangeSet.RowChange(indexPath: ListIndexPath(section: Int(truncatingIfNeeded: $0[0]), row: Int(truncatingIfNeeded: $0[1])), id: RowID(rawValue: $0[2])), SectionID(rawValue: $0[3]))
             })
         case let .rowMoved(id, from, source, to, target):
             rowMoved(RowID(rawValue: id), from: from, in: SectionID(rawValue: source), to: to, in: SectionID(rawValue: target))

@@ -125,7 +125,8 @@ enum IDExhaustion {
         try states(db).compactMap { state in
             let noun = state.table == "rows" ? "row" : "section"
             if state.highestID == Int64.max {
-                let next = "(SELECT max(id) + 1 FROM \(state.table) WHERE id < \(Int64.max))"
+                // The largest id below plus one; 1 when it is the only one (max() of nothing is NULL, which an id refuses).
+                let next = "(SELECT coalesce(max(id), 0) + 1 FROM \(state.table) WHERE id < \(Int64.max))"
                 let references = state.table == "sections" ? " UPDATE rows SET section_id = (SELECT max(id) FROM sections WHERE id < \(Int64.max)) WHERE section_id = \(Int64.max);" : ""
                 let move = state.table == "sections" ? "UPDATE sections SET id = \(next) WHERE id = \(Int64.max);\(references)" : "UPDATE rows SET id = \(next) WHERE id = \(Int64.max);"
                 return IntegrityProblem("\(noun) #\(state.highestID) has the largest possible id, so no \(noun) can be added", isRepairable: false,

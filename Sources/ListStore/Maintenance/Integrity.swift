@@ -41,7 +41,8 @@ extension ListStore {
     /// checks, the schema, section positions `0..m-1`, row indexes `0..n-1` and the recorded count and
     /// base of every section, rows whose section is gone, titles and payloads that reads, edits or an
     /// export and import could not carry (empty, NUL, invalid UTF-8, invalid JSON), and ids that have
-    /// run out. Returns every problem found (empty when the store is sound). A file older than this
+    /// run out, and a change log observers could not trust (its state row deleted or stuck, entries
+    /// deleted or not what ListStore writes). Returns every problem found (empty when the store is sound). A file older than this
     /// build's schema gets only the checks its schema allows.
     public func checkInvariants() throws -> [IntegrityProblem] {
         try withReadTransaction { db in
@@ -66,6 +67,7 @@ extension ListStore {
             for section in try RowPositionState.damaged(db) { problems += section.problems }
             problems += try ValueDamage.scan(db)
             problems += try IDExhaustion.problems(db)
+            problems += try ChangeLogDamage.problems(db)
             return problems
         }
     }

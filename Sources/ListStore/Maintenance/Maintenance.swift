@@ -20,19 +20,21 @@ extension ListStore {
     /// renumbers section and row positions (gaps, duplicates after `OR REPLACE`, wrong counts or bases,
     /// extreme values), keeping the current order with ties broken by id; moves rows whose section was
     /// deleted into a new section titled ``recoveredSectionTitle``; resets an id sequence that was run
-    /// up by hand. Data is never changed or dropped: what would need that is returned in
+    /// up by hand; puts back the change log's state row and clears a log with gaps or entries that
+    /// cannot be trusted (observers behind then reload once). Data is never changed or dropped: what would need that is returned in
     /// ``RepairReport/unresolved`` with the SQL that fixes it. Refuses a file that fails SQLite's
     /// `integrity_check`: that needs recovering (e.g. `sqlite3 FILE .recover`), not renumbering.
     public func repair() throws -> RepairReport {
         var fixes: [String] = []
         var unresolved: [IntegrityProblem] = []
-        let changes = try mutate { db in
+        let changes = try mutate { db, logState in
             let integrity = try Self.integrityCheck(db)
             if integrity != ["ok"] {
                 throw ListStoreError.corrupt("integrity_check: \(integrity.prefix(3).joined(separator: "; ")); repair only renumbers positions")
             }
             let before = try readSnapshot(db)
             fixes = try Repairs.recoverOrphans(db) + Repairs.sectionPositions(db) + Repairs.rowPositions(db) + Repairs.sequences(db)
+                + Repairs.changeLog(db, found: logState)
             unresolved = try ValueDamage.scan(db) + IDExhaustion.problems(db)
             return (ChangeSet.between(before, try readSnapshot(db)), .structure)
         }

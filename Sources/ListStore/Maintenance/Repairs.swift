@@ -52,6 +52,26 @@ enum Repairs {
         }
     }
 
+    /// Puts back a change log observers could not trust: the state row as the transaction found it
+    /// (`beginWriting` has already re-created or reset it) and, when entries have gaps or cannot be
+    /// trusted, clears the log, so that every observer behind reloads once (the mutation then logs
+    /// this repair as the only entry).
+    static func changeLog(_ db: Connection, found state: LogState) throws -> [String] {
+        var fixes: [String] = []
+        switch state {
+        case .sound: break
+        case .missing: fixes.append("change log: its state row (liststore_state) was deleted; put back, so hand edits are logged again")
+        case .stuck: fixes.append("change log: its state row (liststore_state) was left at writing = 1; reset, so hand edits are logged again")
+        }
+        let problems = try ChangeLogDamage.entryProblems(db)
+        if !problems.isEmpty {
+            let count = try db.scalarInt("SELECT count(*) FROM liststore_log") ?? 0
+            try db.run("DELETE FROM liststore_log")
+            fixes.append("change log: cleared its \(count == 1 ? "entry" : "\(count) entries") (\(problems.count == 1 ? "1 problem" : "\(problems.count) problems"): gaps or entries that cannot be trusted); observers behind reload once")
+        }
+        return fixes
+    }
+
     /// Sets an id sequence that was run up to the largest id by hand back to the largest id in use.
     static func sequences(_ db: Connection) throws -> [String] {
         try IDExhaustion.states(db).compactMap { state in

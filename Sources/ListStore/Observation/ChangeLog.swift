@@ -24,9 +24,21 @@ enum ChangeLog {
         let events: String?
     }
 
-    /// Marks the transaction as ListStore's own, so that the schema's triggers do not log its writes.
-    static func beginWriting(_ db: Connection) throws {
-        try db.run("UPDATE liststore_state SET writing = 1")
+    /// What an entry says, once read and checked.
+    enum Reading {
+        case edits([EditEvent])
+        case row(Int64)
+        case section(Int64)
+        case structure
+    }
+
+    /// Marks the transaction as ListStore's own, so that the schema's triggers do not log its writes;
+    /// re-creates the state row when a hand edit deleted it. Returns what it found, for ``ListStore/repair()``.
+    @discardableResult
+    static func beginWriting(_ db: Connection) throws -> LogState {
+        let found = try LogState.read(db)
+        try db.cached("INSERT INTO liststore_state (id, writing) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET writing = 1").bind([]).run()
+        return found
     }
 
     /// Appends `entry`, drops entries older than ``keptEntries``, and clears the mark; returns the
@@ -45,9 +57,13 @@ enum ChangeLog {
         return sequence
     }
 
-    /// The sequence number of the last entry ever written (0 for none).
+    /// The sequence number of the last entry ever written (0 for none): the larger of SQLite's
+    /// AUTOINCREMENT record and the last entry there is, so that neither edited by hand moves it back.
     static func lastSequence(_ db: Connection) throws -> Int64 {
-        try db.cached("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_log'), 0)").bind([]).first { $0.int64(0) } ?? 0
+        try db.cached("""
+            SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_log'), 0),
+                       coalesce((SELECT max(seq) FROM liststore_log), 0))
+            """).bind([]).first { $0.int64(0) } ?? 0
     }
 
     /// The entries after `sequence`, oldest first.
@@ -57,32 +73,72 @@ enum ChangeLog {
         }
     }
 
-    /// What the entries after `position` mean for an observer whose state is at `position`: a change
-    /// set, or nil when only a fresh read of the store describes them (writes outside ListStore that
-    /// move rows or sections, entries already dropped, an entry that cannot be read).
-    static func changes(after sequence: Int64, _ db: Connection) throws -> ChangeSet? {
-        let entries = try entries(after: sequence, db)
-        guard let first = entries.first else {
-            // Nothing logged: a commit that changed nothing ListStore shows, unless entries were lost.
-            return try lastSequence(db) == sequence ? ChangeSet() : nil
+    /// Whether `entries`, read after `sequence`, are every entry up to `last`: no entry missing between
+    /// them or at the end (deleted by hand). A gap means observers cannot know what was lost.
+    static func isUnbroken(_ entries: [Stored], after sequence: Int64, upTo last: Int64) -> Bool {
+        var expected = sequence
+        for entry in entries {
+            let (next, overflow) = expected.addingReportingOverflow(1)
+            guard !overflow, entry.sequence == next else { return false }
+            expected = next
         }
-        guard first.sequence == sequence + 1 else { return nil }
+        return expected == last
+    }
+
+    /// What `entry` says, checked against what ListStore writes and what the store could hold
+    /// (`inserted` adds up the rows inserted by the entries read so far); the problem when it cannot
+    /// be trusted.
+    static func read(_ entry: Stored, _ limits: LogEntryLimits, inserted: inout Int64) -> Result<Reading, LogDamage> {
+        func damaged(_ reason: String) -> Result<Reading, LogDamage> { .failure(LogDamage(sequence: entry.sequence, reason: reason)) }
+        switch entry.kind {
+        case "edits":
+            guard let json = entry.events else { return damaged("an 'edits' entry without events") }
+            guard let events = try? JSONDecoder().decode([EditEvent].self, from: Data(json.utf8)) else {
+                return damaged("its events are not the JSON ListStore writes")
+            }
+            for event in events where !event.isPlausible(limits, inserted: &inserted) {
+                return damaged("an event with an index, id or count no ListStore write of this store could have")
+            }
+            return .success(.edits(events))
+        case "row":
+            guard let id = entry.id else { return damaged("a 'row' entry without an id") }
+            return .success(.row(id))
+        case "section":
+            guard let id = entry.id else { return damaged("a 'section' entry without an id") }
+            return .success(.section(id))
+        case "structure":
+            return .success(.structure)
+        default:
+            return damaged("kind '\(entry.kind)', which ListStore never writes")
+        }
+    }
+
+    /// What the entries after `sequence` mean for an observer whose state is at `sequence`: a change
+    /// set, or nil when only a fresh read of the store describes them — writes outside ListStore that
+    /// move rows or sections, entries already dropped or deleted, an entry that cannot be read or
+    /// trusted, or a state in which hand edits may have gone unlogged (``LogState``).
+    /// `ceilings` are the largest ids given out at `sequence`.
+    static func changes(after sequence: Int64, ceilings: IDCeilings, _ db: Connection) throws -> ChangeSet? {
+        guard try LogState.read(db) == .sound else { return nil }
+        let entries = try entries(after: sequence, db)
+        guard isUnbroken(entries, after: sequence, upTo: try lastSequence(db)) else { return nil }
+        guard !entries.isEmpty else { return ChangeSet() }  // a commit that changed nothing ListStore shows
         var tracker = ChangeTracker()
         // Titles and payloads changed by hand only change content, which moves nothing: they are noted
         // after the edits, at the index paths they have now, wherever they fell among the edits.
         var handRows: [Int64] = [], handSections: [Int64] = []
+        var limits: LogEntryLimits?
+        var inserted: Int64 = 0
         for entry in entries {
-            switch entry.kind {
-            case "edits":
-                guard let json = entry.events,
-                      let events = try? JSONDecoder().decode([EditEvent].self, from: Data(json.utf8)) else { return nil }
-                for event in events { tracker.apply(event) }
-            case "row":
-                if let id = entry.id { handRows.append(id) }
-            case "section":
-                if let id = entry.id { handSections.append(id) }
-            default:
-                return nil
+            if entry.kind == "structure" { return nil }
+            let entryLimits = try limits ?? LogEntryLimits.read(db, since: ceilings)
+            limits = entryLimits
+            guard case let .success(reading) = read(entry, entryLimits, inserted: &inserted) else { return nil }
+            switch reading {
+            case let .edits(events): for event in events { tracker.apply(event) }
+            case let .row(id): handRows.append(id)
+            case let .section(id): handSections.append(id)
+            case .structure: return nil
             }
         }
         for id in handRows {
@@ -94,5 +150,30 @@ enum ChangeLog {
             tracker.sectionRenamed(SectionID(rawValue: id), at: index, from: nil)
         }
         return try tracker.changes(db)
+    }
+}
+
+/// One change-log entry that cannot be trusted: what `check` reports and observers reset on.
+struct LogDamage: Error, Hashable {
+    let sequence: Int64
+    let reason: String
+}
+
+/// Whether the change log's state row (`liststore_state`) is as ListStore leaves it after every
+/// commit: present, with `writing` = 0. Otherwise the schema's triggers may not have logged hand edits
+/// (a missing row, or one left at 1, means "ListStore is writing" to them), so observers read the store
+/// afresh, `check` reports it, and the next ListStore write puts it back.
+enum LogState: Hashable {
+    case sound
+    /// The row was deleted (or the table emptied) by hand.
+    case missing
+    /// `writing` was left at 1 by hand: hand edits are not logged while it stays so.
+    case stuck
+
+    static func read(_ db: Connection) throws -> LogState {
+        guard let writing = try db.cached("SELECT writing FROM liststore_state WHERE id = 1").bind([]).first({ $0.isNull(0) ? nil : $0.int64(0) }) else {
+            return .missing
+        }
+        return writing == 0 ? .sound : .stuck
     }
 }

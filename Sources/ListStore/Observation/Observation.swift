@@ -39,7 +39,8 @@ extension ListStore {
                 let (snapshot, position) = try db.readTransaction {
                     try SectionOrder.verify(db)
                     return (start == .state ? try ListReader.snapshot(db, checked: true) : nil,
-                            ObservationHub.Position(logSequence: try ChangeLog.lastSequence(db), dataVersion: try Self.dataVersion(db)))
+                            ObservationHub.Position(logSequence: try ChangeLog.lastSequence(db), dataVersion: try Self.dataVersion(db),
+                                                    ceilings: try IDCeilings.read(db)))
                 }
                 continuation.yield(snapshot.map(ListUpdate.initial) ?? .started)
                 return self.hub.subscribe(id, continuation, watchesOtherConnections: includingOtherConnections, at: position)
@@ -88,14 +89,15 @@ extension ListStore {
         guard let position = hub.position else { return }
         let version = try Self.dataVersion(db)
         guard version != position.dataVersion else { return }
-        let read = { () throws -> (update: ListUpdate?, sequence: Int64) in
+        let read = { () throws -> (update: ListUpdate?, sequence: Int64, ceilings: IDCeilings) in
             let sequence = try ChangeLog.lastSequence(db)
-            if let changes = try ChangeLog.changes(after: position.logSequence, db) {
-                return (changes.isEmpty ? nil : .changes(changes), sequence)
+            let ceilings = try IDCeilings.read(db)
+            if let changes = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, db) {
+                return (changes.isEmpty ? nil : .changes(changes), sequence, ceilings)
             }
             do {
                 try SectionOrder.verify(db)
-                return (.reset(try ListReader.snapshot(db, checked: true)), sequence)
+                return (.reset(try ListReader.snapshot(db, checked: true)), sequence, ceilings)
             } catch let error as ListStoreError {
                 switch error {
                 case .positionsDamaged, .sectionOrderDamaged: throw ListStoreError.cannotObserve(path: self.path, reason: "\(error)")
@@ -103,9 +105,9 @@ extension ListStore {
                 }
             }
         }
-        let (update, sequence) = try db.isAutocommit ? db.readTransaction(read) : read()
+        let (update, sequence, ceilings) = try db.isAutocommit ? db.readTransaction(read) : read()
         if let update { hub.publish(update, fromOtherConnections: true) }
-        hub.setPosition(ObservationHub.Position(logSequence: sequence, dataVersion: version))
+        hub.setPosition(ObservationHub.Position(logSequence: sequence, dataVersion: version, ceilings: ceilings))
     }
 
     static func dataVersion(_ db: Connection) throws -> Int {

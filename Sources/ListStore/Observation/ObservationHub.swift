@@ -12,11 +12,13 @@ final class ObservationHub: Sendable {
         let watchesOtherConnections: Bool
     }
 
-    /// How far the observers have seen: the last change-log entry delivered and the `PRAGMA
-    /// data_version` at that moment (it changes when another connection commits).
+    /// How far the observers have seen: the last change-log entry delivered, the `PRAGMA
+    /// data_version` at that moment (it changes when another connection commits) and the largest ids
+    /// given out then (entries after it can only insert larger ones).
     struct Position: Sendable {
         var logSequence: Int64
         var dataVersion: Int
+        var ceilings: IDCeilings
     }
 
     private struct State {

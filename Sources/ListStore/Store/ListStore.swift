@@ -84,6 +84,12 @@ public final class ListStore: Sendable {
     /// store's observers. A mutation that changed nothing is rolled back, so it leaves the file as it
     /// was. SQLite errors become ``ListStoreError``s.
     func mutate(_ body: (Connection) throws -> (changes: ChangeSet, log: ChangeLog.Entry)) throws -> ChangeSet {
+        try mutate { db, _ in try body(db) }
+    }
+
+    /// A mutation whose body is also told the state of the change log's state row as the transaction
+    /// found it (before marking the transaction ListStore's own put it back), for ``repair()``.
+    func mutate(_ body: (Connection, LogState) throws -> (changes: ChangeSet, log: ChangeLog.Entry)) throws -> ChangeSet {
         guard mode == .readWrite else { throw ListStoreError.openedForReading(path: path) }
         return try locked { state in
             try Self.translatingErrors {
@@ -97,8 +103,8 @@ public final class ListStore: Sendable {
                         if migrating { try Schema.migrator.migrateWithinTransaction(connection, validate: { try opener.recognise($0) }) }
                         // Under the write lock: first deliver what others committed before this change.
                         try catchUpWithOtherConnections(connection)
-                        try ChangeLog.beginWriting(connection)
-                        let (changes, log) = try body(connection)
+                        let logState = try ChangeLog.beginWriting(connection)
+                        let (changes, log) = try body(connection, logState)
                         if changes.isEmpty, case .edits = log, !migrating { throw NothingChanged() }
                         entry = log
                         logSequence = try ChangeLog.finishWriting(connection, log)

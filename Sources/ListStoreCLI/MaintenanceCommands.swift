@@ -29,7 +29,7 @@ enum MaintenanceCommands {
         let note: String
         switch version {
         case 0: note = "is empty: it has no ListStore schema yet (the first write creates it)"
-        case ListStore.schemaVersion: note = "is sound: integrity, schema, positions, counts, titles, payloads and ids"
+        case ListStore.schemaVersion: note = "is sound: integrity, schema, positions, counts, titles, payloads, ids and the change log"
         default: note = "is sound for schema version \(version) (integrity and schema); the next write upgrades it to version \(ListStore.schemaVersion)"
         }
         return CommandOutput(human: "ok: \(context.databasePath) \(note)", json: json)
@@ -50,7 +50,7 @@ enum MaintenanceCommands {
                     ("unresolved", .array(report.unresolved.map(problemJSON))),
                 ]))
         }
-        let human = report.fixes.isEmpty ? "nothing to repair: positions, counts and ids are in order" : fixes.joined(separator: "\n")
+        let human = report.fixes.isEmpty ? "nothing to repair: positions, counts, ids and the change log are in order" : fixes.joined(separator: "\n")
         return CommandOutput(human: human, json: .object([
             ("repaired", .array(report.fixes.map(JSONValue.string))), ("changes", JSONShapes.changes(report.changes)),
             ("unresolved", .array([])),

@@ -59,3 +59,66 @@ import Testing
         #expect(try cli.run(["backup", "x.sqlite", "--db", "missing.sqlite"]).status == 1)
     }
 }
+
+/// `check` on a damaged change log, and its SQL for ids at 2^63 − 1, as users run them.
+@Suite struct ChangeLogCheckTests {
+    func shell(_ cli: CLIHarness, _ sql: String) throws -> CLIHarness.Run {
+        try CLIHarness.process("/usr/bin/env", ["sqlite3", cli.database, sql], in: cli.directory)
+    }
+
+    @Test(arguments: ["none", "gap", "forged", "stuck"])
+    func checkReportsADamagedChangeLogAndRepairFixesIt(damage: String) throws {
+        let cli = try CLIHarness()
+        try cli.run(["demo"])
+        for title in ["x", "y", "z"] { try cli.run(["add", "0", title]) }
+        let sql: String
+        switch damage {
+        case "gap": sql = "DELETE FROM liststore_log WHERE seq = (SELECT max(seq) - 1 FROM liststore_log)"
+        case "forged": sql = #"BEGIN; UPDATE liststore_state SET writing = 1; INSERT INTO liststore_log (kind, events) VALUES ('edits', '[{"rowsInserted":{"ids":[[1,4000000000000000000]],"section":1,"sectionIndex":0,"at":0}}]'); UPDATE liststore_state SET writing = 0; COMMIT"#
+        case "stuck": sql = "UPDATE liststore_state SET writing = 1"
+        default: sql = "UPDATE rows SET title = 'by hand' WHERE id = 1"  // without the attack
+        }
+        let edited = try shell(cli, sql)
+        try #require(edited.status == 0, "\(edited.stderr)")
+        let check = try cli.run(["check"])
+        guard damage != "none" else {
+            #expect(check.status == 0 && check.stdout.hasPrefix("ok: "), "\(check.stdout)\(check.stderr)")
+            return
+        }
+        #expect(check.status == 1)
+        let expected = ["gap": "change log entries #", "forged": "cannot be trusted", "stuck": "writing = 1"][damage] ?? "?"
+        #expect(check.stdout.contains(expected) && check.stdout.contains("`liststore repair` fixes it"), "\(check.stdout)")
+        #expect(check.stderr.hasPrefix("error: 1 problem found; run `liststore repair` to fix it"), "\(check.stderr)")
+        let repair = try cli.run(["repair"])
+        #expect(repair.status == 0)
+        #expect(repair.stdout.contains("repaired: change log:"), "\(repair.stdout)")
+        #expect(try cli.run(["check"]).status == 0)
+    }
+
+    /// The SQL `check` gives for an id at 2^63 − 1 works when that is the only row or section — run in the
+    /// `sqlite3` shell exactly as printed — and after `repair` the store takes new rows and sections again.
+    @Test(arguments: ["rows", "sections"])
+    func theSuggestedSQLForTheLargestIdWorksWhenItIsTheOnlyOne(table: String) throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        try cli.run(["section", "add", "S"])
+        try cli.run(["add", "0", "only"])
+        let move = table == "rows" ? "UPDATE rows SET id = 9223372036854775807"
+                                   : "UPDATE sections SET id = 9223372036854775807; UPDATE rows SET section_id = 9223372036854775807"
+        let edited = try shell(cli, move)
+        try #require(edited.status == 0, "\(edited.stderr)")
+        let check = try cli.run(["check"])
+        #expect(check.status == 1)
+        let line = try #require(check.stdout.split(separator: "\n").first { $0.contains("largest possible id") }, "\(check.stdout)")
+        let fix = try #require(line.range(of: "fix: ").map { String(line[$0.upperBound...]) }, "\(line)")
+        let sql = try #require(fix.range(of: " (gives it a free id)").map { String(fix[..<$0.lowerBound]) }, "\(fix)")
+        let run = try shell(cli, sql)
+        #expect(run.status == 0, "the suggested SQL failed: \(sql): \(run.stderr)")
+        try cli.run(["repair"])
+        let after = try cli.run(["check"])
+        #expect(after.status == 0, "\(after.stdout)")
+        #expect(try cli.run(["add", "0", "more"]).status == 0)
+        #expect(try cli.run(["section", "add", "T"]).status == 0)
+        #expect(try cli.run(["show"]).stdout.contains("only"))
+    }
+}

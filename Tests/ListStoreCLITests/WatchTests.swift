@@ -129,3 +129,41 @@ import ListStore
         #expect(final.rowCount == 81)
     }
 }
+
+/// `liststore watch` on a change log forged by hand: it reloads (a reset) and keeps watching, where a
+/// forged entry used to kill it with an integer overflow trap or a 4·10^18-element allocation.
+@Suite struct WatchForgedLogTests {
+    @Test func watchSurvivesForgedEntriesAndReportsAReset() throws {
+        let cli = try CLIHarness()
+        try cli.run(["demo"])
+        let binary = try #require(CLIHarness.binary)
+        let watcher = try BackgroundProcess(binary.path, ["--db", cli.database, "--json", "watch"], in: cli.directory, name: "watch")
+        defer { watcher.kill() }
+        try #require(watcher.waitForLines { $0.count >= 1 }.count == 1, "no initial state")
+        func shell(_ sql: String) throws {
+            let run = try CLIHarness.process("/usr/bin/env", ["sqlite3", cli.database, sql], in: cli.directory)
+            try #require(run.status == 0, "\(run.stderr)")
+        }
+        // Without the attack: a hand edit arrives as changes.
+        try shell("UPDATE rows SET title = 'by hand' WHERE id = 1")
+        var lines = watcher.waitForLines { $0.count >= 2 }
+        try #require(lines.count == 2, "\(lines) \(watcher.lines(errors: true))")
+        #expect(lines[1].hasPrefix(#"{"changes""#))
+        for runs in ["[[9223372036854775807,2]]", "[[1,4000000000000000000]]"] {
+            try shell("""
+                BEGIN; UPDATE liststore_state SET writing = 1;
+                INSERT INTO liststore_log (kind, events) VALUES ('edits', '[{"rowsInserted":{"ids":\(runs),"section":1,"sectionIndex":0,"at":0}}]');
+                UPDATE liststore_state SET writing = 0; COMMIT;
+                UPDATE rows SET title = 'after \(runs)' WHERE id = 1;
+                """)
+            let expected = lines.count + 1
+            lines = watcher.waitForLines { $0.count >= expected }
+            #expect(watcher.isRunning, "watch died: \(watcher.lines(errors: true).suffix(3))")
+            try #require(lines.count == expected, "\(runs): \(lines.suffix(1)) \(watcher.lines(errors: true).suffix(3))")
+            #expect(lines[expected - 1].hasPrefix(#"{"reset""#) && lines[expected - 1].contains("after \(runs)"))
+        }
+        try shell("UPDATE rows SET title = 'still watching' WHERE id = 1")
+        lines = watcher.waitForLines { $0.count >= 5 }
+        #expect(lines.count == 5 && lines[4].hasPrefix(#"{"changes""#))
+    }
+}

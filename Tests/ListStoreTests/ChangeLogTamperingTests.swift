@@ -129,7 +129,7 @@ import SQLiteLayer
         }
         // The next ListStore write puts the state back: hand edits are logged again.
         try ListStore.open(at: path).insertRow("by ListStore", intoSection: 1)
-        #expect(try LogState.read(Connection(path: path, mode: .readOnly)) == .sound)
+        #expect(try Connection(path: path, mode: .readOnly).scalarInt("SELECT writing FROM liststore_state WHERE id = 1") == 0)
         try await observer.catchUp()
         #expect(observer.received == ["changes"])
         try Self.shell(path, "UPDATE rows SET title = 'logged again' WHERE id = 1")
@@ -145,7 +145,7 @@ import SQLiteLayer
         try store.insertRow("x", intoSection: 0)  // migrated and written by this build
         var observer = try await Observer(path)
         #expect(throws: SQLiteError.self) { try Self.shell(path, "DELETE FROM liststore_state") }
-        #expect(try LogState.read(Connection(path: path, mode: .readOnly)) == .sound)
+        #expect(try Connection(path: path, mode: .readOnly).scalarInt("SELECT writing FROM liststore_state WHERE id = 1") == 0)
 
         // A file whose row went missing all the same (a copy of the table without it, a deleted trigger):
         // hand edits are still logged, and observers reload until ListStore writes again.
@@ -156,7 +156,7 @@ import SQLiteLayer
         try await observer.catchUp()
         #expect(observer.received == ["reset"])
         try ListStore.open(at: path).renameSection(at: 2, to: "C2")
-        #expect(try LogState.read(Connection(path: path, mode: .readOnly)) == .sound)
+        #expect(try Connection(path: path, mode: .readOnly).scalarInt("SELECT writing FROM liststore_state WHERE id = 1") == 0)
         try await observer.catchUp()
         #expect(observer.received == ["changes"])
         #expect(try store.checkInvariants().isEmpty)

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import SQLiteLayer
+@testable import ListStore
+
+/// Schema version 4 (the hardened change log): files of versions 1, 2 and 3 keep opening and migrate,
+/// and a SIGKILL during the migration (which commits with the first write) leaves the file at the
+/// version and content before or after, never in between.
+@Suite struct ChangeLogMigrationTests {
+    /// A closed file of schema `version`, as that version's ListStore left it, with one section of `rows` rows.
+    static func makeFile(_ path: String, version: Int, rows: Int) throws {
+        let db = try Connection(path: path, mode: .readWriteCreate)
+        try Migrator(migrations: Array(Schema.migrations.prefix(version)), applicationID: Schema.applicationID).migrate(db)
+        try db.transaction(.immediate) {
+            try db.run("INSERT INTO sections (position, title) VALUES (0, 'S')")
+            let insert = try db.cached("INSERT INTO rows (section_id, position, title) VALUES (1, ?1, ?2)")
+            for index in 0..<rows { try insert.bind([.int(index), .text("r\(index)")]).run() }
+        }
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func filesOfEarlierVersionsOpenAndMigrate(version: Int) async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("v\(version).sqlite")
+        try Self.makeFile(path, version: version, rows: 3)
+        if version == 3 { try Connection(path: path, mode: .readWrite).executeScript("DELETE FROM liststore_state") }  // allowed before version 4
+        let store = try ListStore.open(at: path)
+        #expect(try store.snapshot().sections.map { $0.rows.map(\.title) } == [["r0", "r1", "r2"]])
+        #expect(try store.fileSchemaVersion() == Schema.migrator.latestVersion)
+        #expect(try store.checkInvariants().isEmpty)
+        #expect(try Connection(path: path, mode: .readOnly).scalarInt("SELECT writing FROM liststore_state WHERE id = 1") == 0)
+        // What version 4 adds works on the migrated file: a hand id change reaches observers.
+        var updates = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
+        _ = try #require(try await nextElement(&updates))
+        try Connection(path: path, mode: .readWrite).executeScript("UPDATE rows SET id = 100 WHERE id = 1")
+        try store.deliverChangesFromOtherConnections()
+        guard case let .reset(state) = try #require(try await nextElement(&updates)) else { Issue.record("no reset"); return }
+        #expect(state.sections[0].rows.map(\.id.rawValue) == [100, 2, 3])
+    }
+
+    /// The version, rows and schema of the file at `path`, read after a kill (a reader rolls back a
+    /// hot journal first); the schema must be exactly its version's.
+    static func outcome(_ path: String) throws -> (version: Int, rows: Int) {
+        let db = try Connection(path: path, mode: .readWrite)
+        let version = try Migrator.version(of: db)
+        let differences = try Schema.differences(in: db, version: version)
+        #expect(differences.isEmpty, "version \(version): \(differences)")
+        return (version, try db.scalarInt("SELECT count(*) FROM rows") ?? -1)
+    }
+
+    @Test func aKillDuringTheMigrationLeavesTheFileBeforeOrAfter() throws {
+        let cli = try CLIHarness()
+        let binary = try #require(CLIHarness.binary)
+        let pristine = cli.directory.appendingPathComponent("v3.sqlite").path
+        try Self.makeFile(pristine, version: 3, rows: 20_000)
+        let pristineBytes = try #require(fileBytes(pristine))
+        let input = cli.directory.appendingPathComponent("stdin")
+        try Data((0..<5_000).map { "new \($0)" }.joined(separator: "\n").utf8).write(to: input)
+        var random = SeededGenerator(seed: 4_004)
+        var outcomes = (before: 0, after: 0), kills = 0
+        for attempt in 0..<60 where kills < 25 || outcomes.before == 0 || outcomes.after == 0 {
+            for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: cli.database + suffix) }
+            try pristineBytes.write(to: URL(fileURLWithPath: cli.database))
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["--db", cli.database, "add", "0", "-"]
+            let stdin = try FileHandle(forReadingFrom: input)
+            defer { try? stdin.close() }
+            process.standardInput = stdin
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // The kill lands at a random moment: this sleep is the point of the test, not a wait for a condition.
+            usleep(UInt32.random(in: 2_000...150_000, using: &random))
+            let killed = process.isRunning
+            if killed { kill(process.processIdentifier, SIGKILL); kills += 1 }
+            process.waitUntilExit()
+            let (version, rows) = try Self.outcome(cli.database)
+            switch (version, rows) {
+            case (3, 20_000): outcomes.before += 1
+            case (Schema.migrator.latestVersion, 25_000): outcomes.after += 1
+            default: Issue.record("attempt \(attempt) (seed 4004, killed: \(killed)): version \(version) with \(rows) rows is neither before nor after"); return
+            }
+            #expect(try ListStore.open(at: cli.database).checkInvariants().isEmpty, "attempt \(attempt)")
+        }
+        #expect(kills >= 10, "the kills must land inside the write: \(kills)")
+        #expect(outcomes.before > 0 && outcomes.after > 0, "kills should land both before and after the commit: \(outcomes)")
+    }
+}

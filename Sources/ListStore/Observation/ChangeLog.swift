@@ -36,6 +36,8 @@ enum ChangeLog {
     /// re-creates the state row when a hand edit deleted it. Returns what it found, for ``ListStore/repair()``.
     @discardableResult
     static func beginWriting(_ db: Connection) throws -> LogState {
+        try db.cached("UPDATE liststore_state SET writing = 1 WHERE id = 1 AND writing = 0").bind([]).run()
+        if db.changes == 1 { return .sound }  // the usual case: one statement
         let found = try LogState.read(db)
         try db.cached("INSERT INTO liststore_state (id, writing) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET writing = 1").bind([]).run()
         return found
@@ -117,8 +119,8 @@ enum ChangeLog {
     /// set, or nil when only a fresh read of the store describes them — writes outside ListStore that
     /// move rows or sections, entries already dropped or deleted, an entry that cannot be read or
     /// trusted, or a state in which hand edits may have gone unlogged (``LogState``).
-    /// `ceilings` are the largest ids given out at `sequence`.
-    static func changes(after sequence: Int64, ceilings: IDCeilings, _ db: Connection) throws -> ChangeSet? {
+    /// `ceilings` are the largest ids given out at `sequence`, `now` those given out now.
+    static func changes(after sequence: Int64, ceilings: IDCeilings, now: IDCeilings, _ db: Connection) throws -> ChangeSet? {
         guard try LogState.read(db) == .sound else { return nil }
         let entries = try entries(after: sequence, db)
         guard isUnbroken(entries, after: sequence, upTo: try lastSequence(db)) else { return nil }
@@ -131,9 +133,9 @@ enum ChangeLog {
         var inserted: Int64 = 0
         for entry in entries {
             if entry.kind == "structure" { return nil }
-            let entryLimits = try limits ?? LogEntryLimits.read(db, since: ceilings)
-            limits = entryLimits
-            guard case let .success(reading) = read(entry, entryLimits, inserted: &inserted) else { return nil }
+            // Only events carry numbers to check; the limits are read once, for the first of them.
+            if entry.kind == "edits", limits == nil { limits = try LogEntryLimits.read(db, since: ceilings, now: now) }
+            guard case let .success(reading) = read(entry, limits ?? .unchecked, inserted: &inserted) else { return nil }
             switch reading {
             case let .edits(events): for event in events { tracker.apply(event) }
             case let .row(id): handRows.append(id)

@@ -8,7 +8,8 @@ struct LogEntryLimits {
     /// 64 KiB), so no index, count or run of ids reaches it (nor, on a 32-bit platform, `Int.max`).
     static let countLimit: Int64 = min(Int64(1) << 48, Int64(Int.max))
 
-    /// The ids a row could have had: from the lowest in use (or 1) to the largest ever given out.
+    /// The ids a row could have had: from the lowest in use (or 1) to the largest ever given out
+    /// (AUTOINCREMENT never gives out one above `max(seq, max(id))`).
     let rowIDs: ClosedRange<Int64>
     /// The same for sections.
     let sectionIDs: ClosedRange<Int64>
@@ -17,25 +18,21 @@ struct LogEntryLimits {
     /// observer may already hold is not believed.
     let since: IDCeilings
 
-    /// The limits of the store as the open transaction sees it (a few index look-ups), for entries
-    /// written after `since` (nil: no such bound, as for `check`).
-    static func read(_ db: Connection, since: IDCeilings?) throws -> LogEntryLimits {
-        LogEntryLimits(rowIDs: try ids(of: "rows", db), sectionIDs: try ids(of: "sections", db),
-                       since: since ?? IDCeilings(rows: Int64.min, sections: Int64.min))
+    /// The limits of the store as the open transaction sees it, for entries written after `since`
+    /// (nil: no such bound, as for `check`); `now` are the largest ids given out, when already read.
+    static func read(_ db: Connection, since: IDCeilings?, now: IDCeilings? = nil) throws -> LogEntryLimits {
+        let high = try now ?? IDCeilings.read(db)
+        // AUTOINCREMENT never gives out an id below 1; a hand insert can use a lower one, which is then
+        // in use (an edit of one that is gone since makes a reset, harmlessly).
+        let low = try db.cached("SELECT min(1, coalesce((SELECT min(id) FROM rows), 1)), min(1, coalesce((SELECT min(id) FROM sections), 1))")
+            .bind([]).first { (rows: $0.int64(0), sections: $0.int64(1)) } ?? (rows: 1, sections: 1)
+        return LogEntryLimits(rowIDs: low.rows...max(low.rows, high.rows), sectionIDs: low.sections...max(low.sections, high.sections),
+                              since: since ?? IDCeilings(rows: Int64.min, sections: Int64.min))
     }
 
-    /// AUTOINCREMENT never gives out an id above `max(seq, max(id))`, nor below 1; a hand insert can
-    /// use a lower one, which is then in use (an id below both that is gone makes a reset, harmlessly).
-    private static func ids(of table: String, _ db: Connection) throws -> ClosedRange<Int64> {
-        let bounds = try db.cached("""
-            SELECT (SELECT min(id) FROM \(table)), (SELECT max(id) FROM \(table)),
-                   (SELECT seq FROM sqlite_sequence WHERE name = ?1)
-            """).bind([.text(table)]).first { row in
-            (low: row.isNull(0) ? 1 : row.int64(0), high: row.isNull(1) ? 0 : row.int64(1), sequence: row.isNull(2) ? 0 : row.int64(2))
-        }
-        let low = min(1, bounds?.low ?? 1)
-        return low...max(low, bounds?.high ?? 0, bounds?.sequence ?? 0)
-    }
+    /// For entries without events (`row`, `section`, `structure`), which carry no numbers to check.
+    static let unchecked = LogEntryLimits(rowIDs: Int64.min...Int64.max, sectionIDs: Int64.min...Int64.max,
+                                          since: IDCeilings(rows: Int64.min, sections: Int64.min))
 
     func isIndex(_ value: Int64) -> Bool { value >= 0 && value < Self.countLimit }
     func isIndex(_ value: Int) -> Bool { isIndex(Int64(value)) }

@@ -92,7 +92,7 @@ extension ListStore {
         let read = { () throws -> (update: ListUpdate?, sequence: Int64, ceilings: IDCeilings) in
             let sequence = try ChangeLog.lastSequence(db)
             let ceilings = try IDCeilings.read(db)
-            if let changes = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, db) {
+            if let changes = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, now: ceilings, db) {
                 return (changes.isEmpty ? nil : .changes(changes), sequence, ceilings)
             }
             do {

@@ -24,8 +24,9 @@ enum ChangeLogDamage {
     /// most ``ChangeLog/keptEntries`` of ListStore's own).
     static func entryProblems(_ db: Connection) throws -> [IntegrityProblem] {
         let entries = try ChangeLog.entries(after: Int64.min, db)
-        let last = try ChangeLog.lastSequence(db)
-        let limits = try LogEntryLimits.read(db, since: nil)
+        let head = try LogHead.read(db)
+        let last = head.lastSequence
+        let limits = LogEntryLimits(head, since: nil)
         var gaps: [String] = []
         var damaged: [LogDamage] = []
         var damagedCount = 0
@@ -60,6 +61,6 @@ enum ChangeLogDamage {
     }
 
     static func problems(_ db: Connection) throws -> [IntegrityProblem] {
-        (stateProblem(try LogState.read(db)).map { [$0] } ?? []) + (try entryProblems(db))
+        (stateProblem(try LogHead.read(db).state).map { [$0] } ?? []) + (try entryProblems(db))
     }
 }

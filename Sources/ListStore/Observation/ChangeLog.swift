@@ -38,7 +38,7 @@ enum ChangeLog {
     static func beginWriting(_ db: Connection) throws -> LogState {
         try db.cached("UPDATE liststore_state SET writing = 1 WHERE id = 1 AND writing = 0").bind([]).run()
         if db.changes == 1 { return .sound }  // the usual case: one statement
-        let found = try LogState.read(db)
+        let found = try LogHead.read(db).state
         try db.cached("INSERT INTO liststore_state (id, writing) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET writing = 1").bind([]).run()
         return found
     }
@@ -57,15 +57,6 @@ enum ChangeLog {
         try db.run("DELETE FROM liststore_log WHERE seq <= ?1", [.integer(sequence - keptEntries)])
         try db.run("UPDATE liststore_state SET writing = 0")
         return sequence
-    }
-
-    /// The sequence number of the last entry ever written (0 for none): the larger of SQLite's
-    /// AUTOINCREMENT record and the last entry there is, so that neither edited by hand moves it back.
-    static func lastSequence(_ db: Connection) throws -> Int64 {
-        try db.cached("""
-            SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_log'), 0),
-                       coalesce((SELECT max(seq) FROM liststore_log), 0))
-            """).bind([]).first { $0.int64(0) } ?? 0
     }
 
     /// The entries after `sequence`, oldest first.
@@ -119,23 +110,21 @@ enum ChangeLog {
     /// set, or nil when only a fresh read of the store describes them — writes outside ListStore that
     /// move rows or sections, entries already dropped or deleted, an entry that cannot be read or
     /// trusted, or a state in which hand edits may have gone unlogged (``LogState``).
-    /// `ceilings` are the largest ids given out at `sequence`, `now` those given out now.
-    static func changes(after sequence: Int64, ceilings: IDCeilings, now: IDCeilings, _ db: Connection) throws -> ChangeSet? {
-        guard try LogState.read(db) == .sound else { return nil }
+    /// `ceilings` are the largest ids given out at `sequence`; `head` is the log as it is now.
+    static func changes(after sequence: Int64, ceilings: IDCeilings, head: LogHead, _ db: Connection) throws -> ChangeSet? {
+        guard head.state == .sound else { return nil }
         let entries = try entries(after: sequence, db)
-        guard isUnbroken(entries, after: sequence, upTo: try lastSequence(db)) else { return nil }
+        guard isUnbroken(entries, after: sequence, upTo: head.lastSequence) else { return nil }
         guard !entries.isEmpty else { return ChangeSet() }  // a commit that changed nothing ListStore shows
         var tracker = ChangeTracker()
         // Titles and payloads changed by hand only change content, which moves nothing: they are noted
         // after the edits, at the index paths they have now, wherever they fell among the edits.
         var handRows: [Int64] = [], handSections: [Int64] = []
-        var limits: LogEntryLimits?
+        let limits = LogEntryLimits(head, since: ceilings)
         var inserted: Int64 = 0
         for entry in entries {
             if entry.kind == "structure" { return nil }
-            // Only events carry numbers to check; the limits are read once, for the first of them.
-            if entry.kind == "edits", limits == nil { limits = try LogEntryLimits.read(db, since: ceilings, now: now) }
-            guard case let .success(reading) = read(entry, limits ?? .unchecked, inserted: &inserted) else { return nil }
+            guard case let .success(reading) = read(entry, limits, inserted: &inserted) else { return nil }
             switch reading {
             case let .edits(events): for event in events { tracker.apply(event) }
             case let .row(id): handRows.append(id)
@@ -172,10 +161,11 @@ enum LogState: Hashable {
     /// `writing` was left at 1 by hand: hand edits are not logged while it stays so.
     case stuck
 
-    static func read(_ db: Connection) throws -> LogState {
-        guard let writing = try db.cached("SELECT writing FROM liststore_state WHERE id = 1").bind([]).first({ $0.isNull(0) ? nil : $0.int64(0) }) else {
-            return .missing
+    init(writing: Int64?) {
+        switch writing {
+        case nil: self = .missing
+        case 0: self = .sound
+        default: self = .stuck
         }
-        return writing == 0 ? .sound : .stuck
     }
 }

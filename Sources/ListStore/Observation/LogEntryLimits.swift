@@ -18,21 +18,13 @@ struct LogEntryLimits {
     /// observer may already hold is not believed.
     let since: IDCeilings
 
-    /// The limits of the store as the open transaction sees it, for entries written after `since`
-    /// (nil: no such bound, as for `check`); `now` are the largest ids given out, when already read.
-    static func read(_ db: Connection, since: IDCeilings?, now: IDCeilings? = nil) throws -> LogEntryLimits {
-        let high = try now ?? IDCeilings.read(db)
-        // AUTOINCREMENT never gives out an id below 1; a hand insert can use a lower one, which is then
-        // in use (an edit of one that is gone since makes a reset, harmlessly).
-        let low = try db.cached("SELECT min(1, coalesce((SELECT min(id) FROM rows), 1)), min(1, coalesce((SELECT min(id) FROM sections), 1))")
-            .bind([]).first { (rows: $0.int64(0), sections: $0.int64(1)) } ?? (rows: 1, sections: 1)
-        return LogEntryLimits(rowIDs: low.rows...max(low.rows, high.rows), sectionIDs: low.sections...max(low.sections, high.sections),
-                              since: since ?? IDCeilings(rows: Int64.min, sections: Int64.min))
+    /// The limits of the store as `head` describes it, for entries written after `since` (nil: no
+    /// such bound, as for `check`).
+    init(_ head: LogHead, since: IDCeilings?) {
+        rowIDs = head.lowestRowID...max(head.lowestRowID, head.ceilings.rows)
+        sectionIDs = head.lowestSectionID...max(head.lowestSectionID, head.ceilings.sections)
+        self.since = since ?? IDCeilings(rows: Int64.min, sections: Int64.min)
     }
-
-    /// For entries without events (`row`, `section`, `structure`), which carry no numbers to check.
-    static let unchecked = LogEntryLimits(rowIDs: Int64.min...Int64.max, sectionIDs: Int64.min...Int64.max,
-                                          since: IDCeilings(rows: Int64.min, sections: Int64.min))
 
     func isIndex(_ value: Int64) -> Bool { value >= 0 && value < Self.countLimit }
     func isIndex(_ value: Int) -> Bool { isIndex(Int64(value)) }
@@ -43,17 +35,40 @@ struct LogEntryLimits {
     func isNewSection(_ id: Int64) -> Bool { isSection(id) && id > since.sections }
 }
 
-/// The largest row and section ids given out so far (`max(seq, max(id))` of each table), recorded with
-/// an observer's position in the change log.
+/// The largest row and section ids given out so far (`max(seq, max(id))` of each table: AUTOINCREMENT
+/// never gives out one below), recorded with an observer's position in the change log.
 struct IDCeilings: Sendable, Hashable {
     var rows: Int64
     var sections: Int64
+}
 
-    static func read(_ db: Connection) throws -> IDCeilings {
-        try db.cached("""
-            SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'rows'), 0), coalesce((SELECT max(id) FROM rows), 0)),
-                   max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'sections'), 0), coalesce((SELECT max(id) FROM sections), 0))
-            """).bind([]).first { IDCeilings(rows: $0.int64(0), sections: $0.int64(1)) } ?? IDCeilings(rows: 0, sections: 0)
+/// What an observer reads before the entries, in one statement: the state row, the last sequence
+/// number, and the ids the store has given out.
+struct LogHead {
+    let state: LogState
+    /// The sequence number of the last entry ever written (0 for none): the larger of SQLite's
+    /// AUTOINCREMENT record and the last entry there is, so that neither edited by hand moves it back.
+    let lastSequence: Int64
+    let ceilings: IDCeilings
+    /// The lowest ids in use, or 1: AUTOINCREMENT never gives out a lower one, a hand insert can (an
+    /// edit of such a row that is gone since makes a reset, harmlessly).
+    let lowestRowID: Int64
+    let lowestSectionID: Int64
+
+    static func read(_ db: Connection) throws -> LogHead {
+        let head = try db.cached("""
+            SELECT (SELECT writing FROM liststore_state WHERE id = 1),
+                   max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_log'), 0), coalesce((SELECT max(seq) FROM liststore_log), 0)),
+                   max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'rows'), 0), coalesce((SELECT max(id) FROM rows), 0)),
+                   max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'sections'), 0), coalesce((SELECT max(id) FROM sections), 0)),
+                   min(1, coalesce((SELECT min(id) FROM rows), 1)),
+                   min(1, coalesce((SELECT min(id) FROM sections), 1))
+            """).bind([]).first { row in
+            LogHead(state: LogState(writing: row.isNull(0) ? nil : row.int64(0)), lastSequence: row.int64(1),
+                    ceilings: IDCeilings(rows: row.int64(2), sections: row.int64(3)), lowestRowID: row.int64(4), lowestSectionID: row.int64(5))
+        }
+        guard let head else { throw ListStoreError.corrupt("the change log's state cannot be read") }
+        return head
     }
 }
 

@@ -39,8 +39,7 @@ extension ListStore {
                 let (snapshot, position) = try db.readTransaction {
                     try SectionOrder.verify(db)
                     return (start == .state ? try ListReader.snapshot(db, checked: true) : nil,
-                            ObservationHub.Position(logSequence: try ChangeLog.lastSequence(db), dataVersion: try Self.dataVersion(db),
-                                                    ceilings: try IDCeilings.read(db)))
+                            try Self.position(db))
                 }
                 continuation.yield(snapshot.map(ListUpdate.initial) ?? .started)
                 return self.hub.subscribe(id, continuation, watchesOtherConnections: includingOtherConnections, at: position)
@@ -90,9 +89,9 @@ extension ListStore {
         let version = try Self.dataVersion(db)
         guard version != position.dataVersion else { return }
         let read = { () throws -> (update: ListUpdate?, sequence: Int64, ceilings: IDCeilings) in
-            let sequence = try ChangeLog.lastSequence(db)
-            let ceilings = try IDCeilings.read(db)
-            if let changes = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, now: ceilings, db) {
+            let head = try LogHead.read(db)
+            let (sequence, ceilings) = (head.lastSequence, head.ceilings)
+            if let changes = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, head: head, db) {
                 return (changes.isEmpty ? nil : .changes(changes), sequence, ceilings)
             }
             do {
@@ -108,6 +107,12 @@ extension ListStore {
         let (update, sequence, ceilings) = try db.isAutocommit ? db.readTransaction(read) : read()
         if let update { hub.publish(update, fromOtherConnections: true) }
         hub.setPosition(ObservationHub.Position(logSequence: sequence, dataVersion: version, ceilings: ceilings))
+    }
+
+    /// Where the store is now, for an observer that starts here.
+    static func position(_ db: Connection) throws -> ObservationHub.Position {
+        let head = try LogHead.read(db)
+        return ObservationHub.Position(logSequence: head.lastSequence, dataVersion: try dataVersion(db), ceilings: head.ceilings)
     }
 
     static func dataVersion(_ db: Connection) throws -> Int {

@@ -58,20 +58,29 @@ import SQLiteLayer
         try Data((0..<5_000).map { "new \($0)" }.joined(separator: "\n").utf8).write(to: input)
         var random = SeededGenerator(seed: 4_004)
         var outcomes = (before: 0, after: 0), kills = 0
-        for attempt in 0..<60 where kills < 25 || outcomes.before == 0 || outcomes.after == 0 {
+        /// Starts the first write (migration and 5,000 rows, one transaction) on a fresh copy of the file.
+        func start() throws -> Process {
             for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: cli.database + suffix) }
             try pristineBytes.write(to: URL(fileURLWithPath: cli.database))
             let process = Process()
             process.executableURL = binary
             process.arguments = ["--db", cli.database, "add", "0", "-"]
-            let stdin = try FileHandle(forReadingFrom: input)
-            defer { try? stdin.close() }
-            process.standardInput = stdin
+            process.standardInput = try FileHandle(forReadingFrom: input)
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
+            return process
+        }
+        // How long the write takes on this machine now, so that the kills land across all of it.
+        let timing = Date()
+        let whole = try start()
+        whole.waitUntilExit()
+        let duration = Date().timeIntervalSince(timing)
+        #expect(try Self.outcome(cli.database) == (Schema.migrator.latestVersion, 25_000))
+        for attempt in 0..<80 where kills < 25 || outcomes.before == 0 || outcomes.after == 0 {
+            let process = try start()
             // The kill lands at a random moment: this sleep is the point of the test, not a wait for a condition.
-            usleep(UInt32.random(in: 2_000...150_000, using: &random))
+            usleep(UInt32(duration * 1.2 * 1e6 * Double.random(in: 0.05...1, using: &random)))
             let killed = process.isRunning
             if killed { kill(process.processIdentifier, SIGKILL); kills += 1 }
             process.waitUntilExit()
@@ -79,11 +88,11 @@ import SQLiteLayer
             switch (version, rows) {
             case (3, 20_000): outcomes.before += 1
             case (Schema.migrator.latestVersion, 25_000): outcomes.after += 1
-            default: Issue.record("attempt \(attempt) (seed 4004, killed: \(killed)): version \(version) with \(rows) rows is neither before nor after"); return
+            default: Issue.record("attempt \(attempt) (seed 4004, killed: \(killed), the write takes \(duration) s): version \(version) with \(rows) rows is neither before nor after"); return
             }
             #expect(try ListStore.open(at: cli.database).checkInvariants().isEmpty, "attempt \(attempt)")
         }
         #expect(kills >= 10, "the kills must land inside the write: \(kills)")
-        #expect(outcomes.before > 0 && outcomes.after > 0, "kills should land both before and after the commit: \(outcomes)")
+        #expect(outcomes.before > 0 && outcomes.after > 0, "kills should land both before and after the commit: \(outcomes) (the write takes \(duration) s)")
     }
 }

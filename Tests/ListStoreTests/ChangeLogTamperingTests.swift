@@ -163,6 +163,31 @@ import SQLiteLayer
     }
 
     @Test(arguments: [false, true])
+    func aLoggingTriggerDroppedByHandEndsObservationWithAnError(dropTrigger: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("dropped.sqlite")
+        _ = try Self.makeStore(path)
+        var observer = try await Observer(path)
+        // A schema change of another program's own (tolerated) is no reason to stop.
+        try Self.shell(path, "CREATE TABLE app_notes (note TEXT)")
+        try await observer.catchUp()
+        if dropTrigger { try Self.shell(path, "DROP TRIGGER rows_logged_inserts") }
+        try Self.shell(path, "INSERT INTO rows (section_id, position, title) VALUES (1, (SELECT row_base + row_count FROM sections WHERE id = 1), 'unlogged?')")
+        guard dropTrigger else {
+            try await observer.catchUpWithoutWriting()
+            #expect(observer.received == ["reset"])
+            return
+        }
+        do {
+            try observer.store.deliverChangesFromOtherConnections()
+            let update = try await nextElement(&observer.updates, timeout: .seconds(5))
+            Issue.record("the observer went on: \(String(describing: update))")
+        } catch let error as ListStoreError {
+            #expect("\(error)".contains("schema was changed outside ListStore") && "\(error)".contains("rows_logged_inserts"), "\(error)")
+        }
+    }
+
+    @Test(arguments: [false, true])
     func anEntryDeletedFromTheMiddleOfTheLogIsAResetNotASkip(deleteOne: Bool) async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("gap.sqlite")

@@ -43,7 +43,7 @@ struct IDCeilings: Sendable, Hashable {
 }
 
 /// What an observer reads before the entries, in one statement: the state row, the last sequence
-/// number, and the ids the store has given out.
+/// number, the ids the store has given out and the schema's version.
 struct LogHead {
     let state: LogState
     /// The sequence number of the last entry ever written (0 for none): the larger of SQLite's
@@ -54,6 +54,8 @@ struct LogHead {
     /// edit of such a row that is gone since makes a reset, harmlessly).
     let lowestRowID: Int64
     let lowestSectionID: Int64
+    /// `PRAGMA schema_version`: it changes with every change to the schema, the logging triggers' included.
+    let schemaVersion: Int64
 
     static func read(_ db: Connection) throws -> LogHead {
         let head = try db.cached("""
@@ -62,10 +64,12 @@ struct LogHead {
                    max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'rows'), 0), coalesce((SELECT max(id) FROM rows), 0)),
                    max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'sections'), 0), coalesce((SELECT max(id) FROM sections), 0)),
                    min(1, coalesce((SELECT min(id) FROM rows), 1)),
-                   min(1, coalesce((SELECT min(id) FROM sections), 1))
+                   min(1, coalesce((SELECT min(id) FROM sections), 1)),
+                   (SELECT schema_version FROM pragma_schema_version)
             """).bind([]).first { row in
             LogHead(state: LogState(writing: row.isNull(0) ? nil : row.int64(0)), lastSequence: row.int64(1),
-                    ceilings: IDCeilings(rows: row.int64(2), sections: row.int64(3)), lowestRowID: row.int64(4), lowestSectionID: row.int64(5))
+                    ceilings: IDCeilings(rows: row.int64(2), sections: row.int64(3)), lowestRowID: row.int64(4), lowestSectionID: row.int64(5),
+                    schemaVersion: row.int64(6))
         }
         guard let head else { throw ListStoreError.corrupt("the change log's state cannot be read") }
         return head

@@ -88,15 +88,19 @@ extension ListStore {
         guard let position = hub.position else { return }
         let version = try Self.dataVersion(db)
         guard version != position.dataVersion else { return }
-        let read = { () throws -> (update: ListUpdate?, sequence: Int64, ceilings: IDCeilings) in
+        let read = { () throws -> (update: ListUpdate?, head: LogHead) in
             let head = try LogHead.read(db)
-            let (sequence, ceilings) = (head.lastSequence, head.ceilings)
-            if let changes = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, head: head, db) {
-                return (changes.isEmpty ? nil : .changes(changes), sequence, ceilings)
+            if head.schemaVersion != position.schemaVersion {
+                // The triggers that log hand edits may be gone: go on only if the schema is still ours.
+                if let difference = try Schema.differences(in: db, version: try Migrator.version(of: db)).first {
+                    throw ListStoreError.cannotObserve(path: self.path, reason: "its schema was changed outside ListStore (\(difference)), so hand edits may no longer be logged; undo that change in the sqlite3 shell or restore a backup")
+                }
+            } else if let changes = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, head: head, db) {
+                return (changes.isEmpty ? nil : .changes(changes), head)
             }
             do {
                 try SectionOrder.verify(db)
-                return (.reset(try ListReader.snapshot(db, checked: true)), sequence, ceilings)
+                return (.reset(try ListReader.snapshot(db, checked: true)), head)
             } catch let error as ListStoreError {
                 switch error {
                 case .positionsDamaged, .sectionOrderDamaged: throw ListStoreError.cannotObserve(path: self.path, reason: "\(error)")
@@ -104,15 +108,17 @@ extension ListStore {
                 }
             }
         }
-        let (update, sequence, ceilings) = try db.isAutocommit ? db.readTransaction(read) : read()
+        let (update, head) = try db.isAutocommit ? db.readTransaction(read) : read()
         if let update { hub.publish(update, fromOtherConnections: true) }
-        hub.setPosition(ObservationHub.Position(logSequence: sequence, dataVersion: version, ceilings: ceilings))
+        hub.setPosition(ObservationHub.Position(logSequence: head.lastSequence, dataVersion: version, ceilings: head.ceilings,
+                                                schemaVersion: head.schemaVersion))
     }
 
     /// Where the store is now, for an observer that starts here.
     static func position(_ db: Connection) throws -> ObservationHub.Position {
         let head = try LogHead.read(db)
-        return ObservationHub.Position(logSequence: head.lastSequence, dataVersion: try dataVersion(db), ceilings: head.ceilings)
+        return ObservationHub.Position(logSequence: head.lastSequence, dataVersion: try dataVersion(db), ceilings: head.ceilings,
+                                       schemaVersion: head.schemaVersion)
     }
 
     static func dataVersion(_ db: Connection) throws -> Int {

@@ -13,12 +13,14 @@ final class ObservationHub: Sendable {
     }
 
     /// How far the observers have seen: the last change-log entry delivered, the `PRAGMA
-    /// data_version` at that moment (it changes when another connection commits) and the largest ids
-    /// given out then (entries after it can only insert larger ones).
+    /// data_version` at that moment (it changes when another connection commits), the largest ids
+    /// given out then (entries after it can only insert larger ones) and the schema's version (a
+    /// schema changed since may have lost the triggers that log hand edits).
     struct Position: Sendable {
         var logSequence: Int64
         var dataVersion: Int
         var ceilings: IDCeilings
+        var schemaVersion: Int64
     }
 
     private struct State {

@@ -153,8 +153,8 @@ import ListStore
             try shell("""
                 BEGIN; UPDATE liststore_state SET writing = 1;
                 INSERT INTO liststore_log (kind, events) VALUES ('edits', '[{"rowsInserted":{"ids":\(runs),"section":1,"sectionIndex":0,"at":0}}]');
-                UPDATE liststore_state SET writing = 0; COMMIT;
-                UPDATE rows SET title = 'after \(runs)' WHERE id = 1;
+                UPDATE liststore_state SET writing = 0;
+                UPDATE rows SET title = 'after \(runs)' WHERE id = 1; COMMIT;
                 """)
             let expected = lines.count + 1
             lines = watcher.waitForLines { $0.count >= expected }

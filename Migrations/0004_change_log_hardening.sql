@@ -1,7 +1,7 @@
 -- ListStore schema, version 4: a change log that cannot silently lie (see 0003_change_log.sql).
 --
 -- * Ids changed by hand (`UPDATE rows SET id = …`, as for ids that are used up) are logged as
---   'structure': observers holding the old ids read the store afresh.
+--   'structure', like moves: observers holding the old ids read the store afresh.
 -- * The triggers log unless the state row says ListStore is writing: a state row that is missing
 --   means "log" (coalesce), not "do not log". ListStore re-creates it with its next write.
 -- * The state row cannot be deleted, and entries of kind 'edits' (which only ListStore writes, while
@@ -28,12 +28,7 @@ WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
     INSERT INTO liststore_log (kind, id) VALUES ('row', NEW.id);
 END;
 
-CREATE TRIGGER rows_logged_moves AFTER UPDATE OF section_id, position ON rows
-WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
-    INSERT INTO liststore_log (kind) VALUES ('structure');
-END;
-
-CREATE TRIGGER rows_logged_ids AFTER UPDATE OF id ON rows
+CREATE TRIGGER rows_logged_moves AFTER UPDATE OF section_id, position, id ON rows
 WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
     INSERT INTO liststore_log (kind) VALUES ('structure');
 END;
@@ -53,12 +48,7 @@ WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
     INSERT INTO liststore_log (kind, id) VALUES ('section', NEW.id);
 END;
 
-CREATE TRIGGER sections_logged_moves AFTER UPDATE OF position, row_base ON sections
-WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
-    INSERT INTO liststore_log (kind) VALUES ('structure');
-END;
-
-CREATE TRIGGER sections_logged_ids AFTER UPDATE OF id ON sections
+CREATE TRIGGER sections_logged_moves AFTER UPDATE OF position, row_base, id ON sections
 WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
     INSERT INTO liststore_log (kind) VALUES ('structure');
 END;

@@ -36,7 +36,7 @@ import SQLiteLayer
                                  "rows_counted_on_insert", "rows_counted_on_delete", "rows_counted_on_section_change",
                                  "liststore_state", "liststore_log", "rows_logged_content", "rows_logged_moves", "rows_logged_inserts",
                                  "rows_logged_deletes", "sections_logged_titles", "sections_logged_moves", "sections_logged_inserts",
-                                 "sections_logged_deletes", "rows_logged_ids", "sections_logged_ids", "liststore_state_kept",
+                                 "sections_logged_deletes", "liststore_state_kept",
                                  "liststore_log_guarded_inserts", "liststore_log_guarded_updates"])
         #expect(try Schema.differences(in: connection, version: Schema.migrator.latestVersion).isEmpty)
     }

@@ -151,10 +151,8 @@ struct ChangeTracker {
             }
         }
         // Inserted rows no later edit touched: those that still exist arrive where they are now.
-        for id in try Self.existingRows(in: insertedRuns, db) where rows[id] == nil {
-            let found = try db.location(of: id)
-            guard !arrived.contains(SectionID(rawValue: found.section)) else { continue }
-            changes.insertedRows.append(.init(indexPath: found.path, row: try ListReader.row(id: id.rawValue, db)))
+        for found in try Self.existingRows(in: insertedRuns, db) where rows[found.row.id] == nil && !arrived.contains(found.section) {
+            changes.insertedRows.append(.init(indexPath: found.path, row: found.row))
         }
         for (id, var record) in rows {
             let after: (path: ListIndexPath, section: SectionID, row: ListRow)?
@@ -190,9 +188,10 @@ struct ChangeTracker {
         return changes.sorted()
     }
 
-    /// The rows that exist now with an id in one of `runs`, each once, in ascending order (overlapping
-    /// runs are merged first, so the look-ups never exceed the rows there are).
-    private static func existingRows(in runs: [ClosedRange<Int64>], _ db: Connection) throws -> [RowID] {
+    /// The rows that exist now with an id in one of `runs`, each once, in ascending order of id, where
+    /// they are and with their values (overlapping runs are merged first, so the look-ups never exceed
+    /// the rows there are, whatever the runs claim).
+    private static func existingRows(in runs: [ClosedRange<Int64>], _ db: Connection) throws -> [(path: ListIndexPath, section: SectionID, row: ListRow)] {
         var merged: [ClosedRange<Int64>] = []
         for run in runs.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = merged.last, run.lowerBound <= last.upperBound {
@@ -201,12 +200,18 @@ struct ChangeTracker {
                 merged.append(run)
             }
         }
-        var ids: [RowID] = []
-        let query = try db.cached("SELECT id FROM rows WHERE id BETWEEN ?1 AND ?2 ORDER BY id")
+        var found: [(path: ListIndexPath, section: SectionID, row: ListRow)] = []
+        let query = try db.cached("""
+            SELECT s.position, r.position - s.row_base, s.id, r.id, r.title, r.payload
+            FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id BETWEEN ?1 AND ?2 ORDER BY r.id
+            """)
         for run in merged {
-            try query.bind([.integer(run.lowerBound), .integer(run.upperBound)]).forEachRow { ids.append(RowID(rawValue: $0.int64(0))) }
+            try query.bind([.integer(run.lowerBound), .integer(run.upperBound)]).forEachRow {
+                found.append((ListIndexPath(section: $0.int(0), row: $0.int(1)), SectionID(rawValue: $0.int64(2)),
+                              ListRow(id: RowID(rawValue: $0.int64(3)), title: $0.text(4), payload: $0.optionalText(5))))
+            }
         }
-        return ids
+        return found
     }
 
     /// An inserted section as it is now: its title and its rows in order.

@@ -123,7 +123,6 @@ enum ChangeLog {
         let limits = LogEntryLimits(head, since: ceilings)
         var inserted: Int64 = 0
         for entry in entries {
-            if entry.kind == "structure" { return nil }
             guard case let .success(reading) = read(entry, limits, inserted: &inserted) else { return nil }
             switch reading {
             case let .edits(events): for event in events { tracker.apply(event) }
@@ -152,8 +151,8 @@ struct LogDamage: Error, Hashable {
 
 /// Whether the change log's state row (`liststore_state`) is as ListStore leaves it after every
 /// commit: present, with `writing` = 0. Otherwise the schema's triggers may not have logged hand edits
-/// (a missing row, or one left at 1, means "ListStore is writing" to them), so observers read the store
-/// afresh, `check` reports it, and the next ListStore write puts it back.
+/// (one left at 1 means "ListStore is writing" to them; so does a missing one before schema 4), so
+/// observers read the store afresh, `check` reports it, and the next ListStore write puts it back.
 enum LogState: Hashable {
     case sound
     /// The row was deleted (or the table emptied) by hand.

@@ -3,7 +3,7 @@ import Foundation
 
 /// One SQLite connection with a cache of prepared statements.
 ///
-/// Not thread-safe by itself: wrap it in a lock (ListStore uses a `Mutex`) to share it.
+/// Not thread-safe by itself: wrap it in a lock (ListStore uses a lock) to share it.
 /// Closing happens when the last reference goes away.
 public final class Connection {
     /// How a database file is opened.

@@ -131,6 +131,7 @@ public final class Connection {
 
     /// Runs a script of several statements (such as a migration). No values can be bound.
     public func executeScript(_ sql: String) throws {
+        StatementRecorder.record(sql: sql, parameterCount: 0, path: path)
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         if code != SQLITE_OK {

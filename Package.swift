@@ -14,7 +14,7 @@ let package = Package(
     name: "ListStore",
     // Mutex and Atomic (Synchronization) and the Swift 6 standard library's String(validating:as:) need
     // these versions; the SDKs' SQLite (3.43 and newer there) has the STRICT tables and UPDATE … FROM ListStore uses.
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "ListStore", targets: ["ListStore"]),
         .executable(name: "liststore", targets: ["liststore"]),

@@ -5,7 +5,7 @@ import PackageDescription
 /// compiles (and runs) the examples README.md shows. `.ci/run` builds and runs it.
 let package = Package(
     name: "TableViewApp",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     dependencies: [.package(name: "ListStore", path: "../..")],
     targets: [
         .executableTarget(name: "TableViewApp", dependencies: [.product(name: "ListStore", package: "ListStore")]),

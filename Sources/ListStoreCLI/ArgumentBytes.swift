@@ -6,7 +6,7 @@ enum ArgumentBytes {
         var index = 0
         while index < bytes.count {
             let length = sequenceLength(bytes[index])
-            if length > 0, index + length <= bytes.count, let character = String(validating: bytes[index..<index + length], as: UTF8.self) {
+            if length > 0, index + length <= bytes.count, let character = String(strictUTF8: bytes[index..<index + length]) {
                 text += visible(character)
                 index += length
             } else {

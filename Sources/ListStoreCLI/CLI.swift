@@ -1,6 +1,5 @@
 import Foundation
 import ListStore
-import Synchronization
 
 /// The `liststore` program: parses a command line, runs it against the repository API and renders
 /// the result. It never talks to SQLite itself.
@@ -36,7 +35,7 @@ public enum CLI {
     public static func run(rawArguments: [[UInt8]], environment: CLIEnvironment) -> Result {
         var arguments: [String] = []
         for (index, bytes) in rawArguments.enumerated() {
-            guard let argument = String(validating: bytes, as: UTF8.self) else {
+            guard let argument = String(strictUTF8: bytes) else {
                 return failure(status: 2, message: "argument \(index + 1) (\(ArgumentBytes.shown(bytes))) is not valid UTF-8 text; "
                                    + "pass it in UTF-8 (check the encoding of your terminal or script) (see `liststore --help`)",
                                json: rawArguments.contains(Array("--json".utf8)))
@@ -63,7 +62,7 @@ public enum CLI {
         case .help(let spec):
             return Result(status: 0, output: (spec?.help ?? Commands.programHelp) + "\n", error: "")
         case .command(let command, _):
-            let collected = Mutex("")
+            let collected = Locked("")
             let write = environment.writeOutput ?? { text in collected.withLock { $0 += text } }
             let context = CommandContext(globals: globals, environment: environment, write: write)
             let existedBefore = context.databaseExists

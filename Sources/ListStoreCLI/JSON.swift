@@ -300,7 +300,7 @@ public struct JSONParser {
     }
 
     private func decode(_ utf8: ArraySlice<UInt8>) throws -> String {
-        guard let text = String(validating: utf8, as: UTF8.self) else { throw failure("invalid UTF-8 in a string") }
+        guard let text = String(strictUTF8: utf8) else { throw failure("invalid UTF-8 in a string") }
         return text
     }
 

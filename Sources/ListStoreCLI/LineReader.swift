@@ -99,7 +99,7 @@ final class LineReader {
             throw failure(lineNumber, "is longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads for one line")
         }
         guard !bytes.contains(0) else { throw failure(lineNumber, "contains a NUL byte") }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw failure(lineNumber, "is not valid UTF-8") }
+        guard let text = String(strictUTF8: bytes) else { throw failure(lineNumber, "is not valid UTF-8") }
         return text
     }
 

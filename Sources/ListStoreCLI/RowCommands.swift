@@ -114,7 +114,7 @@ enum StandardInputLines {
             guard bytes.count <= InputLimits.maximumPiece else {
                 throw CommandFailure("line \(number + 1) of standard input is longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads for one title; nothing was added")
             }
-            guard let title = String(validating: bytes, as: UTF8.self) else {
+            guard let title = String(strictUTF8: bytes) else {
                 throw CommandFailure("line \(number + 1) of standard input is not valid UTF-8; nothing was added")
             }
             if title.utf8.contains(0) {

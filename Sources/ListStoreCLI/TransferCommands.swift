@@ -128,7 +128,7 @@ enum DocumentReader {
         if let nul = bytes.firstIndex(of: 0) {
             throw CommandFailure("\(name) has a NUL byte at byte \(nul): it is not a JSON document; nothing was imported")
         }
-        guard String(validating: bytes, as: UTF8.self) != nil else {
+        guard String(strictUTF8: bytes) != nil else {
             throw CommandFailure("\(name) is not valid UTF-8 text; nothing was imported")
         }
         return bytes

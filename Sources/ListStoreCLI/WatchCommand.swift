@@ -1,6 +1,5 @@
 import Foundation
 import ListStore
-import Synchronization
 
 /// `watch`: one line per committed change, from any process or the `sqlite3` shell, until interrupted.
 enum WatchCommand {
@@ -21,8 +20,8 @@ enum WatchCommand {
         let json = context.json
         context.environment.writeProgress("watching \(context.databasePath) for changes (Ctrl-C to stop)\n")
         let finished = DispatchSemaphore(value: 0)
-        let delivered = Mutex(0)
-        let failure = Mutex<(any Error)?>(nil)
+        let delivered = Locked(0)
+        let failure = Locked<(any Error)?>(nil)
         let reader = Task {
             do {
                 for try await update in stream {

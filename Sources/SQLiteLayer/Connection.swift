@@ -3,7 +3,7 @@ import Foundation
 
 /// One SQLite connection with a cache of prepared statements.
 ///
-/// Not thread-safe by itself: wrap it in a lock (ListStore uses a `Mutex`) to share it.
+/// Not thread-safe by itself: wrap it in a lock (ListStore uses a lock) to share it.
 /// Closing happens when the last reference goes away.
 public final class Connection {
     /// How a database file is opened.
@@ -131,6 +131,7 @@ public final class Connection {
 
     /// Runs a script of several statements (such as a migration). No values can be bound.
     public func executeScript(_ sql: String) throws {
+        StatementRecorder.record(sql: sql, parameterCount: 0, path: path)
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         if code != SQLITE_OK {

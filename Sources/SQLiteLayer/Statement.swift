@@ -19,6 +19,7 @@ public final class Statement {
         self.sql = sql
         self.handle = prepared
         self.connection = connection
+        StatementRecorder.record(sql: sql, parameterCount: sqlite3_bind_parameter_count(prepared), path: connection.path)
     }
 
     deinit { sqlite3_finalize(handle) }

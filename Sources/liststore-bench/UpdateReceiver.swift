@@ -1,6 +1,5 @@
 import Dispatch
 import ListStore
-import Synchronization
 
 /// Drains an observation stream on a task of its own, noting when each element arrived, so the
 /// synchronous benchmark can wait for elements and the stream never piles up while writes are timed.
@@ -12,7 +11,7 @@ final class UpdateReceiver: Sendable {
 
     /// Shared by the receiving task and the waiting benchmark.
     private final class Inbox: Sendable {
-        let state = Mutex(State())
+        let state = Locked(State())
         let arrived = DispatchSemaphore(value: 0)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ListStore
 import Testing
 
 /// Several processes creating one file, paths that SQLite could read as something else, files that
@@ -12,7 +12,7 @@ import Testing
             let path = cli.directory.appendingPathComponent("race\(round).sqlite").path
             // Half of them run `init`, half make the file by their first write.
             let commands: [[String]] = (0..<6).map { $0 % 2 == 0 ? ["init"] : ["section", "add", "s\($0)"] }
-            let results = Mutex<[String]>([])
+            let results = Locked<[String]>([])
             DispatchQueue.concurrentPerform(iterations: commands.count) { index in
                 let outcome: String
                 do {

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import ListStore
-import Synchronization
 
 /// `id:N` wherever a command acts on a row or a section, and counts read in the mutation's own transaction.
 @Suite struct IDAddressingTests {
@@ -125,10 +124,10 @@ import Synchronization
         try cli.run(["section", "add", "Commands"])
         try cli.run(["section", "add", "Background"])
         let store = try ListStore.open(at: cli.database)
-        let stop = Atomic<Bool>(false)
+        let stop = Locked(false)
         let background = Thread {
             var step = 0
-            while !stop.load(ordering: .relaxed) && step < 1_000_000 {
+            while !stop.withLock({ $0 }) && step < 1_000_000 {
                 _ = try? store.insertRow("b\(step)", intoSection: 1)
                 step += 1
             }
@@ -143,7 +142,7 @@ import Synchronization
             let inserted = (((json["changes"] as? [String: Any])?["rows"] as? [String: Any])?["inserted"] as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.int64Value }
             reports.append((try #require(inserted?.first), rows))
         }
-        stop.store(true, ordering: .relaxed)
+        stop.withLock { $0 = true }
         while !background.isFinished { usleep(10_000) }
         let ids = try store.snapshot().sections.flatMap { $0.rows.map(\.id.rawValue) }
         #expect(reports.count == 60)

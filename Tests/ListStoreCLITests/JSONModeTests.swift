@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ListStore
 import Testing
 @testable import ListStoreCLI
 
@@ -26,7 +26,7 @@ import Testing
         let rows = (0..<12_000).map { "{\"title\":\"r\($0)\"}" }.joined(separator: ",")
         let document = Data("{\"sections\":[{\"title\":\"big\",\"rows\":[\(rows)]}]}".utf8)
         for terminal in [true, false] {
-            let progress = Mutex("")
+            let progress = Locked("")
             let environment = CLIEnvironment(variables: [:], readStandardInput: { document }, standardErrorIsTerminal: terminal,
                                              writeProgress: { text in progress.withLock { $0 += text } })
             let path = directory.directory.appendingPathComponent("big-\(terminal).sqlite").path

@@ -12,15 +12,39 @@ import Testing
         return try files.map { ($0, try String(contentsOf: base.appendingPathComponent($0), encoding: .utf8)) }
     }
 
+    /// APIs that first shipped after the declared versions (iOS 17, macOS 14, tvOS 17, watchOS 10,
+    /// visionOS 1), with the versions that brought them. Every target builds for Apple platforms at the
+    /// package's deployment targets, so none of them may appear outside `#if`/`@available` guards.
+    static let newerAPIs: [(spelling: String, since: String)] = [
+        ("import Synchronization", "iOS 18 / macOS 15 (Mutex, Atomic)"),
+        ("Mutex<", "iOS 18 / macOS 15"),
+        ("Mutex(", "iOS 18 / macOS 15"),
+        ("Atomic<", "iOS 18 / macOS 15"),
+        ("String(validating:", "iOS 18 / macOS 15"),
+        ("Span<", "iOS 26 / macOS 26 (or back-deployed with Swift 6.2 only)"),
+        ("RawSpan", "iOS 26 / macOS 26"),
+        ("InlineArray", "iOS 26 / macOS 26"),
+        ("UTF8Span", "iOS 26 / macOS 26"),
+        ("Task.immediate", "iOS 26 / macOS 26"),
+        ("Observations(", "iOS 26 / macOS 26"),
+        ("Task(name:", "iOS 26 / macOS 26"),
+    ]
+
     @Test func thePackageDeclaresTheVersionsItsAPIsNeed() throws {
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let library = try Self.sources("Sources/ListStore") + Self.sources("Sources/SQLiteLayer")
-        #expect(!library.isEmpty)
-        // Mutex and Atomic (Synchronization) and String(validating:as:) first shipped with these versions.
-        let usesSwift6Runtime = library.contains { $0.text.contains("Mutex") || $0.text.contains("Atomic<") || $0.text.contains("String(validating:") }
-        #expect(usesSwift6Runtime, "if the library stops needing them, the platforms could be lowered")
-        for platform in [".macOS(.v15)", ".iOS(.v18)", ".tvOS(.v18)", ".watchOS(.v11)", ".visionOS(.v2)"] {
+        for platform in [".macOS(.v14)", ".iOS(.v17)", ".tvOS(.v17)", ".watchOS(.v10)", ".visionOS(.v1)"] {
             #expect(manifest.contains(platform), "Package.swift does not declare \(platform)")
+        }
+        let example = try String(contentsOf: Self.root.appendingPathComponent("Examples/TableViewApp/Package.swift"), encoding: .utf8)
+        #expect(example.contains(".iOS(.v17)") && example.contains(".macOS(.v14)"), "the example app should build at the library's deployment targets")
+        var everything: [(name: String, text: String)] = []
+        for folder in ["Sources", "Tests", "Examples/TableViewApp/Sources"] { everything += try Self.sources(folder).map { ("\(folder)/\($0.name)", $0.text) } }
+        #expect(everything.count > 50)
+        for (name, text) in everything where !name.hasSuffix("PlatformDeclarationTests.swift") {
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+            for api in Self.newerAPIs {
+                #expect(!code.contains(api.spelling), "\(name) uses \(api.spelling), which needs \(api.since): use ListStore's Locked or String(strictUTF8:) instead")
+            }
         }
     }
 

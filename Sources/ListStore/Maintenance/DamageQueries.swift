@@ -65,7 +65,7 @@ enum ValueDamage {
         var count = 0
         // Only text with a byte of 0x80 or more can be invalid; the GLOB keeps the scan to those.
         try db.cached("SELECT id, hex(\(column)) FROM \(table) WHERE \(column) IS NOT NULL AND hex(\(column)) GLOB '*[89A-F]*'").bind([]).forEachRow { row in
-            guard let bytes = decodeHex(row.text(1)), String(validating: bytes, as: UTF8.self) == nil else { return }
+            guard let bytes = decodeHex(row.text(1)), String(strictUTF8: bytes) == nil else { return }
             count += 1
             if ids.count < namedLimit { ids.append(row.int64(0)) }
         }

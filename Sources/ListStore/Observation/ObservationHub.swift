@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The observers of one store: delivers every update to each, once and in commit order, and keeps where
 /// in the change log the observers are, to notice what other connections commit. One poller thread per
@@ -29,7 +28,7 @@ final class ObservationHub: Sendable {
         var poller: StopFlag?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Whether anyone watches other connections' commits.
     var watchesOtherConnections: Bool {
@@ -110,7 +109,7 @@ final class ObservationHub: Sendable {
 
 /// A one-way switch shared between a poller thread and the hub that owns it.
 final class StopFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    var isSet: Bool { value.load(ordering: .acquiring) }
-    func set() { value.store(true, ordering: .releasing) }
+    private let value = Locked(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }

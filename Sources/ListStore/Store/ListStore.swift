@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SQLiteLayer
 
 /// A durable store of sectioned, ordered lists — the data behind a table view — in one SQLite file.
@@ -20,7 +19,7 @@ public final class ListStore: Sendable {
     /// then cannot watch other connections.
     public let isImmutableSnapshot: Bool
     /// Guards `connection` and what is known about it: one thread at a time uses them.
-    private let lock: Mutex<ConnectionState>
+    private let lock: Locked<ConnectionState>
     /// Only touched while holding `lock`, which is what makes sharing the store safe.
     nonisolated(unsafe) private let connection: Connection
     /// How the store was opened; recognises the file again under the write lock before a migration.
@@ -42,7 +41,7 @@ public final class ListStore: Sendable {
         self.opener = opener
         self.connection = opened.connection
         self.isImmutableSnapshot = opened.isImmutableSnapshot
-        self.lock = Mutex(ConnectionState(migrationPending: opened.migrationPending))
+        self.lock = Locked(ConnectionState(migrationPending: opened.migrationPending))
     }
 
     /// The schema version this build writes (`PRAGMA user_version` of a fully migrated file).

@@ -1,6 +1,5 @@
 import ListStoreMigrations
 import SQLiteLayer
-import Synchronization
 
 /// The schema this build of ListStore writes and understands.
 enum Schema {
@@ -24,7 +23,7 @@ enum Schema {
         var description: String { "\(type) \(name)" }
     }
 
-    private static let expectedByVersion = Mutex<[Int: Set<Object>]>([:])
+    private static let expectedByVersion = Locked<[Int: Set<Object>]>([:])
 
     /// Exactly the schema objects a file of `version` has: made once per process by migrating an
     /// in-memory database, so it can never drift from `Migrations/`.

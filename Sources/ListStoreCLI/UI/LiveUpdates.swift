@@ -1,6 +1,5 @@
 import Foundation
 import ListStore
-import Synchronization
 
 /// What the screen hears about commits, from any process (this one included).
 enum LiveEvent: Sendable {
@@ -28,7 +27,7 @@ final class LiveUpdates: Sendable {
 
     /// Events waiting for the screen, shared with the observing task.
     private final class Queue: Sendable {
-        private let events = Mutex<[LiveEvent]>([])
+        private let events = Locked<[LiveEvent]>([])
         func append(_ event: LiveEvent) { events.withLock { $0.append(event) } }
         func drain() -> [LiveEvent] {
             events.withLock { events in
@@ -39,7 +38,7 @@ final class LiveUpdates: Sendable {
     }
 
     private let events = Queue()
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     /// Starts observing the database at `path`.
     init(path: String) {

@@ -3,9 +3,9 @@ import Testing
 import SQLiteLayer
 @testable import ListStore
 
-/// Schema version 4 (the hardened change log): files of versions 1, 2 and 3 keep opening and migrate,
-/// and a SIGKILL during the migration (which commits with the first write) leaves the file at the
-/// version and content before or after, never in between.
+/// The schema version that hardens the change log (the latest): files of every earlier version keep
+/// opening and migrate, and a SIGKILL during the migration (which commits with the first write) leaves
+/// the file at the version and content before or after, never in between.
 @Suite struct ChangeLogMigrationTests {
     /// A closed file of schema `version`, as that version's ListStore left it, with one section of `rows` rows.
     static func makeFile(_ path: String, version: Int, rows: Int) throws {
@@ -18,12 +18,12 @@ import SQLiteLayer
         }
     }
 
-    @Test(arguments: [1, 2, 3])
+    @Test(arguments: Array(1..<ListStore.schemaVersion))
     func filesOfEarlierVersionsOpenAndMigrate(version: Int) async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("v\(version).sqlite")
         try Self.makeFile(path, version: version, rows: 3)
-        if version == 3 { try Connection(path: path, mode: .readWrite).executeScript("DELETE FROM liststore_state") }  // allowed before version 4
+        if version >= 3 { try Connection(path: path, mode: .readWrite).executeScript("DELETE FROM liststore_state") }  // allowed before the hardening
         let store = try ListStore.open(at: path)
         #expect(try store.snapshot().sections.map { $0.rows.map(\.title) } == [["r0", "r1", "r2"]])
         #expect(try store.fileSchemaVersion() == Schema.migrator.latestVersion)
@@ -51,8 +51,9 @@ import SQLiteLayer
     @Test func aKillDuringTheMigrationLeavesTheFileBeforeOrAfter() throws {
         let cli = try CLIHarness()
         let binary = try #require(CLIHarness.binary)
-        let pristine = cli.directory.appendingPathComponent("v3.sqlite").path
-        try Self.makeFile(pristine, version: 3, rows: 20_000)
+        let earlier = Schema.migrator.latestVersion - 1
+        let pristine = cli.directory.appendingPathComponent("v\(earlier).sqlite").path
+        try Self.makeFile(pristine, version: earlier, rows: 20_000)
         let pristineBytes = try #require(fileBytes(pristine))
         let input = cli.directory.appendingPathComponent("stdin")
         try Data((0..<5_000).map { "new \($0)" }.joined(separator: "\n").utf8).write(to: input)
@@ -86,7 +87,7 @@ import SQLiteLayer
             process.waitUntilExit()
             let (version, rows) = try Self.outcome(cli.database)
             switch (version, rows) {
-            case (3, 20_000): outcomes.before += 1
+            case (earlier, 20_000): outcomes.before += 1
             case (Schema.migrator.latestVersion, 25_000): outcomes.after += 1
             default: Issue.record("attempt \(attempt) (seed 4004, killed: \(killed), the write takes \(duration) s): version \(version) with \(rows) rows is neither before nor after"); return
             }

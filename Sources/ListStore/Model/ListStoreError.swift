@@ -174,7 +174,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
 
     /// The start of a long or multi-line input, quoted, for one-line messages.
     static func excerpt(_ text: String) -> String {
-        let flat = text.unicodeScalars.prefix(61).map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+        let flat = text.unicodeScalars.prefix(61).map { ConfusingScalars.contains($0) ? ConfusingScalars.escaped($0) : String($0) }.joined()
         let short = flat.count > 60 ? String(flat.prefix(60)) + "…" : flat
         return "\"\(short)\""
     }

@@ -55,6 +55,39 @@ import Testing
         }
     }
 
+    @Test func watchEndsQuietlyWhenItsReaderGoesAway() throws {
+        let cli = try CLIHarness()
+        try cli.run(["demo"])
+        let binary = try #require(CLIHarness.binary)
+        let output = Pipe(), errors = Pipe()
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["watch"]
+        process.currentDirectoryURL = cli.directory
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output.fileHandleForWriting
+        process.standardError = errors.fileHandleForWriting
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        try output.fileHandleForWriting.close()
+        try errors.fileHandleForWriting.close()
+        try output.fileHandleForReading.close()  // the reader is gone before the first change
+        // Changes until watch tries to write one and finds no reader (bounded: 60 s).
+        let deadline = Date().addingTimeInterval(60)
+        var edits = 0
+        while process.isRunning && Date() < deadline {
+            try cli.run(["add", "0", "change \(edits)"])
+            edits += 1
+            usleep(200_000)
+        }
+        try #require(!process.isRunning, "watch still ran after \(edits) changes without a reader")
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0,
+                "\(process.terminationReason) \(process.terminationStatus)")
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!stderr.contains("error"), "\(stderr)")
+    }
+
     @Test func aPipeReadToTheEndGetsEverything() throws {
         let cli = try CLIHarness()
         try FileSystemFaults.makeStore(at: cli.database, sections: 3, rows: 3_000)

@@ -103,7 +103,7 @@ enum Commands {
                         Keys: j/k or ↓/↑ move, PgDn/PgUp, g/G first/last row; Space ticks a row; d deletes the ticked rows (or the
                         row under the cursor); a adds a row to every section; i inserts at the cursor; e edits a title; m picks up a
                         row and m drops it at the cursor; n adds a section; Esc cancels; q quits. Changes by other processes show
-                        within half a second. Needs a terminal.
+                        within about 0.1 s (they are polled every 100 ms). Needs a terminal.
                         """,
                     example: "liststore --db lists.sqlite ui", options: [], positionalCount: 0...0, run: UICommand.run),
     ]

@@ -69,7 +69,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// A table's automatic ids are used up: an id of 2^63 − 1, the largest SQLite allows, was written by
     /// hand, and ids are never reused, so no section (or row) can be added; nothing was changed.
     case identifiersExhausted(table: String)
-    /// A ``ListTransaction`` used after the closure of ``ListStore/write(_:)`` returned; nothing was changed.
+    /// A ``ListTransaction`` used after the closure of ``ListStore/write(_:)-3oqvi`` returned; nothing was changed.
     case transactionFinished
     /// A call to the store from inside one of its own closures on the same thread (a `write` or `read`
     /// closure, a `scan` or import callback), which would wait forever for the lock its caller holds.

@@ -12,8 +12,9 @@ let migrationFiles = [
 
 let package = Package(
     name: "ListStore",
-    // Mutex and Atomic (Synchronization) and the Swift 6 standard library's String(validating:as:) need
-    // these versions; the SDKs' SQLite (3.43 and newer there) has the STRICT tables and UPDATE … FROM ListStore uses.
+    // The versions SwiftUI's @Observable needs, which apps showing a store target anyway; the library uses
+    // no API newer than these (PlatformDeclarationTests checks), and their SQLite (3.39.5 and newer) has
+    // every feature it uses (README, "SQLite versions": 3.38.0 at least).
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "ListStore", targets: ["ListStore"]),

@@ -18,8 +18,15 @@ public enum CLI {
     }
 
     /// Runs this process's own command line, with standard input read within the CLI's size limits
-    /// (see `InputLimits`): what `main` calls.
+    /// (see `InputLimits`): what `main` calls, before ``deliver(_:output:error:)``.
+    ///
+    /// It first ignores two signals whose default is to kill the process without a word: `SIGXFSZ`, so a
+    /// write past the file size limit (`ulimit -f`) fails with `EFBIG` and is reported like a full disk,
+    /// and `SIGPIPE`, so a reader that closed standard output early (`| head`) is seen as `EPIPE` and
+    /// liststore stops writing quietly (see ``StandardOutputClosed``).
     public static func runProcess() -> Result {
+        signal(SIGXFSZ, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
         var environment = CLIEnvironment.process
         environment.readStandardInput = BoundedReader.readStandardInput
         let arguments = (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
@@ -70,6 +77,8 @@ public enum CLI {
                 let output = try command.spec.run(command, context)
                 if output.streamed { return Result(status: 0, output: collected.withLock { $0 }, error: "") }
                 return Result(status: 0, output: (globals.json ? output.json.serialized() : output.human) + "\n", error: "")
+            } catch is StandardOutputClosed {
+                return Result(status: 0, output: "", error: "")  // the reader wanted no more: not an error
             } catch let failed as CheckFailed {
                 let output = globals.json ? failed.json.serialized() + "\n" : failed.lines.joined(separator: "\n") + "\n"
                 return Result(status: 1, output: output, error: "error: \(failed.description)\n")
@@ -78,6 +87,22 @@ public enum CLI {
                 return failure(status: error is UsageError ? 2 : 1, message: CLIAdvice.message(for: error), json: globals.json)
             }
         }
+    }
+
+    /// Writes a run's output and error to the given descriptors (the process's own by default) and
+    /// returns the exit status. A failed write to standard output is one more `error:` line and exit 1,
+    /// unless the reader closed it (`EPIPE`): then it is quiet and the status stays as it was.
+    public static func deliver(_ result: Result, output: Int32 = STDOUT_FILENO, error: Int32 = STDERR_FILENO) -> Int32 {
+        var status = result.status
+        var errorText = result.error
+        do {
+            try DescriptorWriter(descriptor: output).write(result.output)
+        } catch let failure as DescriptorWriter.Failure where failure.code != EPIPE && status == 0 {
+            errorText += "error: could not write to standard output: \(failure.reason); the command itself completed, only its output was lost\n"
+            status = 1
+        } catch {}  // a closed pipe, or a run that already failed and said why
+        try? DescriptorWriter(descriptor: error).write(errorText)
+        return status
     }
 
     private static func failure(status: Int32, message: String, json: Bool) -> Result {

@@ -13,6 +13,8 @@ enum CLIAdvice {
             return "\(error); run `liststore repair`"
         case .storeNotEmpty:
             return "\(error) (--replace)"
+        case .backupTargetExists(let path):
+            return "\(path) already exists; choose a new FILE (a backup never overwrites)"
         case .needsMigration, .hotJournal:
             return "\(error) (e.g. `liststore init`)"
         default:

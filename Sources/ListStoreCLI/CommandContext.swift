@@ -21,14 +21,15 @@ public struct CLIEnvironment: Sendable {
     public var standardErrorIsTerminal: Bool
     /// Writes progress text to standard error.
     public var writeProgress: @Sendable (String) -> Void
-    /// Writes output to standard output as it comes, for commands that stream (`watch`, `export`);
-    /// nil collects it into ``CLI/Result/output`` instead.
-    public var writeOutput: (@Sendable (String) -> Void)?
+    /// Writes output to standard output as it comes, for commands that stream (`watch`, `export`,
+    /// `show`); nil collects it into ``CLI/Result/output`` instead. An error it throws ends the command
+    /// with that error.
+    public var writeOutput: (@Sendable (String) throws -> Void)?
 
     /// An environment built from its parts.
     public init(variables: [String: String], readStandardInput: @escaping @Sendable () -> Data,
                 standardErrorIsTerminal: Bool, writeProgress: @escaping @Sendable (String) -> Void,
-                writeOutput: (@Sendable (String) -> Void)? = nil) {
+                writeOutput: (@Sendable (String) throws -> Void)? = nil) {
         self.variables = variables
         self.readStandardInput = readStandardInput
         self.standardErrorIsTerminal = standardErrorIsTerminal
@@ -36,14 +37,15 @@ public struct CLIEnvironment: Sendable {
         self.writeOutput = writeOutput
     }
 
-    /// The real process: its environment, stdin and stderr.
+    /// The real process: its environment, stdin, stdout and stderr. A failed write to standard error
+    /// is ignored (there is nowhere left to report it); standard output's are reported (see ``StandardOutput``).
     public static var process: CLIEnvironment {
         CLIEnvironment(
             variables: ProcessInfo.processInfo.environment,
             readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() },
             standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
-            writeProgress: { FileHandle.standardError.write(Data($0.utf8)) },
-            writeOutput: { FileHandle.standardOutput.write(Data($0.utf8)) })
+            writeProgress: { try? DescriptorWriter(descriptor: STDERR_FILENO).write($0) },
+            writeOutput: { try StandardOutput().write($0) })
     }
 }
 
@@ -56,11 +58,11 @@ struct CommandContext {
     let json: Bool
     let environment: CLIEnvironment
     /// Writes to standard output as the command goes (see ``CLIEnvironment/writeOutput``).
-    let write: @Sendable (String) -> Void
+    let write: @Sendable (String) throws -> Void
     /// True when the path came from neither `--db` nor `LISTSTORE_DB`.
     let usesDefaultDatabase: Bool
 
-    init(globals: GlobalOptions, environment: CLIEnvironment, write: @escaping @Sendable (String) -> Void) {
+    init(globals: GlobalOptions, environment: CLIEnvironment, write: @escaping @Sendable (String) throws -> Void) {
         let fromEnvironment = environment.variables["LISTSTORE_DB"].flatMap { $0.isEmpty ? nil : $0 }
         databasePath = globals.databasePath ?? fromEnvironment ?? Self.defaultDatabase
         usesDefaultDatabase = globals.databasePath == nil && fromEnvironment == nil

@@ -66,7 +66,7 @@ enum Commands {
                     example: "liststore batch edits.txt   # edits.txt holds lines such as: add 2 \"New Zealand\" --at 0",
                     options: [], positionalCount: 0...1, run: BatchCommand.run),
         CommandSpec(words: ["export"], arguments: "[FILE|-]", summary: "Write the whole store as JSON (the shape of `show --json`) to FILE or standard output.",
-                    details: "Without FILE, or with -, to standard output. A FILE that is a symbolic link is written through, to the file it points to. Reads only; never creates the database.", example: "liststore export backup.json",
+                    details: "Without FILE, or with -, to standard output. FILE is written to a hidden temporary file beside it, then renamed into place (on any failure FILE is as it was). A FILE that is a symbolic link is written through, to the file it points to; a FIFO or device is refused (use `liststore export - > FILE`). Reads only; never creates the database.", example: "liststore export backup.json",
                     options: [], positionalCount: 0...1, run: TransferCommands.export),
         CommandSpec(words: ["import"], arguments: "FILE|- [--replace]",
                     summary: "Load a JSON document (as `export` writes it) into an empty store, in one transaction.",
@@ -84,7 +84,7 @@ enum Commands {
                     details: "Ties are broken by id. A file that fails SQLite's integrity_check is refused: recover it with `sqlite3 FILE .recover` instead.",
                     example: "liststore repair", options: [], positionalCount: 0...0, run: MaintenanceCommands.repair),
         CommandSpec(words: ["backup"], arguments: "FILE", summary: "Write a consistent copy of the database to FILE (SQLite's VACUUM INTO), even while others write.",
-                    details: "FILE must not exist yet.", example: "liststore backup lists-2026-11-30.sqlite",
+                    details: "FILE is a plain path, never an SQLite URI (file:x and :memory: are files of those names). It must not exist yet and must not be one of the database's own files (-wal, -shm, -journal). The copy is written to a hidden temporary file beside FILE and gets its name only when it is complete: on a full disk or at the file size limit nothing is left behind.", example: "liststore backup lists-2026-11-30.sqlite",
                     options: [], positionalCount: 1...1, run: MaintenanceCommands.backup),
         CommandSpec(words: ["watch"], arguments: "[--count N]",
                     summary: "Print one line per committed change — from any process or the sqlite3 shell — until interrupted.",
@@ -103,7 +103,7 @@ enum Commands {
                         Keys: j/k or ↓/↑ move, PgDn/PgUp, g/G first/last row; Space ticks a row; d deletes the ticked rows (or the
                         row under the cursor); a adds a row to every section; i inserts at the cursor; e edits a title; m picks up a
                         row and m drops it at the cursor; n adds a section; Esc cancels; q quits. Changes by other processes show
-                        within half a second. Needs a terminal.
+                        within about 0.1 s (they are polled every 100 ms). Needs a terminal.
                         """,
                     example: "liststore --db lists.sqlite ui", options: [], positionalCount: 0...0, run: UICommand.run),
     ]

@@ -1,3 +1,5 @@
+import ListStore
+
 /// Terminal display width, so columns stay aligned with wide (CJK, emoji) and zero-width characters.
 enum DisplayWidth {
     /// Columns `text` takes in a terminal: wide characters count 2, combining marks 0.
@@ -50,7 +52,9 @@ enum DisplayWidth {
     }
 }
 
-/// Control characters shown as escapes (`\n`, `\t`, `\u{1b}`), so one row stays one line on screen.
+/// Control characters, line separators and bidirectional controls (``ConfusingScalars``) shown as escapes
+/// (`\n`, `\t`, `\u{1b}`, `\u{202e}`), so one row stays one line on screen and nothing a title holds
+/// reorders what is printed after it.
 /// Only the first `limit` Unicode scalars are read (then "…"): every caller cuts the result to a few dozen
 /// columns, and a title of many megabytes must not cost seconds to show.
 func visible(_ text: String, limit: Int = 1_024) -> String {
@@ -63,8 +67,8 @@ func visible(_ text: String, limit: Int = 1_024) -> String {
         case "\n": out += "\\n"
         case "\t": out += "\\t"
         case "\r": out += "\\r"
-        case _ where scalar.properties.generalCategory == .control:
-            out += "\\u{\(String(scalar.value, radix: 16))}"
+        case _ where ConfusingScalars.contains(scalar):
+            out += ConfusingScalars.escaped(scalar)
         default: out.unicodeScalars.append(scalar)
         }
     }

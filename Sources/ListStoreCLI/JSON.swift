@@ -1,3 +1,5 @@
+import ListStore
+
 /// A JSON value with ordered object keys and numbers kept as written, so documents print in a stable,
 /// readable order and payloads survive an import/export round trip exactly.
 public indirect enum JSONValue: Hashable, Sendable {
@@ -73,7 +75,7 @@ public indirect enum JSONValue: Hashable, Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+            case _ where ConfusingScalars.contains(scalar):  // valid JSON either way; escaped, nothing reorders a terminal
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

@@ -70,9 +70,6 @@ enum MaintenanceCommands {
 
     @Sendable static func backup(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let destination = command.positionals[0]
-        guard !FileManager.default.fileExists(atPath: destination) else {
-            throw CommandFailure("\(destination) already exists; choose a new FILE (a backup never overwrites)")
-        }
         let store = try context.openForReading()
         try store.backup(to: destination)
         let counts = try StoreCounts(store)

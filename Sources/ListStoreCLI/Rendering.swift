@@ -30,7 +30,7 @@ enum HumanText {
     /// The same listing for the whole store (or one section), written as it is read: two scans (one
     /// for the column widths, one to print), so a store of any size prints in constant memory. Index
     /// paths are the ones edits act on; where hand edits left gaps in them, `warn` gets one line saying so.
-    static func streamList(of store: ListStore, section: Int? = nil, to write: (String) -> Void, warn: (String) -> Void) throws {
+    static func streamList(of store: ListStore, section: Int? = nil, to write: (String) throws -> Void, warn: (String) -> Void) throws {
         let scan: ((ScannedItem) throws -> Void) throws -> Void = { visit in
             if let section { try store.scan(section: section, visit) } else { try store.scan(visit) }
         }
@@ -48,7 +48,7 @@ enum HumanText {
                 pathWidth = max(pathWidth, path.description.count)
             }
         }
-        guard !titleWidths.isEmpty else { write(emptyStore + "\n"); return }
+        guard !titleWidths.isEmpty else { try write(emptyStore + "\n"); return }
         var buffer = ""
         try scan { item in
             switch item {
@@ -58,9 +58,9 @@ enum HumanText {
                 // Rows another process added between the two scans are printed, just not aligned.
                 buffer += line(path, row, pathWidth: pathWidth, titleWidth: titleWidths[path.section] ?? 0) + "\n"
             }
-            if buffer.utf8.count >= 65_536 { write(buffer); buffer = "" }
+            if buffer.utf8.count >= 65_536 { try write(buffer); buffer = "" }
         }
-        write(buffer)
+        try write(buffer)
         if let summary = damage.summary(wholeStore: section == nil) { warn(summary) }
     }
 

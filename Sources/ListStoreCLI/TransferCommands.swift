@@ -26,24 +26,30 @@ enum TransferCommands {
         if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), isFolder.boolValue {
             throw CommandFailure("cannot write \(destination): it is a folder; pass a file path such as \(destination)/export.json")
         }
+        try ExportDestination.refuseSpecialFile(target, destination: destination)
         try ExportDestination.refuseReadOnly(target, destination: destination)
-        // Written beside the destination, then renamed over it: a reader never sees half a document.
-        let temporary = "\(folder)/.\(target.split(separator: "/").last ?? "export").\(UUID().uuidString).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil), let file = FileHandle(forWritingAtPath: temporary) else {
-            throw CommandFailure("cannot write \(destination): the folder \(folder) is not writable; check its permissions")
-        }
+        // Written beside the destination, then renamed over it: a reader never sees half a document, and
+        // on any failure the temporary file goes and the destination is as it was.
+        let temporary = ExportDestination.temporaryPath(for: target, in: folder)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw ExportDestination.failure(errno, destination: destination, creatingIn: folder) }
+        var isOpen = true
         let counts: StoreCounts
         do {
-            counts = try writeDocument(of: store) { file.write(Data($0.utf8)) }
-            try file.synchronize()
-            try file.close()
-            ExportDestination.keepPermissions(of: target, on: temporary)
-            guard rename(temporary, target) == 0 else {
-                throw CommandFailure("cannot write \(destination): \(String(cString: strerror(errno))); check the path and permissions")
+            let writer = DescriptorWriter(descriptor: descriptor)
+            counts = try writeDocument(of: store) { text in
+                do { try writer.write(text) } catch let failure as DescriptorWriter.Failure {
+                    throw ExportDestination.failure(failure.code, destination: destination)
+                }
             }
+            guard fsync(descriptor) == 0 else { throw ExportDestination.failure(errno, destination: destination) }
+            isOpen = false
+            guard close(descriptor) == 0 else { throw ExportDestination.failure(errno, destination: destination) }
+            ExportDestination.keepPermissions(of: target, on: temporary)
+            guard rename(temporary, target) == 0 else { throw ExportDestination.failure(errno, destination: destination) }
         } catch {
-            try? file.close()
-            try? FileManager.default.removeItem(atPath: temporary)
+            if isOpen { close(descriptor) }
+            unlink(temporary)
             throw error
         }
         let through = target == destination ? "" : " (through the link, to \(target))"
@@ -54,11 +60,11 @@ enum TransferCommands {
     /// Writes the whole store as one JSON document (the shape of `show --json`) plus a newline, in
     /// pieces of about 64 KB, reading it with a scan so that no store is too big to export.
     @discardableResult
-    static func writeDocument(of store: ListStore, to write: (String) -> Void) throws -> StoreCounts {
+    static func writeDocument(of store: ListStore, to write: (String) throws -> Void) throws -> StoreCounts {
         var buffer = "{\"sections\":["
         var sections = 0, rows = 0, rowsInSection = 0
-        func flushIfLarge() {
-            if buffer.utf8.count >= 65_536 { write(buffer); buffer = "" }
+        func flushIfLarge() throws {
+            if buffer.utf8.count >= 65_536 { try write(buffer); buffer = "" }
         }
         // Commas follow what was written, not the index paths: on a file damaged by hand those have gaps.
         try store.scan { item in
@@ -72,10 +78,10 @@ enum TransferCommands {
                 rows += 1
                 rowsInSection += 1
             }
-            flushIfLarge()
+            try flushIfLarge()
         }
         buffer += (sections == 0 ? "" : "]}") + "]}\n"
-        write(buffer)
+        try write(buffer)
         return StoreCounts(sections: sections, rows: rows)
     }
 

@@ -30,13 +30,13 @@ enum WatchCommand {
                         continue  // not asked for: watch starts with the state
                     case let .initial(snapshot):
                         // --json: first the state watching starts from, exactly as `show --json` prints it.
-                        if json { write(JSONShapes.list(snapshot.sections).serialized() + "\n") }
+                        if json { try write(JSONShapes.list(snapshot.sections).serialized() + "\n") }
                         continue
                     case let .changes(changes):
-                        write((json ? JSONValue.object([("changes", JSONShapes.changes(changes))]).serialized()
+                        try write((json ? JSONValue.object([("changes", JSONShapes.changes(changes))]).serialized()
                                     : "\(timestamp()) " + HumanText.changes(changes).split(separator: "\n").joined(separator: "; ")) + "\n")
                     case let .reset(snapshot):
-                        write((json ? JSONValue.object([("reset", JSONShapes.list(snapshot.sections))]).serialized()
+                        try write((json ? JSONValue.object([("reset", JSONShapes.list(snapshot.sections))]).serialized()
                                     : "\(timestamp()) reloaded: changed outside ListStore; now \(StoreCounts(sections: snapshot.sections.count, rows: snapshot.rowCount).text)") + "\n")
                     }
                     let count = delivered.withLock { $0 += 1; return $0 }
@@ -51,6 +51,7 @@ enum WatchCommand {
         reader.cancel()
         let count = delivered.withLock { $0 }
         if let error = failure.withLock({ $0 }) {
+            if error is StandardOutputClosed { throw error }  // the reader went away: stop quietly
             throw CommandFailure("stopped watching \(context.databasePath) after \(count) change\(count == 1 ? "" : "s"): \(CLIAdvice.message(for: error))")
         }
         guard let limit, count >= limit else {

@@ -137,7 +137,7 @@ public final class Connection {
         if code != SQLITE_OK {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(message)
-            throw SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
+            throw SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: text, sql: sql, systemErrno: sqlite3_system_errno(handle))
         }
     }
 
@@ -157,7 +157,8 @@ public final class Connection {
         let extended = sqlite3_extended_errcode(handle)
         // sqlite3_errmsg describes the most recent failure, which is this one when the codes agree.
         let message = (extended & 0xFF) == (code & 0xFF) ? String(cString: sqlite3_errmsg(handle)) : String(cString: sqlite3_errstr(code))
-        return SQLiteError(extendedCode: (extended & 0xFF) == (code & 0xFF) ? extended : code, message: message, sql: sql)
+        return SQLiteError(extendedCode: (extended & 0xFF) == (code & 0xFF) ? extended : code, message: message, sql: sql,
+                           systemErrno: sqlite3_system_errno(handle))
     }
 
     private func check(_ code: Int32, sql: String) throws {

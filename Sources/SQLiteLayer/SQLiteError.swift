@@ -9,12 +9,16 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     public let message: String
     /// The statement that failed, when the failure belongs to one.
     public let sql: String?
+    /// The `errno` of the system call behind the failure (`sqlite3_system_errno`), or 0: tells a full
+    /// disk (`ENOSPC`) from the file size limit (`EFBIG`) when SQLite only says "disk I/O error".
+    public let systemErrno: Int32
 
     /// Creates an error from its parts; the SQLite layer builds these from result codes.
-    public init(extendedCode: Int32, message: String, sql: String? = nil) {
+    public init(extendedCode: Int32, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
+        self.systemErrno = systemErrno
     }
 
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, …), without the extended bits.
@@ -38,6 +42,9 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// True when the disk (or the `max_page_count` limit) is full.
     public var isFull: Bool { primaryCode == SQLITE_FULL }
+
+    /// True for an I/O error (`SQLITE_IOERR_*`), e.g. a write the operating system refused.
+    public var isIOError: Bool { primaryCode == SQLITE_IOERR }
 
     /// SQLite's name-free description of the result code, e.g. "database is locked".
     public var codeDescription: String { String(cString: sqlite3_errstr(extendedCode)) }

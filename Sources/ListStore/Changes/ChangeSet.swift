@@ -11,7 +11,7 @@ public struct ChangeSet: Hashable, Sendable {
         public let id: SectionID
         /// A section change.
         public init(index: Int, id: SectionID) { self.index = index; self.id = id }
-        /// The order change sets and listings use: by position, then id.
+        /// The order of a change set's list: by index, then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
     }
 
@@ -23,7 +23,7 @@ public struct ChangeSet: Hashable, Sendable {
         public let id: RowID
         /// A row change.
         public init(indexPath: ListIndexPath, id: RowID) { self.indexPath = indexPath; self.id = id }
-        /// The order change sets and listings use: by position, then id.
+        /// The order of a change set's list: by index path (section, then row), then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.indexPath, lhs.id) < (rhs.indexPath, rhs.id) }
     }
 
@@ -37,7 +37,7 @@ public struct ChangeSet: Hashable, Sendable {
         public let id: SectionID
         /// A section move.
         public init(from: Int, to: Int, id: SectionID) { self.from = from; self.to = to; self.id = id }
-        /// The order change sets and listings use: by position, then id.
+        /// The order of a change set's list: by `from`, then `to`.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
     }
 
@@ -52,7 +52,7 @@ public struct ChangeSet: Hashable, Sendable {
         public var id: SectionID { section.id }
         /// A section insertion.
         public init(index: Int, section: SectionSnapshot) { self.index = index; self.section = section }
-        /// The order change sets and listings use: by position, then id.
+        /// The order of a change set's list: by index, then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
     }
 
@@ -66,7 +66,7 @@ public struct ChangeSet: Hashable, Sendable {
         public let title: String
         /// A section update.
         public init(index: Int, id: SectionID, title: String) { self.index = index; self.id = id; self.title = title }
-        /// The order change sets and listings use: by position, then id.
+        /// The order of a change set's list: by index, then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
     }
 
@@ -81,7 +81,7 @@ public struct ChangeSet: Hashable, Sendable {
         public var id: RowID { row.id }
         /// A row with its values.
         public init(indexPath: ListIndexPath, row: ListRow) { self.indexPath = indexPath; self.row = row }
-        /// The order change sets and listings use: by position, then id.
+        /// The order of a change set's list: by index path (section, then row), then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.indexPath, lhs.id) < (rhs.indexPath, rhs.id) }
     }
 
@@ -95,7 +95,7 @@ public struct ChangeSet: Hashable, Sendable {
         public let id: RowID
         /// A row move.
         public init(from: ListIndexPath, to: ListIndexPath, id: RowID) { self.from = from; self.to = to; self.id = id }
-        /// The order change sets and listings use: by position, then id.
+        /// The order of a change set's list: by `from`, then `to`.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
     }
 

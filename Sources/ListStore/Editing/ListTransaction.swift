@@ -1,6 +1,6 @@
 import SQLiteLayer
 
-/// The edits and reads of one write transaction, handed to the closure of ``ListStore/write(_:)``.
+/// The edits and reads of one write transaction, handed to the closure of ``ListStore/write(_:)-3oqvi``.
 ///
 /// Every edit runs at once, inside the same `BEGIN IMMEDIATE` transaction, and sees the state the
 /// edits before it left; if the closure throws, none of them happened. Rows and sections can be named

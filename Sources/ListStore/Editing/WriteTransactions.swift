@@ -17,7 +17,7 @@ extension ListStore {
         try writeReturning { transaction -> Void in try body(transaction) }.changes
     }
 
-    /// Runs `body` as one write transaction, like ``write(_:)``, and returns what `body` returned (read
+    /// Runs `body` as one write transaction, like ``write(_:)-3oqvi``, and returns what `body` returned (read
     /// inside the same transaction, so it describes exactly the state committed) with the change set.
     /// (A name of its own, so that a closure whose last expression has a value — `tx.insertRow(…)`
     /// returns the new row's id — never picks this one by accident.)
@@ -25,7 +25,7 @@ extension ListStore {
         try transaction(tracksChanges: true, body)
     }
 
-    /// Runs `body` as one write transaction, like ``write(_:)``, but reports no change set: for very long
+    /// Runs `body` as one write transaction, like ``write(_:)-3oqvi``, but reports no change set: for very long
     /// transactions (a batch of 100,000 edits), whose memory then does not grow with the number of edits.
     /// Observers get a ``ListUpdate/reset(_:)`` with the new state instead of a change set.
     public func writeUntracked(_ body: (ListTransaction) throws -> Void) throws {

@@ -40,17 +40,4 @@ extension ListStore {
         }
         return RepairReport(fixes: fixes, changes: changes, unresolved: unresolved)
     }
-
-    /// Writes a consistent copy of the store to `path` with `VACUUM INTO` (never a plain file copy,
-    /// which could catch a half-written transaction). Fails when `path` already exists.
-    public func backup(to path: String) throws {
-        try withLockedConnection { db in
-            // A store opened for reading refuses writes with query_only, which would refuse VACUUM INTO
-            // too, although it writes only the new file.
-            let queryOnly = try db.scalarInt("PRAGMA query_only") == 1
-            if queryOnly { try db.run("PRAGMA query_only = OFF") }
-            defer { if queryOnly { try? db.run("PRAGMA query_only = ON") } }
-            try db.run("VACUUM INTO ?1", [.text(path)])
-        }
-    }
 }

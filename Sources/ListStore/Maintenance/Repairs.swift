@@ -94,7 +94,7 @@ enum Repairs {
         if !aboveOverflows && !aboveEndOverflows { start = above }
         else if !belowOverflows { start = below }
         else {
-            throw ListStoreError.corrupt("cannot renumber \(what): their positions span the whole integer range; set them by hand, e.g. UPDATE \(table) SET position = … WHERE \(filter.replacingOccurrences(of: "?1", with: arguments.first.map { "\($0)" } ?? ""))")
+            throw ListStoreError.corrupt("cannot renumber \(what): their positions span the whole integer range; set them by hand, e.g. UPDATE \(table) SET position = … WHERE \(pasteable(filter, arguments))")
         }
         let startParameter = arguments.count + 1
         try db.run("""
@@ -103,5 +103,15 @@ enum Repairs {
             WHERE \(table).id = ranked.id
             """, arguments + [.int(start)])
         try db.run("UPDATE \(table) SET position = position - ?\(startParameter) WHERE \(filter)", arguments + [.int(start)])
+    }
+
+    /// `filter` with its integer parameters written out, for a message: `section_id = 12`, SQL the user
+    /// can paste into the `sqlite3` shell (a bound value interpolated would read `integer(12)`).
+    private static func pasteable(_ filter: String, _ arguments: [SQLiteValue]) -> String {
+        // From the last parameter down, so that ?1 never replaces the start of ?10.
+        arguments.enumerated().reversed().reduce(filter) { text, argument in
+            guard case let .integer(value) = argument.element else { return text }
+            return text.replacingOccurrences(of: "?\(argument.offset + 1)", with: String(value))
+        }
     }
 }

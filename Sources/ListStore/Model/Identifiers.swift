@@ -68,8 +68,7 @@ public struct ListIndexPath: Hashable, Comparable, Sendable, Codable, LosslessSt
     /// `S:R`, e.g. `0:1`.
     public var description: String { "\(section):\(row)" }
 
-    /// The order change sets and listings use: by position, then id.
-
+    /// A table view's order, top to bottom: by section, then row.
     public static func < (lhs: ListIndexPath, rhs: ListIndexPath) -> Bool {
         (lhs.section, lhs.row) < (rhs.section, rhs.row)
     }

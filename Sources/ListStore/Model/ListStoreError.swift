@@ -51,6 +51,14 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     case readOnly(String)
     /// The disk (or the database's size limit) is full; nothing was changed.
     case full(String)
+    /// A file reached the process's file size limit (`ulimit -f`); nothing was changed.
+    case fileSizeLimit(String)
+    /// ``ListStore/backup(to:)`` was given a path where something already is (a file, a folder, a
+    /// symbolic link): a backup never overwrites; nothing was written.
+    case backupTargetExists(path: String)
+    /// ``ListStore/backup(to:)`` wrote no file at `path`, for `reason` (the database itself is unchanged
+    /// and nothing is left behind); `remedy` says what to do.
+    case backupFailed(path: String, reason: String, remedy: String)
     /// The file is damaged; nothing was changed.
     case corrupt(String)
     /// Any other SQLite failure: its result code, SQLite's message and the SQL that failed.
@@ -61,7 +69,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// A table's automatic ids are used up: an id of 2^63 − 1, the largest SQLite allows, was written by
     /// hand, and ids are never reused, so no section (or row) can be added; nothing was changed.
     case identifiersExhausted(table: String)
-    /// A ``ListTransaction`` used after the closure of ``ListStore/write(_:)`` returned; nothing was changed.
+    /// A ``ListTransaction`` used after the closure of ``ListStore/write(_:)-3oqvi`` returned; nothing was changed.
     case transactionFinished
     /// A call to the store from inside one of its own closures on the same thread (a `write` or `read`
     /// closure, a `scan` or import callback), which would wait forever for the lock its caller holds.
@@ -127,6 +135,12 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
             return "cannot write the database: it or its folder is read-only (\(detail)); nothing was changed — check the file permissions"
         case let .full(detail):
             return "the disk or the database size limit is full (\(detail)); nothing was changed — free some space and try again"
+        case let .fileSizeLimit(detail):
+            return "\(StorageLimit.fileSizeLimit.reason) (\(detail)); nothing was changed — \(StorageLimit.fileSizeLimit.remedy)"
+        case let .backupTargetExists(path):
+            return "\(path) already exists; choose a new file name (a backup never overwrites)"
+        case let .backupFailed(path, reason, remedy):
+            return "cannot back up to \(path.isEmpty ? "an empty path" : path): \(reason); no backup was written and the database is unchanged — \(remedy)"
         case let .corrupt(detail):
             return "the database file is damaged (\(detail)); nothing was changed — restore a backup or recover it with `sqlite3 FILE .recover`"
         case let .database(error):
@@ -158,7 +172,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// Maps a SQLite failure to the case a caller can act on.
     init(_ error: SQLiteError) {
         if error.isBusy { self = .busy(error.message) }
-        else if error.isFull { self = .full(error.message) }
+        else if let limit = StorageLimit(error) { self = limit == .diskFull ? .full(error.message) : .fileSizeLimit(error.message) }
         else if error.isReadOnly { self = .readOnly(error.message) }
         else if error.isCorruptOrNotADatabase { self = .corrupt(error.message) }
         else { self = .database(DatabaseFailure(error)) }
@@ -174,7 +188,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
 
     /// The start of a long or multi-line input, quoted, for one-line messages.
     static func excerpt(_ text: String) -> String {
-        let flat = text.unicodeScalars.prefix(61).map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+        let flat = text.unicodeScalars.prefix(61).map { ConfusingScalars.contains($0) ? ConfusingScalars.escaped($0) : String($0) }.joined()
         let short = flat.count > 60 ? String(flat.prefix(60)) + "…" : flat
         return "\"\(short)\""
     }

@@ -1,4 +1,4 @@
-/// One element of ``ListStore/observe(includingOtherConnections:pollInterval:)``.
+/// One element of ``ListStore/observe(includingOtherConnections:pollInterval:startingWith:)``.
 public enum ListUpdate: Sendable, Hashable {
     /// The state the observation starts from: always the first element, exactly once.
     case initial(ListSnapshot)

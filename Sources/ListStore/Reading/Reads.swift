@@ -1,7 +1,7 @@
 import SQLiteLayer
 
 /// Reads of one consistent state of the store: every call sees the same committed state (inside
-/// ``ListStore/read(_:)``), or the state a write transaction's edits have left so far (a
+/// ``ListStore/read(_:)-9gs6v``), or the state a write transaction's edits have left so far (a
 /// ``ListTransaction`` is a reader too).
 ///
 /// Reads name rows and sections by the same rule as edits (see ``ScannedItem``); reads that hand out

@@ -3,7 +3,7 @@ import Dispatch
 /// Async variants: the same transactions, run on a background thread, so that waiting for another
 /// process's write lock (up to the busy timeout) never blocks the caller's thread — the main thread, in an app.
 extension ListStore {
-    /// Runs `body` as one write transaction, like ``write(_:)``, without blocking
+    /// Runs `body` as one write transaction, like ``write(_:)-3oqvi``, without blocking
     /// the calling thread; returns the transaction's change set.
     @discardableResult
     public func write(_ body: @escaping @Sendable (ListTransaction) throws -> Void) async throws -> ChangeSet {

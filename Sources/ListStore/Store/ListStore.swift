@@ -15,8 +15,9 @@ public final class ListStore: Sendable {
     public let mode: AccessMode
     /// True when the file is read as an immutable snapshot: it sits where SQLite cannot create its
     /// `-shm` file (a read-only folder) and no `-wal` file exists, so it is read without locks and
-    /// commits by other connections are never seen. ``changes(includingOtherConnections:pollInterval:)``
-    /// then cannot watch other connections.
+    /// commits by other connections are never seen. ``observe(includingOtherConnections:pollInterval:startingWith:)``
+    /// then cannot watch other connections: its stream ends at once with ``ListStoreError/cannotObserve(path:reason:)``
+    /// (observing with `includingOtherConnections: false` still works).
     public let isImmutableSnapshot: Bool
     /// Guards `connection` and what is known about it: one thread at a time uses them.
     private let lock: Locked<ConnectionState>
@@ -67,7 +68,11 @@ public final class ListStore: Sendable {
     /// A new file is created and migrated here; a file of an older schema version is migrated inside the
     /// first write's transaction (or before the first read), so a failed first edit leaves it as it was.
     /// Opening takes no write lock otherwise, and reading modes never change the file's bytes.
-    /// - Parameter busyTimeout: how long a write waits for another process's lock, in milliseconds.
+    /// - Parameters:
+    ///   - path: the file, or `:memory:` for a store that lives in memory.
+    ///   - mode: ``AccessMode/readWrite`` (the default) to edit; ``AccessMode/readOnly`` or
+    ///     ``AccessMode/inspect`` to only read.
+    ///   - busyTimeout: how long a write waits for another process's lock, in milliseconds.
     public static func open(at path: String, mode: AccessMode = .readWrite, busyTimeout: Int32 = 5_000) throws -> ListStore {
         let opener = StoreOpener(path: path, mode: mode, busyTimeout: busyTimeout)
         return ListStore(opener: opener, opened: try opener.open())

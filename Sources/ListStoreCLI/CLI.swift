@@ -113,9 +113,11 @@ public enum CLI {
 
     /// A write command creates the database before it can validate its input against it; when the
     /// command then fails, the new, still empty file goes too, so a failed command leaves nothing behind.
+    /// (Inspected, not opened for reading: a creation that failed between two migrations — a full disk,
+    /// the file size limit — leaves an empty file of an older version, which reading would refuse.)
     private static func removeEmptyStoreCreatedByAFailedCommand(_ path: String) {
         guard FileManager.default.fileExists(atPath: path),
-              let store = try? ListStore.open(at: path, mode: .readOnly),
+              let store = try? ListStore.open(at: path, mode: .inspect),
               (try? store.sectionCount()) == 0 else { return }
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }

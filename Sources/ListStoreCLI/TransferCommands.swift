@@ -134,10 +134,13 @@ enum DocumentReader {
         return bytes
     }
 
-    /// Checks the whole document and counts its sections and rows, keeping nothing.
+    /// Checks the whole document (payload depths included) and counts its sections and rows, keeping nothing.
     static func check(_ bytes: [UInt8], name: String) throws -> StoreCounts {
         var sections = 0, rows = 0
-        try walk(bytes, name: name, section: { _, _ in sections += 1 }, row: { _, _, _ in rows += 1 })
+        try walk(bytes, name: name, section: { _, _ in sections += 1 }, row: { _, _, payload in
+            if let payload { try ListStore.checkPayloadDepth(payload) }
+            rows += 1
+        })
         return StoreCounts(sections: sections, rows: rows)
     }
 

@@ -83,10 +83,7 @@ enum HumanText {
     /// One line per kind of change, e.g. `deleted 2 rows: 0:1, 0:5`; "nothing changed" when empty.
     static func changes(_ changes: ChangeSet) -> String {
         var lines: [String] = []
-        func add(_ verb: String, _ noun: String, _ items: [String]) {
-            guard !items.isEmpty else { return }
-            lines.append("\(verb) \(items.count) \(noun)\(items.count == 1 ? "" : "s"): \(items.joined(separator: ", "))")
-        }
+        func add(_ verb: String, _ noun: String, _ items: [String]) { if let line = line(verb, noun, items) { lines.append(line) } }
         add("deleted", "section", changes.deletedSections.map { "\($0.index)" })
         add("inserted", "section", changes.insertedSections.map { "\($0.index)" })
         add("moved", "section", changes.movedSections.map { "\($0.from) → \($0.to)" })
@@ -96,6 +93,12 @@ enum HumanText {
         add("moved", "row", changes.movedRows.map { "\($0.from) → \($0.to)" })
         add("updated", "row", changes.updatedRows.map { "\($0.indexPath)" })
         return lines.isEmpty ? "nothing changed" : lines.joined(separator: "\n")
+    }
+
+    /// `deleted 2 rows: 0:1, 0:5`, or nil for no items: one line of ``changes(_:)``.
+    static func line(_ verb: String, _ noun: String, _ items: [String]) -> String? {
+        guard !items.isEmpty else { return nil }
+        return "\(verb) \(items.count) \(noun)\(items.count == 1 ? "" : "s"): \(items.joined(separator: ", "))"
     }
 }
 

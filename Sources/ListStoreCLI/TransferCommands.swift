@@ -79,28 +79,38 @@ enum TransferCommands {
         return StoreCounts(sections: sections, rows: rows)
     }
 
+    /// Holds the document's bytes once (it is checked whole before the store is opened, then loaded) and,
+    /// without `--json`, nothing of what it wrote: memory is the document's size plus a constant.
     @Sendable static func importDocument(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let source = command.positionals[0]
-        let data = source == "-" ? context.environment.readStandardInput() : try readFile(source)
         let name = source == "-" ? "standard input" : source
-        guard data.count <= InputLimits.maximumInput else { throw InputLimits.tooLarge(name, "nothing was imported") }
-        let document = try DocumentReader.bytes(of: data, name: name)
+        let document = try DocumentReader.bytes(of: try source == "-" ? [UInt8](context.environment.readStandardInput()) : readFile(source), name: name)
         // The whole document is checked before the store is opened: a bad one never creates a file.
         let total = try DocumentReader.check(document, name: name).rows
         let store = try context.openForWriting()
         let showProgress = context.environment.standardErrorIsTerminal && total >= progressThreshold
         let write = context.environment.writeProgress
-        let changes = try store.importStream(replacing: command.flags.contains("--replace")) { importer in
+        var replaced = 0, imported = 0
+        // Without --json no change set is printed, so none is built (it would hold every row imported).
+        let changes = try store.importStream(replacing: command.flags.contains("--replace"), tracksChanges: context.json) { importer in
             try DocumentReader.feed(document, name: name, into: importer) { written in
                 if showProgress && (written % 1_000 == 0 || written == total) { write("\rimporting: \(written)/\(total) rows") }
             }
+            (replaced, imported) = (importer.sectionsReplaced, importer.sectionsWritten)
         }
         if showProgress { write("\n") }
+        guard context.json else {
+            let lines = [HumanText.line("deleted", "section", (0..<replaced).map(String.init)),
+                         HumanText.line("inserted", "section", (0..<imported).map(String.init))].compactMap { $0 }
+            return CommandOutput(human: (lines.isEmpty ? "nothing changed" : lines.joined(separator: "\n")) + "\nnow " + (try StoreCounts(store)).text,
+                                 json: .null)
+        }
         return try mutationOutput(changes, store)
     }
 
-    /// The contents of an import file, read within ``InputLimits`` (a FIFO or device may never end).
-    private static func readFile(_ source: String) throws -> Data {
+    /// The contents of an import file, read within ``InputLimits`` (a FIFO or device may never end);
+    /// a regular file is read into a buffer of its size, so its bytes are held once.
+    private static func readFile(_ source: String) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
             throw CommandFailure("cannot read \(source): no such file; pass the path of a JSON document, or - for standard input")
@@ -109,10 +119,9 @@ enum TransferCommands {
             throw CommandFailure("cannot read \(source): it is a folder or not readable; pass the path of a JSON document")
         }
         defer { try? file.close() }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: source))?[.size] as? Int, size > InputLimits.maximumInput {
-            throw InputLimits.tooLarge(source, "nothing was imported")
-        }
-        return BoundedReader.read(descriptor: file.fileDescriptor)
+        let size = (try? FileManager.default.attributesOfItem(atPath: source))?[.size] as? Int ?? 0
+        if size > InputLimits.maximumInput { throw InputLimits.tooLarge(source, "nothing was imported") }
+        return BoundedReader.readBytes(descriptor: file.fileDescriptor, expected: size)
     }
 }
 
@@ -121,17 +130,30 @@ enum TransferCommands {
 /// document is walked, not built in memory. Titles are checked (with where they are) before the store
 /// is opened; payloads are kept as written, less the whitespace between tokens (see ``JSONText``).
 enum DocumentReader {
-    /// The document's bytes (without a UTF-8 byte order mark), or an error when they are not UTF-8 text.
-    static func bytes(of data: Data, name: String) throws -> [UInt8] {
-        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]  // some editors start UTF-8 files with one
-        let bytes = [UInt8](data.starts(with: byteOrderMark) ? data.dropFirst(3) : data)
+    /// The document's bytes (without a UTF-8 byte order mark), or an error when they are not UTF-8 text
+    /// or longer than ``InputLimits/maximumInput``. Takes the bytes over without copying them.
+    static func bytes(of data: consuming [UInt8], name: String) throws -> [UInt8] {
+        var bytes = data
+        guard bytes.count <= InputLimits.maximumInput else { throw InputLimits.tooLarge(name, "nothing was imported") }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // some editors start UTF-8 files with one
         if let nul = bytes.firstIndex(of: 0) {
             throw CommandFailure("\(name) has a NUL byte at byte \(nul): it is not a JSON document; nothing was imported")
         }
-        guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw CommandFailure("\(name) is not valid UTF-8 text; nothing was imported")
-        }
+        guard isUTF8(bytes) else { throw CommandFailure("\(name) is not valid UTF-8 text; nothing was imported") }
         return bytes
+    }
+
+    /// Whether `bytes` are UTF-8, checked a megabyte at a time so that no copy of the whole is made.
+    private static func isUTF8(_ bytes: [UInt8]) -> Bool {
+        var start = 0
+        while start < bytes.count {
+            var end = min(start + (1 << 20), bytes.count)
+            // Cut before a character's continuation bytes (10xxxxxx), at most 3 of them.
+            while end < bytes.count, end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            guard String(validating: bytes[start..<end], as: UTF8.self) != nil else { return false }
+            start = end
+        }
+        return true
     }
 
     /// Checks the whole document (payload depths included) and counts its sections and rows, keeping nothing.

@@ -51,10 +51,12 @@ enum TransferCommands {
                              json: .object([("exported", .string(destination)), ("file", .string(target)), ("counts", counts.json)]))
     }
 
-    /// Writes the whole store as one JSON document (the shape of `show --json`) plus a newline, in
-    /// pieces of about 64 KB, reading it with a scan so that no store is too big to export.
+    /// Writes the whole store as one JSON document plus a newline, in pieces of about 64 KB, reading it
+    /// with a scan so that no store is too big to export. With `indexPaths` (`show --json`) every section
+    /// has its `"index"` and every row its `"path"`, as the scan reads them — with gaps, after hand edits,
+    /// exactly the ones edits act on; without (`export`, the import document) neither.
     @discardableResult
-    static func writeDocument(of store: ListStore, to write: (String) -> Void) throws -> StoreCounts {
+    static func writeDocument(of store: ListStore, indexPaths: Bool = false, to write: (String) -> Void) throws -> StoreCounts {
         var buffer = "{\"sections\":["
         var sections = 0, rows = 0, rowsInSection = 0
         func flushIfLarge() {
@@ -63,12 +65,13 @@ enum TransferCommands {
         // Commas follow what was written, not the index paths: on a file damaged by hand those have gaps.
         try store.scan { item in
             switch item {
-            case let .section(_, id, title, _):
-                buffer += (sections == 0 ? "" : "]},") + "{\"id\":\(id.rawValue),\"title\":" + JSONValue.string(title).serialized() + ",\"rows\":["
+            case let .section(index, id, title, _):
+                buffer += (sections == 0 ? "" : "]},") + (indexPaths ? "{\"index\":\(index)," : "{")
+                    + "\"id\":\(id.rawValue),\"title\":" + JSONValue.string(title).serialized() + ",\"rows\":["
                 sections += 1
                 rowsInSection = 0
-            case let .row(_, row):
-                buffer += (rowsInSection == 0 ? "" : ",") + JSONShapes.row(row).serialized()
+            case let .row(path, row):
+                buffer += (rowsInSection == 0 ? "" : ",") + JSONShapes.row(row, at: indexPaths ? path : nil).serialized()
                 rows += 1
                 rowsInSection += 1
             }

@@ -35,6 +35,14 @@ import Testing
         #expect(emptied.status == 0, "\(emptied.error)")
         try useThroughout(directory.path("link.sqlite"))
         #expect(runInProcess(["--db", real, "show"]).output == runInProcess(["--db", directory.path("link.sqlite"), "show"]).output)
+        // export refuses the database's own files, named through the link or not.
+        let writer = try ListStore.open(at: real)
+        try writer.insertSection(title: "Keeps a -wal", at: 0)
+        for file in [real, real + "-wal", real + "-shm", directory.path("link.sqlite")] {
+            let run = runInProcess(["--db", directory.path("link.sqlite"), "export", file])
+            #expect(run.status == 1 && run.error.contains("refusing to export over the database itself"), "\(file): \(run.error)")
+        }
+        withExtendedLifetime(writer) {}
 
         // A link to a link, and a dangling link (its target is created, as SQLite follows it).
         try FileManager.default.createDirectory(atPath: directory.path("sub"), withIntermediateDirectories: true)

@@ -49,6 +49,10 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: directory.path("sub/to-link.sqlite"), withDestinationPath: "../link.sqlite")
         #expect(runInProcess(["--db", directory.path("sub/to-link.sqlite"), "section", "add", "Twice linked"]).status == 0)
         try FileManager.default.createSymbolicLink(atPath: directory.path("dangling.sqlite"), withDestinationPath: "sub/new.sqlite")
+        // A failed first command through it leaves nothing behind, and the link as it was.
+        #expect(runInProcess(["--db", directory.path("dangling.sqlite"), "add", "5", "x"]).status == 1)
+        #expect(!FileManager.default.fileExists(atPath: directory.path("sub/new.sqlite")))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: directory.path("dangling.sqlite"))) == "sub/new.sqlite")
         try useThroughout(directory.path("dangling.sqlite"))
         #expect(FileManager.default.fileExists(atPath: directory.path("sub/new.sqlite")))
     }

@@ -1,6 +1,6 @@
 extension ListStore {
     /// The deepest nesting of arrays and objects a payload may have: `[[1]]` is 2 deep. SQLite's JSON
-    /// functions refuse deeper text (their limit is 1000 since SQLite 3.45, 2000 before), so a payload
+    /// functions refuse deeper text (their limit is 1000 since SQLite 3.42, 2000 before), so a payload
     /// ListStore accepts is one every SQLite can read with `json_extract` and its kin.
     public static let maximumPayloadDepth = 1000
 

@@ -224,6 +224,7 @@ enum DocumentReader {
             guard seen.insert(key).inserted else { throw fail(place, "has \(quoted(key)) twice") }
             switch key {
             case "id": id = try readID(parser.value(depth: 3), place, fail)
+            case "index": try skipPosition(&parser, "index", depth: 3, place, fail)
             case "title": title = try readTitle(&parser, depth: 3, place, fail)
             case "rows":
                 if title != nil && !reported {
@@ -234,7 +235,7 @@ enum DocumentReader {
                     try parser.skipValueAsPayloads()
                 }
             default:
-                throw fail(place, "has an unknown member \(quoted(key)) (allowed: id, rows, title)")
+                throw fail(place, "has an unknown member \(quoted(key)) (allowed: id, index, rows, title)")
             }
         }
         guard title != nil else { throw fail(place, "needs a \"title\" string") }
@@ -255,7 +256,7 @@ enum DocumentReader {
             func rowPlace() -> String { "\(place).rows[\(index)]" }  // only built for an error message
             guard parser.atObject else { throw try syntaxFirst(&parser, depth: 4, fail(rowPlace(), "is not an object")) }
             var title: String?, id: JSONValue?, payload: String?
-            var seen: UInt8 = 0  // bits: title, id, payload
+            var seen: UInt8 = 0  // bits: title, id, payload, path
             func once(_ bit: UInt8, _ key: String) throws {
                 guard seen & bit == 0 else { throw fail(rowPlace(), "has \(quoted(key)) twice") }
                 seen |= bit
@@ -268,6 +269,9 @@ enum DocumentReader {
                 case "id":
                     try once(2, key)
                     id = try parser.value(depth: 5)
+                case "path":
+                    try once(8, key)
+                    try skipPosition(&parser, "path", depth: 5, rowPlace(), fail)
                 case "payload":
                     try once(4, key)
                     if parser.atNull {
@@ -280,13 +284,23 @@ enum DocumentReader {
                         }
                     }
                 default:
-                    throw fail(rowPlace(), "has an unknown member \(quoted(key)) (allowed: id, payload, title)")
+                    throw fail(rowPlace(), "has an unknown member \(quoted(key)) (allowed: id, path, payload, title)")
                 }
             }
             guard let title else { throw fail(rowPlace(), "needs a \"title\" string") }
             let rowID = try readID(id, rowPlace(), fail)
             try placing(rowPlace(), name) { try row(rowID, title, payload) }
             index += 1
+        }
+    }
+
+    /// A section's `"index"` (a number) or a row's `"path"` (an array), as `show --json` prints them:
+    /// ignored — the document's order is the order imported, renumbered from 0 — so that such a
+    /// document imports as it is.
+    private static func skipPosition(_ parser: inout JSONParser, _ key: String, depth: Int, _ place: @autoclosure () -> String, _ fail: Failing) throws {
+        switch (key, try parser.value(depth: depth)) {
+        case ("index", .number), ("path", .array): return
+        default: throw fail(place(), "has \(key == "index" ? "an" : "a") \"\(key)\" that is not \(key == "index" ? "a number" : "an array") (it is ignored, but must be one)")
         }
     }
 

@@ -43,6 +43,24 @@ import ListStoreCLI
         #expect(inserted?.first?["index"] as? Int == 1)
     }
 
+    @Test func aShowJSONDocumentImportsAsItIsWithoutItsPositions() throws {
+        let cli = try CLIHarness()
+        #expect(run(cli, ["demo"]).status == 0)
+        let directory = try TemporaryDirectory()
+        let shown = try inputFile(run(cli, ["--json", "show"]).output, in: directory, named: "shown.json")
+        let copy = directory.path("copy.sqlite")
+        let imported = runInProcess(["--db", copy, "import", shown])
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(runInProcess(["--db", copy, "export"]).output == run(cli, ["export"]).output)
+        // They are ignored, but must have their shape; and are not given twice.
+        for (document, message) in [(#"{"sections":[{"index":"0","title":"a"}]}"#, #"sections[0] has an "index" that is not a number"#),
+                                    (#"{"sections":[{"title":"a","rows":[{"path":1,"title":"r"}]}]}"#, #"sections[0].rows[0] has a "path" that is not an array"#),
+                                    (#"{"sections":[{"title":"a","rows":[{"path":[0,0],"path":[0,1],"title":"r"}]}]}"#, #"sections[0].rows[0] has "path" twice"#)] {
+            let refused = runInProcess(["--db", copy, "import", "--replace", try inputFile(document, in: directory, named: "bad.json")])
+            #expect(refused.status == 1 && refused.error.contains(message), "\(refused.error)")
+        }
+    }
+
     @Test func afterHandEditsLeaveGapsEveryRowCarriesThePathEditsActOn() throws {
         let cli = try CLIHarness()
         #expect(run(cli, ["section", "add", "A"]).status == 0)

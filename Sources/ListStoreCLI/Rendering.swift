@@ -125,7 +125,8 @@ enum JSONShapes {
                 + [("id", .int(row.id.rawValue)), ("title", .string(row.title)), ("payload", row.payload.map(JSONValue.raw) ?? .null)])
     }
 
-    static func path(_ path: ListIndexPath) -> JSONValue { .array([.int(path.section), .int(path.row)]) }
+    /// `[section,row]`, as text: one small value, not three, for documents with a path on every row.
+    static func path(_ path: ListIndexPath) -> JSONValue { .raw("[\(path.section),\(path.row)]") }
 
     /// The change set in UIKit batch-update coordinates — deletions, updates and move sources before the
     /// change, insertions and move targets after it — every entry with its id, and inserted and updated
@@ -142,7 +143,10 @@ enum JSONShapes {
         return .object([
             ("sections", .object([
                 ("deleted", .array(changes.deletedSections.map { .object([("index", .int($0.index)), ("id", .int($0.id.rawValue))]) })),
-                ("inserted", .array(changes.insertedSections.map { section($0.section, index: $0.index) })),
+                // Each inserted section as its text, built and serialised one at a time: an import's change
+                // set holds every row, and a tree of values for all of them at once would take several
+                // times the memory of its text.
+                ("inserted", .array(changes.insertedSections.map { .raw(section($0.section, index: $0.index).serialized()) })),
                 ("moved", .array(changes.movedSections.map { .object([("from", .int($0.from)), ("to", .int($0.to)), ("id", .int($0.id.rawValue))]) })),
                 ("updated", .array(changes.updatedSections.map {
                     .object([("index", .int($0.index)), ("id", .int($0.id.rawValue)), ("title", .string($0.title))])

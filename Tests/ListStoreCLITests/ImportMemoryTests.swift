@@ -8,7 +8,11 @@ import Testing
     /// Runs `executable` with `arguments` (absolute paths; output discarded) and returns its exit status
     /// and peak resident set size in bytes, from the kernel's accounting of that one child (`wait4`).
     static func peakMemory(_ executable: String, _ arguments: [String]) throws -> (status: Int32, bytes: Int) {
+        #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)

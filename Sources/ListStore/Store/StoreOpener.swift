@@ -187,7 +187,7 @@ struct StoreOpener: Sendable {
         if applicationID == 0 && version == 0 && objectCount == 0 { return 0 }  // a new, empty file
         guard applicationID == Int(Schema.applicationID) else {
             let reason = FileHeader(path: filePath)?.applicationID == Int(Schema.applicationID) && walFileExists
-                ? "the file itself is marked as ListStore's, but its -wal file holds another database's pages (application_id \(applicationID), \(objectCount) schema objects); move \(path)-wal away if it does not belong to it"
+                ? "the file itself is marked as ListStore's, but its -wal file holds another database's pages (application_id \(applicationID), \(objectCount) schema objects); move \(filePath)-wal away if it does not belong to it"
                 : applicationID == 0
                 ? "a SQLite database of another application: it has \(objectCount) schema objects and no ListStore application_id"
                 : "a SQLite database of another application: its application_id is \(applicationID)"

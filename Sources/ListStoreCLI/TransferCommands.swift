@@ -151,8 +151,10 @@ enum DocumentReader {
         var start = 0
         while start < bytes.count {
             var end = min(start + (1 << 20), bytes.count)
-            // Cut before a character's continuation bytes (10xxxxxx), at most 3 of them.
-            while end < bytes.count, end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            // Cut before a character's continuation bytes (10xxxxxx): a character has at most 3. (More
+            // in a row is not UTF-8, and the piece after the cut, starting with one, says so.)
+            var backed = 0
+            while end < bytes.count, backed < 3, bytes[end] & 0xC0 == 0x80 { end -= 1; backed += 1 }
             guard String(validating: bytes[start..<end], as: UTF8.self) != nil else { return false }
             start = end
         }

@@ -72,4 +72,32 @@ import Testing
         let shown = try CLIHarness.process(binary, ["--db", directory.path("large.sqlite"), "check"], in: directory.url)
         #expect(shown.status == 0, "\(shown.stdout)")
     }
+
+    /// The document's UTF-8 is checked a megabyte at a time, so no second copy is made: characters cut
+    /// by a piece's end are still read whole, and bad bytes anywhere are still refused.
+    @Test func theUTF8CheckInPiecesAcceptsAndRefusesWhatTheWholeCheckDid() throws {
+        // The binary, with the harness's time limit: a check that never ends fails instead of hanging.
+        let binary = try #require(CLIHarness.binary).path
+        func liststore(_ arguments: [String]) throws -> (status: Int32, error: String) {
+            let run = try CLIHarness.process(binary, arguments, in: nil, timeout: 120)
+            return (run.status, run.stderr)
+        }
+        let directory = try TemporaryDirectory()
+        let head = Array(#"{"sections":[{"title":""#.utf8), tail = Array(#""}]}"#.utf8)
+        let piece = 1 << 20
+        for offset in -4...4 {
+            // A title of ASCII, then a 4-byte character placed around the first piece boundary.
+            let filler = [UInt8](repeating: UInt8(ascii: "a"), count: piece - head.count + offset)
+            let valid = head + filler + Array("😀é".utf8) + tail
+            let imported = try liststore(["--db", directory.path("ok\(offset + 4).sqlite"), "import", try inputFile(String(decoding: valid, as: UTF8.self), in: directory)])
+            #expect(imported.status == 0, "offset \(offset): \(imported.error)")
+            for bad in [[0xF0, 0x9F, 0x98] as [UInt8], [0x80], [UInt8](repeating: 0x80, count: 5_000), [UInt8](repeating: 0x80, count: piece + 10), [0xC3, 0x28]] {
+                let document = head + filler + bad + tail
+                let path = directory.path("bad.json")
+                try Data(document).write(to: URL(fileURLWithPath: path))
+                let refused = try liststore(["--db", directory.path("bad.sqlite"), "import", path])
+                #expect(refused.status == 1 && refused.error.contains("is not valid UTF-8 text"), "offset \(offset), \(bad.prefix(3)): \(refused.error)")
+            }
+        }
+    }
 }

@@ -55,6 +55,12 @@ import Testing
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: directory.path("dangling.sqlite"))) == "sub/new.sqlite")
         try useThroughout(directory.path("dangling.sqlite"))
         #expect(FileManager.default.fileExists(atPath: directory.path("sub/new.sqlite")))
+
+        // Links in a loop name no file at all.
+        try FileManager.default.createSymbolicLink(atPath: directory.path("loop-a"), withDestinationPath: "loop-b")
+        try FileManager.default.createSymbolicLink(atPath: directory.path("loop-b"), withDestinationPath: "loop-a")
+        let loop = runInProcess(["--db", directory.path("loop-a"), "section", "add", "X"])
+        #expect(loop.status == 1 && loop.error.contains("its symbolic links form a loop"), "\(loop.error)")
     }
 
     @Test func aLinkedDatabaseWithCommitsStillInItsWALReadsThem() throws {

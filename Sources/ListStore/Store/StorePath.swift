@@ -19,7 +19,10 @@ enum StorePath {
                 + "the name of the -journal beside the file); move the file to a folder with a shorter path")
         }
         var status = stat()
-        guard stat(path, &status) == 0 else { return }  // nothing there (yet): SQLite creates a regular file
+        guard stat(path, &status) == 0 else {
+            if errno == ELOOP { throw ListStoreError.unusablePath(path: path, reason: "its symbolic links form a loop (or more than 40 follow one another)") }
+            return  // nothing there (yet): SQLite creates a regular file
+        }
         let reason: String
         switch status.st_mode & S_IFMT {
         case S_IFREG: return

@@ -113,10 +113,12 @@ public enum CLI {
 
     /// A write command creates the database before it can validate its input against it; when the
     /// command then fails, the new, still empty file goes too, so a failed command leaves nothing behind.
+    /// Through a symbolic link, the file created is the one the link names (the link stays, as it was).
     private static func removeEmptyStoreCreatedByAFailedCommand(_ path: String) {
         guard FileManager.default.fileExists(atPath: path),
               let store = try? ListStore.open(at: path, mode: .readOnly),
               (try? store.sectionCount()) == 0 else { return }
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let file = (try? ExportDestination.followingLinks(path)) ?? path
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: file + suffix) }
     }
 }

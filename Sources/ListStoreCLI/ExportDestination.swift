@@ -19,8 +19,10 @@ enum ExportDestination {
     static func refuseDatabase(_ target: String, destination: String, database: String) throws {
         let refusal = CommandFailure("refusing to export over the database itself (\(destination)); choose another FILE")
         let targetURL = URL(fileURLWithPath: target).resolvingSymlinksInPath().standardizedFileURL
+        // A database given as a link has its -wal and -shm beside the file it names, not beside the link.
+        let databaseFile = (try? followingLinks(database)) ?? database
         for suffix in ["", "-wal", "-shm"] {
-            let file = database + suffix
+            let file = databaseFile + suffix
             if targetURL == URL(fileURLWithPath: file).resolvingSymlinksInPath().standardizedFileURL { throw refusal }
             if let one = identity(target), let other = identity(file), one == other { throw refusal }  // hard links too
         }

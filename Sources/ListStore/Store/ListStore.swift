@@ -90,7 +90,7 @@ public final class ListStore: Sendable {
     func mutate(_ body: (Connection) throws -> (changes: ChangeSet, log: ChangeLog.Entry)) throws -> ChangeSet {
         guard mode == .readWrite else { throw ListStoreError.openedForReading(path: path) }
         return try locked { state in
-            try Self.translatingErrors {
+            try opener.translatingErrors {
                 let migrating = state.migrationPending
                 var logSequence: Int64?
                 var entry = ChangeLog.Entry.structure
@@ -131,7 +131,7 @@ public final class ListStore: Sendable {
     /// Runs `body` inside one read transaction, so every statement sees the same committed state.
     func withReadTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try locked { state in
-            try Self.translatingErrors {
+            try opener.translatingErrors {
                 try migrateIfPending(&state)
                 return try connection.readTransaction { try body(connection) }
             }
@@ -141,7 +141,7 @@ public final class ListStore: Sendable {
     /// Runs `body` with the connection and the store's lock, outside any transaction.
     func withLockedConnection<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try locked { state in
-            try Self.translatingErrors {
+            try opener.translatingErrors {
                 try migrateIfPending(&state)
                 return try body(connection)
             }

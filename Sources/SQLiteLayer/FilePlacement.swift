@@ -84,5 +84,6 @@ public struct FileMovedError: Error, Hashable, Sendable, CustomStringConvertible
     /// Which file moved.
     public let file: Connection.MovedFile
 
+    /// The path and what happened to the file, in one line.
     public var description: String { "\(path): \(file.reason)" }
 }

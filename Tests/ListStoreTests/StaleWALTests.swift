@@ -90,4 +90,66 @@ import SQLiteLayer
         try ListStore.open(at: first).insertRow("y", intoSection: 0)
         #expect(try identity(first) == one)
     }
+
+    @Test func anOlderCopyOfTheSameFileBesideItsNewerWALIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.closedStore(directory, "lists.sqlite", rows: ["1"])
+        let older = directory.path("older.sqlite")
+        try Self.copy(path, older)  // a backup, taken here
+        try ListStore.open(at: path).insertRow("2", intoSection: 0)  // closed again: checkpointed into the file
+        let store = try ListStore.open(at: path)
+        try store.insertRow("3", intoSection: 0)  // a -wal that begins after the backup's state
+        try Self.copy(path + "-wal", older + "-wal")
+        try Self.expectRefusedUntouched(older)
+        // The newer file, with its own -wal, is what it should be.
+        #expect(try ListStore.open(at: path, mode: .readOnly).snapshot().titles == [["1", "2", "3"]])
+    }
+
+    @Test func aCopyTakenWhereTheWALBeganOpensWithEveryCommit() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.closedStore(directory, "lists.sqlite", rows: ["1"])
+        let copy = directory.path("copy.sqlite")
+        try Self.copy(path, copy)  // the file as the -wal below begins from it
+        let store = try ListStore.open(at: path)
+        try store.insertRow("2", intoSection: 0)
+        try store.insertRow("3", intoSection: 0)
+        try Self.copy(path + "-wal", copy + "-wal")
+        #expect(try ListStore.open(at: copy, mode: .readOnly).snapshot().titles == [["1", "2", "3"]])
+    }
+
+    @Test func aWALThatBeginsWithAHandEditOfManyRowsOpens() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.closedStore(directory, "lists.sqlite", rows: (0..<30).map { "r\($0)" })
+        // One hand statement logs 30 entries in one commit, the first in this -wal; a ListStore write follows.
+        let shell = try Connection(path: path, mode: .readWrite)
+        try shell.setCheckpointOnClose(false)
+        try shell.run("UPDATE rows SET title = title || '!'")
+        try ListStore.open(at: path).insertRow("after", intoSection: 0)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        let titles = try ListStore.open(at: path, mode: .readOnly).snapshot().titles
+        #expect(titles.first?.count == 31 && titles.first?.first == "r0!")
+        _ = shell
+    }
+
+    @Test func damagedWALBytesNeverTrapTheReader() throws {
+        let directory = try TemporaryDirectory()
+        let (store, path) = try Self.liveStore(directory, "lists.sqlite", rows: (0..<10).map { "r\($0)" })
+        let wal = try #require(fileBytes(path + "-wal"))
+        var random = SeededGenerator(seed: 16)
+        let damaged = directory.path("damaged-wal")
+        for round in 0..<200 {
+            var bytes = [UInt8](wal)
+            for _ in 0..<(1 + round % 8) { bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random) }
+            if round % 5 == 0 { bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &random))) }
+            try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+            for page in UInt32(1)...6 {
+                if let image = WALFrames.firstCommittedImage(ofPage: page, walPath: damaged) { _ = WALFrames.sequenceRows(image) }
+            }
+            var page = [UInt8](repeating: 0, count: 4_096)
+            for index in page.indices { page[index] = UInt8.random(in: 0...255, using: &random) }
+            page[0] = 0x0D
+            _ = WALFrames.sequenceRows(page)
+        }
+        _ = store
+    }
 }

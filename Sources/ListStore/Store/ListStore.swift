@@ -98,6 +98,7 @@ public final class ListStore: Sendable {
                         // Under the write lock: first deliver what others committed before this change.
                         try catchUpWithOtherConnections(connection)
                         try ChangeLog.beginWriting(connection)
+                        try WALOwnership.recordBase(connection)
                         let (changes, log) = try body(connection)
                         if changes.isEmpty, case .edits = log, !migrating { throw NothingChanged() }
                         entry = log

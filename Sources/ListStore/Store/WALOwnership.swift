@@ -14,6 +14,15 @@ import SQLiteLayer
 enum WALOwnership {
     /// The `sqlite_sequence` row holding the identity; no table has this name.
     static let identityRow = "liststore_file_identity"
+    /// The `sqlite_sequence` row saying where the change log stood when the latest ListStore write began.
+    static let baseRow = "liststore_file_base"
+
+    /// Sets ``baseRow`` to where the change log stands now, at the start of a ListStore write (before it
+    /// appends its entry). The page is written by that commit anyway, so this costs one statement.
+    static func recordBase(_ db: Connection) throws {
+        try db.run("UPDATE sqlite_sequence SET seq = coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_log'), 0) WHERE name = ?1",
+                   [.text(baseRow)])
+    }
 
     /// Reads of the main file alone take no lock, so a checkpoint writing it at that moment can make one
     /// read fail or differ; a `-wal` that does not belong stays refused however often it is read.
@@ -28,15 +37,16 @@ enum WALOwnership {
               FileHeader(path: path)?.applicationID == Int(Schema.applicationID) else { return }
         for attempt in 1...attempts {
             if attempt > 1 { usleep(2_000) }
-            let fileIdentity: Int64
+            let alone: Seen, fileIdentity: Int64
             do {
+                alone = try identity(of: path, mode: .readOnlyImmutable, busyTimeout: busyTimeout)
                 // Not a file of version 4 or newer: nothing to compare.
-                guard let identity = try identity(of: path, mode: .readOnlyImmutable, busyTimeout: busyTimeout).identity else { return }
+                guard let identity = alone.identity else { return }
                 fileIdentity = identity
             } catch {
                 if attempt < attempts { continue } else { return }  // unreadable alone: the usual open reports it
             }
-            let seen: (applicationID: Int, version: Int, identity: Int64?)
+            let seen: Seen
             do {
                 seen = try identity(of: path, mode: .readOnly, busyTimeout: busyTimeout)
             } catch let error as SQLiteError where error.isCorruptOrNotADatabase {
@@ -47,7 +57,16 @@ enum WALOwnership {
             }
             // Another application's pages: the usual recognition names them.
             guard seen.applicationID == Int(Schema.applicationID) else { return }
-            if seen.identity == fileIdentity { return }
+            if seen.identity == fileIdentity {
+                // The same file — but the main file may be an older copy of it, put back beside a -wal that
+                // began after the copy was taken: the -wal's first version of the identity's page says
+                // where the change log stood when the -wal began, and the main file's log must reach that.
+                guard let root = seen.sequenceRoot,
+                      let first = WALFrames.firstCommittedImage(ofPage: root, walPath: walPath(of: path)).flatMap(WALFrames.sequenceRows),
+                      first[identityRow] == fileIdentity, let base = first[baseRow], alone.logSequence < base else { return }
+                if attempt < attempts { continue }
+                throw ListStoreError.walFromAnotherFile(path: path, reason: "the file is an older copy of the one the -wal belongs to: its change log ends at entry \(alone.logSequence), but the -wal began after entry \(base)")
+            }
             if attempt < attempts { continue }
             let reason = seen.identity.map { "the file's identity is \(fileIdentity), the -wal's is \($0)" }
                 ?? "the file has an identity (\(fileIdentity)), but read with its -wal it has none (schema version \(seen.version))"
@@ -67,9 +86,20 @@ enum WALOwnership {
         (StorePath.size(walPath) ?? 0) > 32
     }
 
-    /// What a connection in `mode` sees: the application id, schema version and identity (nil when the
-    /// file has none).
-    private static func identity(of path: String, mode: Connection.Mode, busyTimeout: Int32) throws -> (applicationID: Int, version: Int, identity: Int64?) {
+    /// What a connection sees of the file.
+    private struct Seen {
+        let applicationID: Int
+        let version: Int
+        /// Nil when the file has none (version 3 or older, or the row deleted by hand).
+        let identity: Int64?
+        /// The change log's counter (0 when nothing was ever logged).
+        let logSequence: Int64
+        /// The root page of `sqlite_sequence`.
+        let sequenceRoot: UInt32?
+    }
+
+    /// What a connection in `mode` sees.
+    private static func identity(of path: String, mode: Connection.Mode, busyTimeout: Int32) throws -> Seen {
         let connection = try Connection(path: path, mode: mode)
         connection.setBusyTimeout(milliseconds: busyTimeout)
         try connection.setCheckpointOnClose(false)
@@ -77,9 +107,13 @@ enum WALOwnership {
         return try connection.readTransaction {
             let applicationID = try connection.scalarInt("PRAGMA application_id") ?? 0
             let version = try Migrator.version(of: connection)
-            guard version >= 4 else { return (applicationID, version, nil) }
-            let identity = try connection.cached("SELECT seq FROM sqlite_sequence WHERE name = ?1").bind([.text(identityRow)]).first { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
-            return (applicationID, version, identity)
+            guard version >= 4 else { return Seen(applicationID: applicationID, version: version, identity: nil, logSequence: 0, sequenceRoot: nil) }
+            let sequence = { (name: String) throws -> Int64? in
+                try connection.cached("SELECT seq FROM sqlite_sequence WHERE name = ?1").bind([.text(name)]).first { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
+            }
+            let root = try connection.scalarInt("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_sequence'")
+            return Seen(applicationID: applicationID, version: version, identity: try sequence(identityRow), logSequence: try sequence("liststore_log") ?? 0,
+                        sequenceRoot: root.flatMap { UInt32(exactly: $0) })
         }
     }
 }

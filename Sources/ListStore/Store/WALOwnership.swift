@@ -1,16 +1,19 @@
 import Foundation
 import SQLiteLayer
 
-/// Recognises a `-wal` file that does not belong to the database beside it — another ListStore file's,
-/// left beside a restored backup — before anything reads through it: SQLite would apply its pages to the
-/// file without a word, and reads would show a mix of both files (or a "malformed" one).
+/// Recognises a `-wal` file that does not belong to the database beside it — another ListStore file's
+/// left beside a restored backup, or a newer one beside an older copy of the same file — before anything
+/// reads through it: SQLite would apply its pages to the file without a word, and reads would show a mix
+/// of both files (or a "malformed" one).
 ///
-/// Every ListStore file of schema version 4 or newer has a random identity (`Migrations/0004_file_identity.sql`)
-/// in a page that every logged commit writes, so a `-wal` holding such a commit holds that page. The check
-/// compares the identity the main file holds alone (read with SQLite's `immutable=1`, which ignores the
-/// `-wal`) with the one the file shows through the `-wal` (a read-only connection, which never checkpoints):
-/// they differ, or the `-wal` shows none, and the `-wal` is refused. A file without a `-wal` holding
-/// frames pays one `stat`.
+/// Every ListStore file of schema version 4 or newer has a random identity and a note of where its change
+/// log stood when the latest ListStore write began (`Migrations/0004_file_identity.sql`), in a page that
+/// every logged commit writes, so a `-wal` holding such a commit holds that page. The check compares what
+/// the main file holds alone (read with SQLite's `immutable=1`, which ignores the `-wal`) with what the
+/// file shows through the `-wal` (a read-only connection, which never checkpoints) and with the `-wal`'s
+/// first committed version of that page: a different identity, none, or a `-wal` that began after the
+/// main file's change log ends, and the `-wal` is refused. A file without a `-wal` holding frames pays
+/// one `stat`.
 enum WALOwnership {
     /// The `sqlite_sequence` row holding the identity; no table has this name.
     static let identityRow = "liststore_file_identity"
@@ -33,26 +36,32 @@ enum WALOwnership {
     /// frames, a main file that is not a ListStore file of version 4 or newer, or a `-wal` that cannot be
     /// read here (the usual open then says what is wrong).
     static func check(_ path: String, busyTimeout: Int32) throws {
-        guard path != StorePath.inMemory, hasFrames(walPath(of: path)),
-              FileHeader(path: path)?.applicationID == Int(Schema.applicationID) else { return }
+        guard path != StorePath.inMemory else { return }
+        let wal = walPath(of: path)
+        guard hasFrames(wal), FileHeader(path: path)?.applicationID == Int(Schema.applicationID) else { return }
         for attempt in 1...attempts {
             if attempt > 1 { usleep(2_000) }
-            let alone: Seen, fileIdentity: Int64
+            // The -wal first, the main file alone last: the main file only moves forward (checkpoints copy
+            // newer pages into it), so a file that was in step with its -wal still is when read after it.
+            let throughWAL = Result { try identity(of: path, mode: .readOnly, busyTimeout: busyTimeout) }
+            let firstVersion = (try? throughWAL.get())?.sequenceRoot
+                .flatMap { WALFrames.firstCommittedImage(ofPage: $0, walPath: wal) }.flatMap(WALFrames.sequenceRows)
+            let alone: Seen
             do {
                 alone = try identity(of: path, mode: .readOnlyImmutable, busyTimeout: busyTimeout)
-                // Not a file of version 4 or newer: nothing to compare.
-                guard let identity = alone.identity else { return }
-                fileIdentity = identity
             } catch {
                 if attempt < attempts { continue } else { return }  // unreadable alone: the usual open reports it
             }
+            // Not a file of version 4 or newer: nothing to compare.
+            guard let fileIdentity = alone.identity else { return }
             let seen: Seen
-            do {
-                seen = try identity(of: path, mode: .readOnly, busyTimeout: busyTimeout)
-            } catch let error as SQLiteError where error.isCorruptOrNotADatabase {
+            switch throughWAL {
+            case let .success(value):
+                seen = value
+            case let .failure(error as SQLiteError) where error.isCorruptOrNotADatabase:
                 if attempt < attempts { continue }
                 throw ListStoreError.walFromAnotherFile(path: path, reason: "the file reads well alone, but read with its -wal it is damaged: \(error.message)")
-            } catch {
+            case .failure:
                 return  // cannot be read with its -wal here (no -shm can be made, a lock held): the usual open reports it
             }
             // Another application's pages: the usual recognition names them.
@@ -61,9 +70,8 @@ enum WALOwnership {
                 // The same file — but the main file may be an older copy of it, put back beside a -wal that
                 // began after the copy was taken: the -wal's first version of the identity's page says
                 // where the change log stood when the -wal began, and the main file's log must reach that.
-                guard let root = seen.sequenceRoot,
-                      let first = WALFrames.firstCommittedImage(ofPage: root, walPath: walPath(of: path)).flatMap(WALFrames.sequenceRows),
-                      first[identityRow] == fileIdentity, let base = first[baseRow], alone.logSequence < base else { return }
+                guard let firstVersion, firstVersion[identityRow] == fileIdentity,
+                      let base = firstVersion[baseRow], alone.logSequence < base else { return }
                 if attempt < attempts { continue }
                 throw ListStoreError.walFromAnotherFile(path: path, reason: "the file is an older copy of the one the -wal belongs to: its change log ends at entry \(alone.logSequence), but the -wal began after entry \(base)")
             }

@@ -51,9 +51,10 @@ import Testing
         try Data((0..<Self.added).map { "t\($0)" }.joined(separator: "\n").utf8).write(to: input)
         var random = SeededGenerator(seed: 4_004)
         var outcomes = (before: 0, after: 0), kills = 0, step = 0
-        // Step 0 runs to the end, unkilled: how long a whole write takes here sets the range the kills land in.
+        // Step 0 runs to the end, unkilled: how long a whole write takes here sets the range the kills land
+        // in; every write that ends before its kill sets it again, so the range follows the machine's load.
         var duration = 0.0
-        while kills < 12 && step < 60 {
+        while kills < 12 && step < 100 {
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cli.database + suffix) }
             try version3.write(to: URL(fileURLWithPath: cli.database))
             let process = Process()
@@ -67,16 +68,16 @@ import Testing
             let started = Date()
             try process.run()
             var killed = false
-            if step == 0 {
-                process.waitUntilExit()
-                duration = Date().timeIntervalSince(started)
-            } else {
-                // The kill lands at a random moment: this sleep is the point of the test, not a wait for a condition.
-                usleep(UInt32(duration * 1_000_000 * Double.random(in: 0.05...1.3, using: &random)))
+            if step > 0 {
+                // The kill lands at a random moment: this wait is the point of the test, not a wait for a
+                // condition; it ends early (within a millisecond) when the write ends first.
+                let killAt = started.addingTimeInterval(duration * Double.random(in: 0.05...1.2, using: &random))
+                while process.isRunning && Date() < killAt { usleep(1_000) }
                 killed = process.isRunning
                 if killed { kill(process.processIdentifier, SIGKILL) }
-                process.waitUntilExit()
             }
+            process.waitUntilExit()
+            if !killed { duration = Date().timeIntervalSince(started) }
             if killed { kills += 1 }
             let state = try Self.state(cli)
             let context = "seed \(random.seed), step \(step), killed: \(killed)"

@@ -7,6 +7,7 @@ let migrationFiles = [
     "0001_create_lists.sql",
     "0002_row_base_and_counts.sql",
     "0003_change_log.sql",
+    "0004_file_identity.sql",
 ]
 
 let package = Package(

@@ -8,5 +8,6 @@ public enum MigrationFiles {
         ("0001_create_lists.sql", PackageResources._001_create_lists_sql),
         ("0002_row_base_and_counts.sql", PackageResources._002_row_base_and_counts_sql),
         ("0003_change_log.sql", PackageResources._003_change_log_sql),
+        ("0004_file_identity.sql", PackageResources._004_file_identity_sql),
     ]
 }

@@ -102,6 +102,7 @@ public final class ListStore: Sendable {
                         // Under the write lock: first deliver what others committed before this change.
                         try catchUpWithOtherConnections(connection)
                         try ChangeLog.beginWriting(connection)
+                        try WALOwnership.recordBase(connection)
                         let (changes, log) = try body(connection)
                         if changes.isEmpty, case .edits = log, !migrating { throw NothingChanged() }
                         entry = log
@@ -110,6 +111,9 @@ public final class ListStore: Sendable {
                     }
                 } catch is NothingChanged {
                     return ChangeSet()
+                } catch let error as FileMovedError {
+                    filesMoved(error.file)
+                    throw error
                 }
                 state.migrationPending = false
                 committed(&state)
@@ -167,7 +171,12 @@ public final class ListStore: Sendable {
     /// transactions (a read cannot fail halfway through an edit the way a write can).
     private func migrateIfPending(_ state: inout ConnectionState) throws {
         guard state.migrationPending else { return }
-        try Schema.migrator.migrate(connection, validate: { try opener.recognise($0) })
+        do {
+            try Schema.migrator.migrate(connection, validate: { try opener.recognise($0) })
+        } catch let error as FileMovedError {
+            filesMoved(error.file)
+            throw error
+        }
         state.migrationPending = false
         committed(&state)
     }
@@ -182,7 +191,25 @@ public final class ListStore: Sendable {
         try? opener.switchToWAL(connection)
     }
 
+    /// After a write (or a poll) found the connection's files moved. When only the main file moved — a
+    /// file renamed over the path, or deleted — the `-wal` beside the path is still this connection's, and
+    /// holds the old file's commits, which SQLite would read as part of whatever file is at the path now
+    /// (and, the file having moved, never checkpoints or removes on close): they are checkpointed into the
+    /// old file (the one this store recognised) and the `-wal` is truncated, best effort — another
+    /// connection still reading the old file keeps them there. When the `-wal` moved, the one at the path
+    /// is someone else's: closing must leave it alone.
+    func filesMoved(_ file: Connection.MovedFile) {
+        guard mode == .readWrite else { return }
+        switch file {
+        case .database where connection.movedWALFile() == nil:
+            try? connection.run("PRAGMA wal_checkpoint(TRUNCATE)")
+        case .database, .wal:
+            try? connection.setCheckpointOnClose(false)
+        }
+    }
+
     static func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as SQLiteError { throw ListStoreError(error) }
+        catch let error as FileMovedError { throw ListStoreError.fileReplaced(path: error.path, reason: error.file.reason) }
     }
 }

@@ -37,7 +37,11 @@ struct StoreOpener: Sendable {
     func open() throws -> OpenedStore {
         try translatingErrors {
             try StorePath.check(path)
-            return mode == .readWrite ? try openForWriting() : try openForReading()
+            try WALOwnership.check(path, busyTimeout: busyTimeout)
+            let opened = mode == .readWrite ? try openForWriting() : try openForReading()
+            // The first read opened the -wal file: which one it is, to notice it being replaced later.
+            opened.connection.recordWALFile()
+            return opened
         }
     }
 
@@ -118,6 +122,7 @@ struct StoreOpener: Sendable {
             let mode = try connection.scalarText("PRAGMA journal_mode = WAL")?.lowercased()
             // SQLite keeps the old mode, without an error, when it cannot change it now.
             if mode != "wal" { throw SQLiteError(extendedCode: 5, message: "could not switch \(path) to WAL journaling yet (journal mode is \(mode ?? "unknown"))") }
+            connection.recordWALFile()
         }
     }
 

@@ -74,7 +74,7 @@ public enum CLI {
                 let output = globals.json ? failed.json.serialized() + "\n" : failed.lines.joined(separator: "\n") + "\n"
                 return Result(status: 1, output: output, error: "error: \(failed.description)\n")
             } catch {
-                if !existedBefore { removeEmptyStoreCreatedByAFailedCommand(context.databasePath) }
+                if !existedBefore { removeEmptyStoreCreatedByAFailedCommand(context.databaseFile) }
                 return failure(status: error is UsageError ? 2 : 1, message: CLIAdvice.message(for: error), json: globals.json)
             }
         }

@@ -3,11 +3,12 @@ import Foundation
 /// Where `export FILE` writes: the file FILE names, following symbolic links, never the database.
 enum ExportDestination {
     /// The file `path` names once symbolic links are followed (it need not exist yet: a dangling link
-    /// names the file it would create). Relative link targets are relative to the link's folder.
-    static func followingLinks(_ path: String) throws -> String {
+    /// names the file it would create). Relative link targets are relative to the link's folder. The
+    /// result is written as `path` is (relative stays relative); `context` resolves it for the file system.
+    static func followingLinks(_ path: String, _ context: CommandContext) throws -> String {
         var current = path
         for _ in 0..<40 {  // the kernel's own limit on links in a row
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: context.file(current)) else { return current }
             current = target.hasPrefix("/") ? target : CommandContext.folder(of: current) + "/" + target
         }
         throw CommandFailure("cannot write \(path): too many symbolic links in a row (a loop?); pass the path of a file")

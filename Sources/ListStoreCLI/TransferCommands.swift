@@ -15,20 +15,21 @@ enum TransferCommands {
         }
         // A symbolic link is written through, to the file it points to (as the shell's `>` does); the
         // link itself stays.
-        let target = try ExportDestination.followingLinks(destination)
-        try ExportDestination.refuseDatabase(target, destination: destination, database: context.databasePath)
+        let target = try ExportDestination.followingLinks(destination, context)
+        let targetFile = context.file(target)
+        try ExportDestination.refuseDatabase(targetFile, destination: destination, database: context.databaseFile)
         let store = try context.openForReading()
         let folder = CommandContext.folder(of: target)
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileManager.default.fileExists(atPath: context.file(folder), isDirectory: &isFolder), isFolder.boolValue else {
             throw CommandFailure("cannot write \(destination): the folder \(folder) does not exist; create it first")
         }
-        if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), isFolder.boolValue {
+        if FileManager.default.fileExists(atPath: targetFile, isDirectory: &isFolder), isFolder.boolValue {
             throw CommandFailure("cannot write \(destination): it is a folder; pass a file path such as \(destination)/export.json")
         }
-        try ExportDestination.refuseReadOnly(target, destination: destination)
+        try ExportDestination.refuseReadOnly(targetFile, destination: destination)
         // Written beside the destination, then renamed over it: a reader never sees half a document.
-        let temporary = "\(folder)/.\(target.split(separator: "/").last ?? "export").\(UUID().uuidString).tmp"
+        let temporary = context.file("\(folder)/.\(target.split(separator: "/").last ?? "export").\(UUID().uuidString).tmp")
         guard FileManager.default.createFile(atPath: temporary, contents: nil), let file = FileHandle(forWritingAtPath: temporary) else {
             throw CommandFailure("cannot write \(destination): the folder \(folder) is not writable; check its permissions")
         }
@@ -37,8 +38,8 @@ enum TransferCommands {
             counts = try writeDocument(of: store) { file.write(Data($0.utf8)) }
             try file.synchronize()
             try file.close()
-            ExportDestination.keepPermissions(of: target, on: temporary)
-            guard rename(temporary, target) == 0 else {
+            ExportDestination.keepPermissions(of: targetFile, on: temporary)
+            guard rename(temporary, targetFile) == 0 else {
                 throw CommandFailure("cannot write \(destination): \(String(cString: strerror(errno))); check the path and permissions")
             }
         } catch {
@@ -81,7 +82,7 @@ enum TransferCommands {
 
     @Sendable static func importDocument(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let source = command.positionals[0]
-        let data = source == "-" ? context.environment.readStandardInput() : try readFile(source)
+        let data = source == "-" ? context.environment.readStandardInput() : try readFile(source, context)
         let name = source == "-" ? "standard input" : source
         guard data.count <= InputLimits.maximumInput else { throw InputLimits.tooLarge(name, "nothing was imported") }
         let document = try DocumentReader.bytes(of: data, name: name)
@@ -100,16 +101,17 @@ enum TransferCommands {
     }
 
     /// The contents of an import file, read within ``InputLimits`` (a FIFO or device may never end).
-    private static func readFile(_ source: String) throws -> Data {
+    private static func readFile(_ source: String, _ context: CommandContext) throws -> Data {
+        let path = context.file(source)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure("cannot read \(source): no such file; pass the path of a JSON document, or - for standard input")
         }
-        guard !isDirectory.boolValue, let file = FileHandle(forReadingAtPath: source) else {
+        guard !isDirectory.boolValue, let file = FileHandle(forReadingAtPath: path) else {
             throw CommandFailure("cannot read \(source): it is a folder or not readable; pass the path of a JSON document")
         }
         defer { try? file.close() }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: source))?[.size] as? Int, size > InputLimits.maximumInput {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > InputLimits.maximumInput {
             throw InputLimits.tooLarge(source, "nothing was imported")
         }
         return BoundedReader.read(descriptor: file.fileDescriptor)

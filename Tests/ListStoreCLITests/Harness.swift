@@ -55,8 +55,11 @@ final class CLIHarness: Sendable {
     /// `environment` is applied, standard input is `stdin` read from a file by the binary's own reader,
     /// standard error is not a terminal, and what the command streams comes before its result on standard
     /// output, progress before the error on standard error — as the binary's `main` writes them. The run
-    /// is on a thread of its own, waited for at most ``processTimeout``: a command that hangs fails its test.
-    func runInProcess(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]) throws -> Run {
+    /// is on a thread of its own, waited for at most `timeout`: a command that hangs fails its test (its
+    /// thread cannot be killed and is left to end by itself). One difference remains: a library error that
+    /// names the database names it by the resolved path (the harness directory's), not as written.
+    func runInProcess(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:],
+                      timeout: TimeInterval = processTimeout) throws -> Run {
         let scratch = try TemporaryDirectory(prefix: "liststore-io")
         let inURL = scratch.url.appendingPathComponent("in")
         try stdin.write(to: inURL)
@@ -80,8 +83,8 @@ final class CLIHarness: Sendable {
         }
         thread.stackSize = 8 << 20  // a process's main thread: deep JSON is parsed recursively
         thread.start()
-        guard finished.wait(timeout: .now() + Self.processTimeout) == .success, let ended = result.withLock({ $0 }) else {
-            throw TimedOut(command: ["liststore (in process)"] + arguments, seconds: Self.processTimeout)
+        guard finished.wait(timeout: .now() + timeout) == .success, let ended = result.withLock({ $0 }) else {
+            throw TimedOut(command: ["liststore (in process)"] + arguments, seconds: timeout, fate: "was left running")
         }
         return Run(status: ended.status, stdout: output.withLock { $0 } + ended.output, stderr: errors.withLock { $0 } + ended.error)
     }
@@ -102,7 +105,9 @@ final class CLIHarness: Sendable {
     struct TimedOut: Error, CustomStringConvertible {
         let command: [String]
         let seconds: TimeInterval
-        var description: String { "\(command.joined(separator: " ")) still ran after \(Int(seconds)) s and was killed" }
+        /// What became of it: a process is killed; a run in this process cannot be, and is left to end.
+        var fate = "was killed"
+        var description: String { "\(command.joined(separator: " ")) still ran after \(Int(seconds)) s and \(fate)" }
     }
 
     static func process(_ executable: String, _ arguments: [String], in directory: URL?, stdin: Data = Data(),

@@ -63,8 +63,7 @@ final class CLIHarness: Sendable {
         let scratch = try TemporaryDirectory(prefix: "liststore-io")
         let inURL = scratch.url.appendingPathComponent("in")
         try stdin.write(to: inURL)
-        let input = try FileHandle(forReadingFrom: inURL)
-        defer { try? input.close() }
+        let input = try FileHandle(forReadingFrom: inURL)  // closed when the run ends, even after a time-out
         let descriptor = input.fileDescriptor
         let output = Locked(""), errors = Locked("")
         var cli = CLIEnvironment(variables: Self.childEnvironment(environment),
@@ -78,7 +77,9 @@ final class CLIHarness: Sendable {
         let result = Locked<CLI.Result?>(nil)
         let finished = DispatchSemaphore(value: 0)
         let thread = Thread { [cli] in
-            result.withLock { $0 = CLI.run(rawArguments: raw, environment: cli) }
+            let ended = CLI.run(rawArguments: raw, environment: cli)
+            result.withLock { $0 = ended }
+            try? input.close()
             finished.signal()
         }
         thread.stackSize = 8 << 20  // a process's main thread: deep JSON is parsed recursively

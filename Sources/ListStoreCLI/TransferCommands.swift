@@ -15,22 +15,23 @@ enum TransferCommands {
         }
         // A symbolic link is written through, to the file it points to (as the shell's `>` does); the
         // link itself stays.
-        let target = try ExportDestination.followingLinks(destination)
-        try ExportDestination.refuseDatabase(target, destination: destination, database: context.databasePath)
+        let target = try ExportDestination.followingLinks(destination, context)
+        let targetFile = context.file(target)
+        try ExportDestination.refuseDatabase(targetFile, destination: destination, database: context.databaseFile, context)
         let store = try context.openForReading()
         let folder = CommandContext.folder(of: target)
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileManager.default.fileExists(atPath: context.file(folder), isDirectory: &isFolder), isFolder.boolValue else {
             throw CommandFailure("cannot write \(destination): the folder \(folder) does not exist; create it first")
         }
-        if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), isFolder.boolValue {
+        if FileManager.default.fileExists(atPath: targetFile, isDirectory: &isFolder), isFolder.boolValue {
             throw CommandFailure("cannot write \(destination): it is a folder; pass a file path such as \(destination)/export.json")
         }
-        try ExportDestination.refuseSpecialFile(target, destination: destination)
-        try ExportDestination.refuseReadOnly(target, destination: destination)
+        try ExportDestination.refuseSpecialFile(targetFile, destination: destination)
+        try ExportDestination.refuseReadOnly(targetFile, destination: destination)
         // Written beside the destination, then renamed over it: a reader never sees half a document, and
         // on any failure the temporary file goes and the destination is as it was.
-        let temporary = ExportDestination.temporaryPath(for: target, in: folder)
+        let temporary = ExportDestination.temporaryPath(for: targetFile, in: context.file(folder))
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw ExportDestination.failure(errno, destination: destination, creatingIn: folder) }
         var isOpen = true
@@ -45,8 +46,8 @@ enum TransferCommands {
             guard fsync(descriptor) == 0 else { throw ExportDestination.failure(errno, destination: destination) }
             isOpen = false
             guard close(descriptor) == 0 else { throw ExportDestination.failure(errno, destination: destination) }
-            ExportDestination.keepPermissions(of: target, on: temporary)
-            guard rename(temporary, target) == 0 else { throw ExportDestination.failure(errno, destination: destination) }
+            ExportDestination.keepPermissions(of: targetFile, on: temporary)
+            guard rename(temporary, targetFile) == 0 else { throw ExportDestination.failure(errno, destination: destination) }
         } catch {
             if isOpen { close(descriptor) }
             unlink(temporary)
@@ -93,7 +94,7 @@ enum TransferCommands {
     @Sendable static func importDocument(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let source = command.positionals[0]
         let name = source == "-" ? "standard input" : source
-        let document = try DocumentReader.bytes(of: try source == "-" ? [UInt8](context.environment.readStandardInput()) : readFile(source), name: name)
+        let document = try DocumentReader.bytes(of: try source == "-" ? [UInt8](context.environment.readStandardInput()) : readFile(source, context), name: name)
         // The whole document is checked before the store is opened: a bad one never creates a file.
         let total = try DocumentReader.check(document, name: name).rows
         let store = try context.openForWriting()
@@ -119,16 +120,17 @@ enum TransferCommands {
 
     /// The contents of an import file, read within ``InputLimits`` (a FIFO or device may never end);
     /// a regular file is read into a buffer of its size, so its bytes are held once.
-    private static func readFile(_ source: String) throws -> [UInt8] {
+    private static func readFile(_ source: String, _ context: CommandContext) throws -> [UInt8] {
+        let path = context.file(source)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure("cannot read \(source): no such file; pass the path of a JSON document, or - for standard input")
         }
-        guard !isDirectory.boolValue, let file = FileHandle(forReadingAtPath: source) else {
+        guard !isDirectory.boolValue, let file = FileHandle(forReadingAtPath: path) else {
             throw CommandFailure("cannot read \(source): it is a folder or not readable; pass the path of a JSON document")
         }
         defer { try? file.close() }
-        let size = (try? FileManager.default.attributesOfItem(atPath: source))?[.size] as? Int ?? 0
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
         if size > InputLimits.maximumInput { throw InputLimits.tooLarge(source, "nothing was imported") }
         return BoundedReader.readBytes(descriptor: file.fileDescriptor, expected: size)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The `liststore` binary as users run it: every command, both output modes, the exit codes.
+/// `liststore` as users run it: every command, both output modes, the exit codes.
 @Suite struct EndToEndTests {
     func titles(_ cli: CLIHarness, section: Int) throws -> [String] {
         let show = try cli.run(["--json", "show", String(section)])

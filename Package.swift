@@ -7,7 +7,8 @@ let migrationFiles = [
     "0001_create_lists.sql",
     "0002_row_base_and_counts.sql",
     "0003_change_log.sql",
-    "0004_change_log_hardening.sql",
+    "0004_file_identity.sql",
+    "0005_change_log_hardening.sql",
 ]
 
 let package = Package(

@@ -8,6 +8,7 @@ public enum MigrationFiles {
         ("0001_create_lists.sql", PackageResources._001_create_lists_sql),
         ("0002_row_base_and_counts.sql", PackageResources._002_row_base_and_counts_sql),
         ("0003_change_log.sql", PackageResources._003_change_log_sql),
-        ("0004_change_log_hardening.sql", PackageResources._004_change_log_hardening_sql),
+        ("0004_file_identity.sql", PackageResources._004_file_identity_sql),
+        ("0005_change_log_hardening.sql", PackageResources._005_change_log_hardening_sql),
     ]
 }

@@ -17,4 +17,25 @@ static inline int csqlite_db_config_flag(sqlite3 *db, int option, int enabled) {
 /* Extended result codes are macros built with casts and shifts, which Swift does not import. */
 static const int CSQLITE_READONLY_ROLLBACK = SQLITE_READONLY_ROLLBACK;
 
+/* Whether the path the main database file was opened with now names another file, or none
+   (SQLITE_FCNTL_HAS_MOVED: the unix VFS compares the inode it holds open with a stat of the path).
+   0 when it is in place or the file has no path (an in-memory database). */
+static inline int csqlite_main_file_has_moved(sqlite3 *db) {
+    int moved = 0;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) != SQLITE_OK) return 0;
+    return moved != 0;
+}
+
+/* The name of the -wal file the connection reads and writes, while it has one open; NULL otherwise.
+   (SQLITE_FCNTL_JOURNAL_POINTER gives the WAL file once the pager opened it. The unix VFS opens it
+   without locks, so SQLITE_FCNTL_HAS_MOVED always says 0 for it: its identity is checked with stat.) */
+static inline const char *csqlite_open_wal_name(sqlite3 *db) {
+    sqlite3_file *journal = 0;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &journal) != SQLITE_OK) return 0;
+    if (journal == 0 || journal->pMethods == 0) return 0;
+    sqlite3_filename name = sqlite3_db_filename(db, "main");
+    if (name == 0 || name[0] == 0) return 0;
+    return sqlite3_filename_wal(name);
+}
+
 #endif

@@ -25,7 +25,7 @@ enum BatchCommand {
         """
 
     @Sendable static func run(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        let reader = try LineReader.open(command.positionals.first ?? "-")
+        let reader = try LineReader.open(command.positionals.first ?? "-", context)
         let store = try context.openForWriting()
         let parser = CommandLineParser(commands: Commands.all)
         guard context.json else {

@@ -83,7 +83,7 @@ public enum CLI {
                 let output = globals.json ? failed.json.serialized() + "\n" : failed.lines.joined(separator: "\n") + "\n"
                 return Result(status: 1, output: output, error: "error: \(failed.description)\n")
             } catch {
-                if !existedBefore { removeEmptyStoreCreatedByAFailedCommand(context.databasePath) }
+                if !existedBefore { removeEmptyStoreCreatedByAFailedCommand(context.databaseFile, context) }
                 return failure(status: error is UsageError ? 2 : 1, message: CLIAdvice.message(for: error), json: globals.json)
             }
         }
@@ -113,12 +113,14 @@ public enum CLI {
 
     /// A write command creates the database before it can validate its input against it; when the
     /// command then fails, the new, still empty file goes too, so a failed command leaves nothing behind.
+    /// Through a symbolic link, the file created is the one the link names (the link stays, as it was).
     /// (Inspected, not opened for reading: a creation that failed between two migrations — a full disk,
     /// the file size limit — leaves an empty file of an older version, which reading would refuse.)
-    private static func removeEmptyStoreCreatedByAFailedCommand(_ path: String) {
+    private static func removeEmptyStoreCreatedByAFailedCommand(_ path: String, _ context: CommandContext) {
         guard FileManager.default.fileExists(atPath: path),
               let store = try? ListStore.open(at: path, mode: .inspect),
               (try? store.sectionCount()) == 0 else { return }
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let file = (try? ExportDestination.followingLinks(path, context)) ?? path
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: file + suffix) }
     }
 }

@@ -25,6 +25,12 @@ public struct CLIEnvironment: Sendable {
     /// `show`); nil collects it into ``CLI/Result/output`` instead. An error it throws ends the command
     /// with that error.
     public var writeOutput: (@Sendable (String) throws -> Void)?
+    /// The folder relative paths (`--db`, `LISTSTORE_DB`, the files commands read and write) are
+    /// resolved against; nil is the process's working directory. A process has one working directory,
+    /// so the CLI run in-process for several folders at once (tests) names each run's folder here.
+    public var workingDirectory: String?
+    /// The file descriptor `batch` reads for `-` (standard input).
+    public var standardInput: Int32 = STDIN_FILENO
 
     /// An environment built from its parts.
     public init(variables: [String: String], readStandardInput: @escaping @Sendable () -> Data,
@@ -71,7 +77,17 @@ struct CommandContext {
         self.write = write
     }
 
-    var databaseExists: Bool { FileManager.default.fileExists(atPath: databasePath) }
+    /// The database as the file system sees it (``file(_:)``); `databasePath` is the path as written, for messages.
+    var databaseFile: String { file(databasePath) }
+
+    /// `path` (as written by the user) for the file system: a relative path is resolved against the
+    /// environment's ``CLIEnvironment/workingDirectory``, when one is given.
+    func file(_ path: String) -> String {
+        guard let folder = environment.workingDirectory, !path.isEmpty, !path.hasPrefix("/") else { return path }
+        return folder + "/" + path
+    }
+
+    var databaseExists: Bool { FileManager.default.fileExists(atPath: databaseFile) }
 
     /// The error for a command that needs an existing database.
     var missingDatabase: CommandFailure {
@@ -84,7 +100,7 @@ struct CommandContext {
     func openForReading() throws -> ListStore {
         try refuseDirectory()
         guard databaseExists else { throw missingDatabase }
-        return try ListStore.open(at: databasePath, mode: .readOnly)
+        return try ListStore.open(at: databaseFile, mode: .readOnly)
     }
 
     /// Opens the database for writing, creating it when it does not exist.
@@ -92,10 +108,10 @@ struct CommandContext {
         try refuseDirectory()
         let folder = Self.folder(of: databasePath)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: file(folder), isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure("cannot create \(databasePath): the folder \(folder) does not exist; create it first or pass another --db PATH")
         }
-        return try ListStore.open(at: databasePath, mode: .readWrite)
+        return try ListStore.open(at: databaseFile, mode: .readWrite)
     }
 
     /// Refuses what cannot be a database file before anything is opened: `:memory:` (SQLite's
@@ -116,7 +132,7 @@ struct CommandContext {
     func refuseDirectory() throws {
         try refusePathsThatAreNotFiles()
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: databasePath, isDirectory: &isDirectory), isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: databaseFile, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CommandFailure("\(databasePath) is a folder, not a database file; pass a file path such as \(databasePath)/liststore.sqlite")
         }
     }

@@ -36,7 +36,7 @@ enum DemoCommand {
         return CommandOutput(
             human: ([header, "", listing, ""] + tryNext).joined(separator: "\n"),
             json: .object([("database", .string(context.databasePath)), ("created", .bool(created)),
-                           ("sections", .array(snapshot.sections.map(JSONShapes.section)))]))
+                           ("sections", .array(snapshot.sections.enumerated().map { JSONShapes.section($0.element, index: $0.offset) }))]))
     }
 
     static func shellQuoted(_ text: String) -> String {

@@ -4,11 +4,12 @@ import ListStore
 /// Where `export FILE` writes: the file FILE names, following symbolic links, never the database.
 enum ExportDestination {
     /// The file `path` names once symbolic links are followed (it need not exist yet: a dangling link
-    /// names the file it would create). Relative link targets are relative to the link's folder.
-    static func followingLinks(_ path: String) throws -> String {
+    /// names the file it would create). Relative link targets are relative to the link's folder. The
+    /// result is written as `path` is (relative stays relative); `context` resolves it for the file system.
+    static func followingLinks(_ path: String, _ context: CommandContext) throws -> String {
         var current = path
         for _ in 0..<40 {  // the kernel's own limit on links in a row
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: context.file(current)) else { return current }
             current = target.hasPrefix("/") ? target : CommandContext.folder(of: current) + "/" + target
         }
         throw CommandFailure("cannot write \(path): too many symbolic links in a row (a loop?); pass the path of a file")
@@ -16,11 +17,13 @@ enum ExportDestination {
 
     /// Refuses a destination that is the database itself (or one of its -wal/-shm files), by name or
     /// through a link: that would replace the store with its own export.
-    static func refuseDatabase(_ target: String, destination: String, database: String) throws {
+    static func refuseDatabase(_ target: String, destination: String, database: String, _ context: CommandContext) throws {
         let refusal = CommandFailure("refusing to export over the database itself (\(destination)); choose another FILE")
         let targetURL = URL(fileURLWithPath: target).resolvingSymlinksInPath().standardizedFileURL
+        // A database given as a link has its -wal and -shm beside the file it names, not beside the link.
+        let databaseFile = (try? followingLinks(database, context)) ?? database
         for suffix in ["", "-wal", "-shm"] {
-            let file = database + suffix
+            let file = databaseFile + suffix
             if targetURL == URL(fileURLWithPath: file).resolvingSymlinksInPath().standardizedFileURL { throw refusal }
             if let one = identity(target), let other = identity(file), one == other { throw refusal }  // hard links too
         }

@@ -26,19 +26,35 @@ enum InputLimits {
 enum BoundedReader {
     static func read(descriptor: Int32, limit: Int = InputLimits.maximumInput) -> Data {
         var data = Data()
+        readChunks(descriptor, limit) { data.append(contentsOf: $0); return data.count }
+        return data
+    }
+
+    /// Like ``read(descriptor:limit:)``, into an array sized for the `expected` bytes (a regular file's
+    /// size), so that reading a large file makes no second copy while the buffer grows.
+    static func readBytes(descriptor: Int32, expected: Int, limit: Int = InputLimits.maximumInput) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(expected, limit) + 1)
+        readChunks(descriptor, limit) { bytes.append(contentsOf: $0); return bytes.count }
+        return bytes
+    }
+
+    /// Reads chunks of 64 KB into `append` (which returns the bytes kept so far) within `limit` + 1
+    /// bytes, stopping just after the first NUL byte.
+    private static func readChunks(_ descriptor: Int32, _ limit: Int, _ append: (ArraySlice<UInt8>) -> Int) {
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        while data.count <= limit {
-            let wanted = min(chunk.count, limit + 1 - data.count)
+        var kept = 0
+        while kept <= limit {
+            let wanted = min(chunk.count, limit + 1 - kept)
             let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, wanted) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             if let nul = chunk[..<count].firstIndex(of: 0) {
-                data.append(contentsOf: chunk[...nul])
+                _ = append(chunk[...nul])
                 break
             }
-            data.append(contentsOf: chunk[..<count])
+            kept = append(chunk[..<count])
         }
-        return data
     }
 
     /// All of standard input, within the limits above.

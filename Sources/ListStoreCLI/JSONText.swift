@@ -3,8 +3,8 @@
 ///
 /// It accepts exactly what SQLite's `json_valid` accepts as RFC 8259 text — including `\u` escapes of
 /// lone surrogates (`"\ud800"`), numbers of any length, and nesting of any depth (it keeps no call
-/// stack) — so every payload `liststore check` accepts survives `export` → `import` → `export`
-/// byte for byte. Compacting removes only the whitespace between tokens: strings, escapes and
+/// stack) — so every payload `liststore check` accepts is exported as JSON. (Payloads that are written
+/// are also limited to ``ListStore/maximumPayloadDepth``, by the store's own check.) Compacting removes only the whitespace between tokens: strings, escapes and
 /// numbers stay exactly as written (a number never goes through `Double`).
 enum JSONText {
     /// `text` without insignificant whitespace, or nil when it is not exactly one JSON value.

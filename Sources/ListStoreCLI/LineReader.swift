@@ -29,14 +29,15 @@ final class LineReader {
 
     deinit { if ownsDescriptor { systemClose(descriptor) } }
 
-    /// Standard input for `-`, else the file at `path`; a file that cannot be read is a failure naming it.
-    static func open(_ path: String) throws -> LineReader {
-        if path == "-" { return LineReader(descriptor: STDIN_FILENO, ownsDescriptor: false, name: "standard input") }
+    /// Standard input for `-`, else the file at `path` (resolved by `context`); a file that cannot be read
+    /// is a failure naming it.
+    static func open(_ path: String, _ context: CommandContext) throws -> LineReader {
+        if path == "-" { return LineReader(descriptor: context.environment.standardInput, ownsDescriptor: false, name: "standard input") }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: context.file(path), isDirectory: &isDirectory), isDirectory.boolValue {
             throw CommandFailure("cannot read \(path): it is a folder; pass a file with one command per line, or - for standard input")
         }
-        let descriptor = systemOpenForReading(path)
+        let descriptor = systemOpenForReading(context.file(path))
         guard descriptor >= 0 else {
             throw CommandFailure("cannot read \(path): \(String(cString: strerror(errno))); pass a file with one command per line, or - for standard input")
         }

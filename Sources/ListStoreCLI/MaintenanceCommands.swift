@@ -6,7 +6,7 @@ enum MaintenanceCommands {
     @Sendable static func check(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         guard context.databaseExists else { throw context.missingDatabase }
         try context.refuseDirectory()
-        let store = try ListStore.open(at: context.databasePath, mode: .inspect)
+        let store = try ListStore.open(at: context.databaseFile, mode: .inspect)
         let problems: [IntegrityProblem]
         do {
             problems = try store.checkInvariants()
@@ -71,7 +71,7 @@ enum MaintenanceCommands {
     @Sendable static func backup(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let destination = command.positionals[0]
         let store = try context.openForReading()
-        try store.backup(to: destination)
+        try store.backup(to: context.file(destination))
         let counts = try StoreCounts(store)
         return CommandOutput(human: "backed up \(counts.text) to \(destination)",
                              json: .object([("backup", .string(destination)), ("counts", counts.json)]))

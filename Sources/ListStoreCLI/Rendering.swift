@@ -83,10 +83,7 @@ enum HumanText {
     /// One line per kind of change, e.g. `deleted 2 rows: 0:1, 0:5`; "nothing changed" when empty.
     static func changes(_ changes: ChangeSet) -> String {
         var lines: [String] = []
-        func add(_ verb: String, _ noun: String, _ items: [String]) {
-            guard !items.isEmpty else { return }
-            lines.append("\(verb) \(items.count) \(noun)\(items.count == 1 ? "" : "s"): \(items.joined(separator: ", "))")
-        }
+        func add(_ verb: String, _ noun: String, _ items: [String]) { if let line = line(verb, noun, items) { lines.append(line) } }
         add("deleted", "section", changes.deletedSections.map { "\($0.index)" })
         add("inserted", "section", changes.insertedSections.map { "\($0.index)" })
         add("moved", "section", changes.movedSections.map { "\($0.from) → \($0.to)" })
@@ -97,29 +94,44 @@ enum HumanText {
         add("updated", "row", changes.updatedRows.map { "\($0.indexPath)" })
         return lines.isEmpty ? "nothing changed" : lines.joined(separator: "\n")
     }
+
+    /// `deleted 2 rows: 0:1, 0:5`, or nil for no items: one line of ``changes(_:)``.
+    static func line(_ verb: String, _ noun: String, _ items: [String]) -> String? {
+        guard !items.isEmpty else { return nil }
+        return "\(verb) \(items.count) \(noun)\(items.count == 1 ? "" : "s"): \(items.joined(separator: ", "))"
+    }
 }
 
 /// JSON output: the shapes other tools script against.
 enum JSONShapes {
-    /// `{"sections":[{"id":…,"title":…,"rows":[{"id":…,"title":…,"payload":…}]}]}`
-    static func list(_ sections: [SectionSnapshot]) -> JSONValue {
-        .object([("sections", .array(sections.map(section)))])
+    /// `{"sections":[{"index":0,"id":…,"title":…,"rows":[{"path":[0,0],"id":…,"title":…,"payload":…}]}]}`:
+    /// every section with its index and every row with its index path — the ones edits act on, so a
+    /// script never takes an array position for one (after hand edits they can differ: see `show`).
+    /// `sections` are consecutive sections of a store whose positions are dense (snapshots refuse
+    /// others), the first at `firstIndex`.
+    static func list(_ sections: [SectionSnapshot], firstIndex: Int = 0) -> JSONValue {
+        .object([("sections", .array(sections.enumerated().map { section($0.element, index: firstIndex + $0.offset) }))])
     }
 
-    static func section(_ section: SectionSnapshot) -> JSONValue {
-        .object([("id", .int(section.id.rawValue)), ("title", .string(section.title)), ("rows", .array(section.rows.map(row)))])
+    /// A section at `index`, its rows at `[index, 0]`, `[index, 1]`, …
+    static func section(_ section: SectionSnapshot, index: Int) -> JSONValue {
+        .object([("index", .int(index)), ("id", .int(section.id.rawValue)), ("title", .string(section.title)),
+                 ("rows", .array(section.rows.enumerated().map { row($0.element, at: ListIndexPath(section: index, row: $0.offset)) }))])
     }
 
-    static func row(_ row: ListRow) -> JSONValue {
-        .object([("id", .int(row.id.rawValue)), ("title", .string(row.title)), ("payload", row.payload.map(JSONValue.raw) ?? .null)])
+    /// A row; with its index path first when given (the `export` document, the import format, has none).
+    static func row(_ row: ListRow, at path: ListIndexPath? = nil) -> JSONValue {
+        .object((path.map { [("path", self.path($0))] } ?? [])
+                + [("id", .int(row.id.rawValue)), ("title", .string(row.title)), ("payload", row.payload.map(JSONValue.raw) ?? .null)])
     }
 
-    static func path(_ path: ListIndexPath) -> JSONValue { .array([.int(path.section), .int(path.row)]) }
+    /// `[section,row]`, as text: one small value, not three, for documents with a path on every row.
+    static func path(_ path: ListIndexPath) -> JSONValue { .raw("[\(path.section),\(path.row)]") }
 
     /// The change set in UIKit batch-update coordinates — deletions, updates and move sources before the
     /// change, insertions and move targets after it — every entry with its id, and inserted and updated
-    /// entries with their values (an inserted section with all its rows):
-    /// `{"sections":{"deleted":[{"index":2,"id":3}],"inserted":[{"index":0,"id":9,"title":"…","rows":[…]}],
+    /// entries with their values (an inserted section with all its rows, each with its path):
+    /// `{"sections":{"deleted":[{"index":2,"id":3}],"inserted":[{"index":0,"id":9,"title":"…","rows":[{"path":[0,0],…}]}],
     /// "moved":[{"from":0,"to":2,"id":1}],"updated":[{"index":1,"id":2,"title":"…"}]},"rows":{"deleted":
     /// [{"path":[2,1],"id":18}],"inserted":[{"path":[0,0],"id":31,"title":"…","payload":null}],"moved":
     /// [{"from":[0,0],"to":[1,2],"id":1}],"updated":[{"path":[0,3],"id":4,"title":"…","payload":{"a":1}}]}}`
@@ -131,10 +143,10 @@ enum JSONShapes {
         return .object([
             ("sections", .object([
                 ("deleted", .array(changes.deletedSections.map { .object([("index", .int($0.index)), ("id", .int($0.id.rawValue))]) })),
-                ("inserted", .array(changes.insertedSections.map {
-                    .object([("index", .int($0.index)), ("id", .int($0.id.rawValue)), ("title", .string($0.section.title)),
-                             ("rows", .array($0.section.rows.map(row)))])
-                })),
+                // Each inserted section as its text, built and serialised one at a time: an import's change
+                // set holds every row, and a tree of values for all of them at once would take several
+                // times the memory of its text.
+                ("inserted", .array(changes.insertedSections.map { .raw(section($0.section, index: $0.index).serialized()) })),
                 ("moved", .array(changes.movedSections.map { .object([("from", .int($0.from)), ("to", .int($0.to)), ("id", .int($0.id.rawValue))]) })),
                 ("updated", .array(changes.updatedSections.map {
                     .object([("index", .int($0.index)), ("id", .int($0.id.rawValue)), ("title", .string($0.title))])

@@ -87,13 +87,15 @@ func firstRepeated<T: Hashable>(_ items: [T]) -> T? {
 enum Payload {
     /// The JSON text to store (compact, numbers as written), or nil for `null` (no payload).
     /// Compact text makes `export` → `import` → `export` give the same bytes.
-    /// Like `import`, it accepts what SQLite's `json_valid` does: lone surrogate escapes, any depth.
+    /// Like `import`, it accepts what SQLite's `json_valid` does (lone surrogate escapes included),
+    /// nested at most ``ListStore/maximumPayloadDepth`` deep.
     static func parse(_ text: String) throws -> String? {
         switch JSONText.check(text) {
         case let .failure(reason, offset):
             throw CommandFailure("--payload is not valid JSON (\(reason) at byte \(offset)) in \(quoted(text)); pass a JSON value such as '{\"key\": 1}'")
         case let .success(compact, _):
             let payload = String(decoding: compact, as: UTF8.self)
+            try ListStore.checkPayloadDepth(payload)
             return payload == "null" ? nil : payload
         }
     }

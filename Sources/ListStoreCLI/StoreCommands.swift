@@ -16,7 +16,7 @@ enum StoreCommands {
         guard !command.positionals.isEmpty else {
             // The whole store is written as it is read, so its size does not matter.
             if context.json {
-                try TransferCommands.writeDocument(of: store, to: context.write)
+                try TransferCommands.writeDocument(of: store, indexPaths: true, to: context.write)
             } else {
                 try HumanText.streamList(of: store, to: context.write, warn: { context.environment.writeProgress($0 + "\n") })
             }
@@ -24,12 +24,16 @@ enum StoreCommands {
         }
         let section = try command.section(0, "SECTION")
         if context.json {
-            let shown: SectionSnapshot
-            switch section {
-            case .index(let index): shown = try store.snapshot(ofSection: index)
-            case .id(let id): shown = try store.snapshot(ofSection: id)
+            let (index, shown): (Int, SectionSnapshot) = try store.read { reader in
+                switch section {
+                case .index(let index): return (index, try reader.snapshot(ofSection: index))
+                case .id(let id):
+                    let shown = try reader.snapshot(ofSection: id)
+                    guard let index = try reader.index(of: id) else { throw ListStoreError.unknownSection(id) }
+                    return (index, shown)
+                }
             }
-            return CommandOutput(human: "", json: JSONShapes.list([shown]))
+            return CommandOutput(human: "", json: JSONShapes.list([shown], firstIndex: index))
         }
         let index: Int
         switch section {

@@ -15,22 +15,23 @@ enum TransferCommands {
         }
         // A symbolic link is written through, to the file it points to (as the shell's `>` does); the
         // link itself stays.
-        let target = try ExportDestination.followingLinks(destination)
-        try ExportDestination.refuseDatabase(target, destination: destination, database: context.databasePath)
+        let target = try ExportDestination.followingLinks(destination, context)
+        let targetFile = context.file(target)
+        try ExportDestination.refuseDatabase(targetFile, destination: destination, database: context.databaseFile, context)
         let store = try context.openForReading()
         let folder = CommandContext.folder(of: target)
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileManager.default.fileExists(atPath: context.file(folder), isDirectory: &isFolder), isFolder.boolValue else {
             throw CommandFailure("cannot write \(destination): the folder \(folder) does not exist; create it first")
         }
-        if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), isFolder.boolValue {
+        if FileManager.default.fileExists(atPath: targetFile, isDirectory: &isFolder), isFolder.boolValue {
             throw CommandFailure("cannot write \(destination): it is a folder; pass a file path such as \(destination)/export.json")
         }
-        try ExportDestination.refuseSpecialFile(target, destination: destination)
-        try ExportDestination.refuseReadOnly(target, destination: destination)
+        try ExportDestination.refuseSpecialFile(targetFile, destination: destination)
+        try ExportDestination.refuseReadOnly(targetFile, destination: destination)
         // Written beside the destination, then renamed over it: a reader never sees half a document, and
         // on any failure the temporary file goes and the destination is as it was.
-        let temporary = ExportDestination.temporaryPath(for: target, in: folder)
+        let temporary = ExportDestination.temporaryPath(for: targetFile, in: context.file(folder))
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw ExportDestination.failure(errno, destination: destination, creatingIn: folder) }
         var isOpen = true
@@ -45,8 +46,8 @@ enum TransferCommands {
             guard fsync(descriptor) == 0 else { throw ExportDestination.failure(errno, destination: destination) }
             isOpen = false
             guard close(descriptor) == 0 else { throw ExportDestination.failure(errno, destination: destination) }
-            ExportDestination.keepPermissions(of: target, on: temporary)
-            guard rename(temporary, target) == 0 else { throw ExportDestination.failure(errno, destination: destination) }
+            ExportDestination.keepPermissions(of: targetFile, on: temporary)
+            guard rename(temporary, targetFile) == 0 else { throw ExportDestination.failure(errno, destination: destination) }
         } catch {
             if isOpen { close(descriptor) }
             unlink(temporary)
@@ -57,10 +58,12 @@ enum TransferCommands {
                              json: .object([("exported", .string(destination)), ("file", .string(target)), ("counts", counts.json)]))
     }
 
-    /// Writes the whole store as one JSON document (the shape of `show --json`) plus a newline, in
-    /// pieces of about 64 KB, reading it with a scan so that no store is too big to export.
+    /// Writes the whole store as one JSON document plus a newline, in pieces of about 64 KB, reading it
+    /// with a scan so that no store is too big to export. With `indexPaths` (`show --json`) every section
+    /// has its `"index"` and every row its `"path"`, as the scan reads them — with gaps, after hand edits,
+    /// exactly the ones edits act on; without (`export`, the import document) neither.
     @discardableResult
-    static func writeDocument(of store: ListStore, to write: (String) throws -> Void) throws -> StoreCounts {
+    static func writeDocument(of store: ListStore, indexPaths: Bool = false, to write: (String) throws -> Void) throws -> StoreCounts {
         var buffer = "{\"sections\":["
         var sections = 0, rows = 0, rowsInSection = 0
         func flushIfLarge() throws {
@@ -69,12 +72,13 @@ enum TransferCommands {
         // Commas follow what was written, not the index paths: on a file damaged by hand those have gaps.
         try store.scan { item in
             switch item {
-            case let .section(_, id, title, _):
-                buffer += (sections == 0 ? "" : "]},") + "{\"id\":\(id.rawValue),\"title\":" + JSONValue.string(title).serialized() + ",\"rows\":["
+            case let .section(index, id, title, _):
+                buffer += (sections == 0 ? "" : "]},") + (indexPaths ? "{\"index\":\(index)," : "{")
+                    + "\"id\":\(id.rawValue),\"title\":" + JSONValue.string(title).serialized() + ",\"rows\":["
                 sections += 1
                 rowsInSection = 0
-            case let .row(_, row):
-                buffer += (rowsInSection == 0 ? "" : ",") + JSONShapes.row(row).serialized()
+            case let .row(path, row):
+                buffer += (rowsInSection == 0 ? "" : ",") + JSONShapes.row(row, at: indexPaths ? path : nil).serialized()
                 rows += 1
                 rowsInSection += 1
             }
@@ -85,40 +89,50 @@ enum TransferCommands {
         return StoreCounts(sections: sections, rows: rows)
     }
 
+    /// Holds the document's bytes once (it is checked whole before the store is opened, then loaded) and,
+    /// without `--json`, nothing of what it wrote: memory is the document's size plus a constant.
     @Sendable static func importDocument(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let source = command.positionals[0]
-        let data = source == "-" ? context.environment.readStandardInput() : try readFile(source)
         let name = source == "-" ? "standard input" : source
-        guard data.count <= InputLimits.maximumInput else { throw InputLimits.tooLarge(name, "nothing was imported") }
-        let document = try DocumentReader.bytes(of: data, name: name)
+        let document = try DocumentReader.bytes(of: try source == "-" ? [UInt8](context.environment.readStandardInput()) : readFile(source, context), name: name)
         // The whole document is checked before the store is opened: a bad one never creates a file.
         let total = try DocumentReader.check(document, name: name).rows
         let store = try context.openForWriting()
         let showProgress = context.environment.standardErrorIsTerminal && total >= progressThreshold
         let write = context.environment.writeProgress
-        let changes = try store.importStream(replacing: command.flags.contains("--replace")) { importer in
+        var replaced = 0, imported = 0
+        // Without --json no change set is printed, so none is built (it would hold every row imported).
+        let changes = try store.importStream(replacing: command.flags.contains("--replace"), tracksChanges: context.json) { importer in
             try DocumentReader.feed(document, name: name, into: importer) { written in
                 if showProgress && (written % 1_000 == 0 || written == total) { write("\rimporting: \(written)/\(total) rows") }
             }
+            (replaced, imported) = (importer.sectionsReplaced, importer.sectionsWritten)
         }
         if showProgress { write("\n") }
+        guard context.json else {
+            let lines = [HumanText.line("deleted", "section", (0..<replaced).map(String.init)),
+                         HumanText.line("inserted", "section", (0..<imported).map(String.init))].compactMap { $0 }
+            return CommandOutput(human: (lines.isEmpty ? "nothing changed" : lines.joined(separator: "\n")) + "\nnow " + (try StoreCounts(store)).text,
+                                 json: .null)
+        }
         return try mutationOutput(changes, store)
     }
 
-    /// The contents of an import file, read within ``InputLimits`` (a FIFO or device may never end).
-    private static func readFile(_ source: String) throws -> Data {
+    /// The contents of an import file, read within ``InputLimits`` (a FIFO or device may never end);
+    /// a regular file is read into a buffer of its size, so its bytes are held once.
+    private static func readFile(_ source: String, _ context: CommandContext) throws -> [UInt8] {
+        let path = context.file(source)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure("cannot read \(source): no such file; pass the path of a JSON document, or - for standard input")
         }
-        guard !isDirectory.boolValue, let file = FileHandle(forReadingAtPath: source) else {
+        guard !isDirectory.boolValue, let file = FileHandle(forReadingAtPath: path) else {
             throw CommandFailure("cannot read \(source): it is a folder or not readable; pass the path of a JSON document")
         }
         defer { try? file.close() }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: source))?[.size] as? Int, size > InputLimits.maximumInput {
-            throw InputLimits.tooLarge(source, "nothing was imported")
-        }
-        return BoundedReader.read(descriptor: file.fileDescriptor)
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+        if size > InputLimits.maximumInput { throw InputLimits.tooLarge(source, "nothing was imported") }
+        return BoundedReader.readBytes(descriptor: file.fileDescriptor, expected: size)
     }
 }
 
@@ -127,23 +141,41 @@ enum TransferCommands {
 /// document is walked, not built in memory. Titles are checked (with where they are) before the store
 /// is opened; payloads are kept as written, less the whitespace between tokens (see ``JSONText``).
 enum DocumentReader {
-    /// The document's bytes (without a UTF-8 byte order mark), or an error when they are not UTF-8 text.
-    static func bytes(of data: Data, name: String) throws -> [UInt8] {
-        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]  // some editors start UTF-8 files with one
-        let bytes = [UInt8](data.starts(with: byteOrderMark) ? data.dropFirst(3) : data)
+    /// The document's bytes (without a UTF-8 byte order mark), or an error when they are not UTF-8 text
+    /// or longer than ``InputLimits/maximumInput``. Takes the bytes over without copying them.
+    static func bytes(of data: consuming [UInt8], name: String) throws -> [UInt8] {
+        var bytes = data
+        guard bytes.count <= InputLimits.maximumInput else { throw InputLimits.tooLarge(name, "nothing was imported") }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // some editors start UTF-8 files with one
         if let nul = bytes.firstIndex(of: 0) {
             throw CommandFailure("\(name) has a NUL byte at byte \(nul): it is not a JSON document; nothing was imported")
         }
-        guard String(strictUTF8: bytes) != nil else {
-            throw CommandFailure("\(name) is not valid UTF-8 text; nothing was imported")
-        }
+        guard isUTF8(bytes) else { throw CommandFailure("\(name) is not valid UTF-8 text; nothing was imported") }
         return bytes
     }
 
-    /// Checks the whole document and counts its sections and rows, keeping nothing.
+    /// Whether `bytes` are UTF-8, checked a megabyte at a time so that no copy of the whole is made.
+    private static func isUTF8(_ bytes: [UInt8]) -> Bool {
+        var start = 0
+        while start < bytes.count {
+            var end = min(start + (1 << 20), bytes.count)
+            // Cut before a character's continuation bytes (10xxxxxx): a character has at most 3. (More
+            // in a row is not UTF-8, and the piece after the cut, starting with one, says so.)
+            var backed = 0
+            while end < bytes.count, backed < 3, bytes[end] & 0xC0 == 0x80 { end -= 1; backed += 1 }
+            guard String(strictUTF8: bytes[start..<end]) != nil else { return false }
+            start = end
+        }
+        return true
+    }
+
+    /// Checks the whole document (payload depths included) and counts its sections and rows, keeping nothing.
     static func check(_ bytes: [UInt8], name: String) throws -> StoreCounts {
         var sections = 0, rows = 0
-        try walk(bytes, name: name, section: { _, _ in sections += 1 }, row: { _, _, _ in rows += 1 })
+        try walk(bytes, name: name, section: { _, _ in sections += 1 }, row: { _, _, payload in
+            if let payload { try ListStore.checkPayloadDepth(payload) }
+            rows += 1
+        })
         return StoreCounts(sections: sections, rows: rows)
     }
 
@@ -202,6 +234,7 @@ enum DocumentReader {
             guard seen.insert(key).inserted else { throw fail(place, "has \(quoted(key)) twice") }
             switch key {
             case "id": id = try readID(parser.value(depth: 3), place, fail)
+            case "index": try skipPosition(&parser, "index", depth: 3, place, fail)
             case "title": title = try readTitle(&parser, depth: 3, place, fail)
             case "rows":
                 if title != nil && !reported {
@@ -212,7 +245,7 @@ enum DocumentReader {
                     try parser.skipValueAsPayloads()
                 }
             default:
-                throw fail(place, "has an unknown member \(quoted(key)) (allowed: id, rows, title)")
+                throw fail(place, "has an unknown member \(quoted(key)) (allowed: id, index, rows, title)")
             }
         }
         guard title != nil else { throw fail(place, "needs a \"title\" string") }
@@ -233,7 +266,7 @@ enum DocumentReader {
             func rowPlace() -> String { "\(place).rows[\(index)]" }  // only built for an error message
             guard parser.atObject else { throw try syntaxFirst(&parser, depth: 4, fail(rowPlace(), "is not an object")) }
             var title: String?, id: JSONValue?, payload: String?
-            var seen: UInt8 = 0  // bits: title, id, payload
+            var seen: UInt8 = 0  // bits: title, id, payload, path
             func once(_ bit: UInt8, _ key: String) throws {
                 guard seen & bit == 0 else { throw fail(rowPlace(), "has \(quoted(key)) twice") }
                 seen |= bit
@@ -246,6 +279,9 @@ enum DocumentReader {
                 case "id":
                     try once(2, key)
                     id = try parser.value(depth: 5)
+                case "path":
+                    try once(8, key)
+                    try skipPosition(&parser, "path", depth: 5, rowPlace(), fail)
                 case "payload":
                     try once(4, key)
                     if parser.atNull {
@@ -258,13 +294,23 @@ enum DocumentReader {
                         }
                     }
                 default:
-                    throw fail(rowPlace(), "has an unknown member \(quoted(key)) (allowed: id, payload, title)")
+                    throw fail(rowPlace(), "has an unknown member \(quoted(key)) (allowed: id, path, payload, title)")
                 }
             }
             guard let title else { throw fail(rowPlace(), "needs a \"title\" string") }
             let rowID = try readID(id, rowPlace(), fail)
             try placing(rowPlace(), name) { try row(rowID, title, payload) }
             index += 1
+        }
+    }
+
+    /// A section's `"index"` (a number) or a row's `"path"` (an array), as `show --json` prints them:
+    /// ignored — the document's order is the order imported, renumbered from 0 — so that such a
+    /// document imports as it is.
+    private static func skipPosition(_ parser: inout JSONParser, _ key: String, depth: Int, _ place: @autoclosure () -> String, _ fail: Failing) throws {
+        switch (key, try parser.value(depth: depth)) {
+        case ("index", .number), ("path", .array): return
+        default: throw fail(place(), "has \(key == "index" ? "an" : "a") \"\(key)\" that is not \(key == "index" ? "a number" : "an array") (it is ignored, but must be one)")
         }
     }
 

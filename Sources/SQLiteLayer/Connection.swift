@@ -23,6 +23,8 @@ public final class Connection {
     public let path: String
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
+    /// The `-wal` file the connection has open, as first seen (see ``recordWALFile()``).
+    var walFile: (path: String, id: FileID)?
 
     /// Opens `path` with extended result codes. Nothing is written to the file by opening it.
     ///

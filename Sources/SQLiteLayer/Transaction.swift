@@ -11,6 +11,11 @@ extension Connection {
 
     /// Runs `body` in a transaction, commits when it returns, and rolls back when it throws
     /// (or when the commit itself fails). Transactions do not nest.
+    ///
+    /// A write (`.immediate`) checks that the connection's files are still at its path (see
+    /// ``movedFile()``) once it holds the write lock and again just before it commits, and rolls back
+    /// with ``FileMovedError`` when they are not: a file renamed over the path, or a `-wal` deleted, while
+    /// the transaction ran is never written.
     @discardableResult
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         guard isAutocommit else {
@@ -19,7 +24,9 @@ extension Connection {
         try run(kind.rawValue)
         let result: T
         do {
+            if kind == .immediate { try verifyFilesInPlace() }
             result = try body()
+            if kind == .immediate { try verifyFilesInPlace() }
             try run("COMMIT")
         } catch {
             rollbackIfOpen()

@@ -30,7 +30,7 @@ import ListStore
             let copy = cli.directory.appendingPathComponent("copy\(step).sqlite").path
             try #require(try cli.run(["backup", copy]).status == 0)
             let started = Date()
-            let completed = try cli.run(["--db", copy, "batch", input.path])
+            let completed = try cli.run(["--db", copy, "batch", input.path], process: true)  // timed: the kill below hits a process
             try #require(completed.status == 0, "\(completed.stderr)")
             let duration = Date().timeIntervalSince(started)
             let after = try cli.run(["--db", copy, "export"]).stdout

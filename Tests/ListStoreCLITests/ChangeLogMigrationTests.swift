@@ -29,7 +29,7 @@ import SQLiteLayer
         #expect(try store.fileSchemaVersion() == Schema.migrator.latestVersion)
         #expect(try store.checkInvariants().isEmpty)
         #expect(try Connection(path: path, mode: .readOnly).scalarInt("SELECT writing FROM liststore_state WHERE id = 1") == 0)
-        // What version 4 adds works on the migrated file: a hand id change reaches observers.
+        // What the hardened change log adds works on the migrated file: a hand id change reaches observers.
         var updates = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
         _ = try #require(try await nextElement(&updates))
         try Connection(path: path, mode: .readWrite).executeScript("UPDATE rows SET id = 100 WHERE id = 1")

@@ -41,7 +41,7 @@ import ListStore
                 for step in 0..<processOperations {
                     let deleting = step % 3 == 2
                     do {
-                        let run = try cli.run(["--json"] + (deleting ? ["delete", "0:0"] : ["add", "0", "p\(worker)-\(step)"]))
+                        let run = try cli.run(["--json"] + (deleting ? ["delete", "0:0"] : ["add", "0", "p\(worker)-\(step)"]), process: true)
                         if run.status == 0 {
                             let json = try CLIHarness.json(run.stdout)
                             ledger.record(inserted: Self.ids(json, "inserted"), deleted: Self.ids(json, "deleted"))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The `liststore` binary as users run it: every command, both output modes, the exit codes.
+/// `liststore` as users run it: every command, both output modes, the exit codes.
 @Suite struct EndToEndTests {
     func titles(_ cli: CLIHarness, section: Int) throws -> [String] {
         let show = try cli.run(["--json", "show", String(section)])
@@ -171,7 +171,7 @@ import Testing
             #expect(run.stdout.hasPrefix("usage: liststore \(command.joined(separator: " "))"))
             #expect(run.stdout.contains("example:\n  liststore"))
         }
-        #expect(try cli.run(["--version"]).stdout == "liststore 0.1.0 (schema version 4)\n")
+        #expect(try cli.run(["--version"]).stdout == "liststore 0.1.0 (schema version 5)\n")
         #expect(!FileManager.default.fileExists(atPath: cli.database))
     }
 

@@ -37,13 +37,13 @@ import Testing
         for (arguments, environment) in [(["--db", "file:x.sqlite"], [String: String]()), ([], ["LISTSTORE_DB": "file:x.sqlite"]),
                                          (["--db", "file:y.sqlite?mode=memory"], [:])] {
             let name = arguments.last ?? environment["LISTSTORE_DB"] ?? ""
-            let created = try cli.run(arguments + ["section", "add", "Kept"], environment: environment)
+            let created = try cli.run(arguments + ["section", "add", "Kept"], environment: environment, process: true)
             #expect(created.status == 0, "\(created.stderr)")
             #expect(FileManager.default.fileExists(atPath: cli.directory.appendingPathComponent(name).path), "\(name) is the file written")
-            let shown = try cli.run(arguments + ["show"], environment: environment)
+            let shown = try cli.run(arguments + ["show"], environment: environment, process: true)
             #expect(shown.status == 0 && shown.stdout.contains("Kept"), "\(name) is the file read: \(shown.stderr)")
-            #expect(try cli.run(arguments + ["section", "add", "Also kept"], environment: environment).status == 0)
-            #expect(try cli.run(arguments + ["show"], environment: environment).stdout.contains("Also kept"))
+            #expect(try cli.run(arguments + ["section", "add", "Also kept"], environment: environment, process: true).status == 0)
+            #expect(try cli.run(arguments + ["show"], environment: environment, process: true).stdout.contains("Also kept"))
             try? FileManager.default.removeItem(at: cli.directory.appendingPathComponent(name))
         }
         let contents = try FileManager.default.contentsOfDirectory(atPath: cli.directory.path)

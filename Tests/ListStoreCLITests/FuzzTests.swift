@@ -78,13 +78,13 @@ import Testing
         var random = SeededGenerator(seed: 4_711)
         var statuses = Set<Int32>()
         for step in 0..<60 {
-            let run = try cli.run(["import", "-", "--replace"], stdin: Self.randomDocument(&random))
+            let run = try cli.run(["import", "-", "--replace"], stdin: Self.randomDocument(&random), process: true)
             try #require([0, 1].contains(run.status), "seed \(random.seed), import \(step): status \(run.status): \(run.stderr)")
             statuses.insert(run.status)
         }
         for step in 0..<60 {
             let arguments = Self.randomArguments(&random).filter { $0 != "watch" }
-            let run = try cli.run(arguments, stdin: Self.randomDocument(&random))
+            let run = try cli.run(arguments, stdin: Self.randomDocument(&random), process: true)
             try #require([0, 1, 2].contains(run.status), "seed \(random.seed), command \(step): \(arguments) → \(run.status): \(run.stderr)")
         }
         #expect(statuses == [0, 1])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Random hand edits through the `sqlite3` shell — valid and invalid ones, `OR REPLACE`, section
-/// deletes, extreme integers — between random edits through the real binary. After every step: no
+/// deletes, extreme integers — between random edits through the CLI. After every step: no
 /// crash (exit 0, 1 or 2 with a one-line error), an edit given an index path that `show` printed acts
 /// on the row `show` printed there (titles are unique, so the title names the row), and a refused
 /// edit leaves the file's content as it was.

@@ -107,7 +107,7 @@ final class LitestreamFixture {
 
     /// `show --json` of a database (the live one by default).
     func show(_ path: String? = nil) throws -> String {
-        let run = try cli.run(["--db", path ?? cli.database, "--json", "show"])
+        let run = try cli.run(["--db", path ?? cli.database, "--json", "show"], process: true)
         try #require(run.status == 0, "show \(path ?? "live"): \(run.stderr)")
         return run.stdout
     }

@@ -21,7 +21,7 @@ struct LitestreamTests {
 
     @Test func severalWritersTheLibraryAndWatchWhileLitestreamReplicatesAndTheRestoreIsExact() throws {
         let cli = try CLIHarness()
-        try cli.run(["demo"])
+        try cli.run(["demo"], process: true)
         let litestream = try LitestreamFixture(cli)
         try litestream.start()
         _ = try litestream.waitForReplica(toShow: try litestream.show())
@@ -35,7 +35,7 @@ struct LitestreamTests {
         // SQLite's 1,000-page auto-checkpoint while Litestream holds its read lock); the library in this process.
         let writers = try (0..<3).map { try writerLoop(cli, name: "writer-\($0)", count: 20, "add \($0) w\($0)-a w\($0)-b") }
         let bulkTitles = (0..<20_000).map { "bulk \($0) " + String(repeating: "·", count: 60) }.joined(separator: "\n")
-        let bulk = try cli.run(["add", "1", "-"], stdin: Data(bulkTitles.utf8))
+        let bulk = try cli.run(["add", "1", "-"], stdin: Data(bulkTitles.utf8), process: true)
         #expect(bulk.status == 0, "\(bulk.stderr)")
         let store = try ListStore.open(at: cli.database)
         for index in 0..<20 {
@@ -47,12 +47,12 @@ struct LitestreamTests {
         let expectedRows = rowsBefore + 3 * 20 * 2 + 20_000 + 20
         let live = try litestream.show()
         #expect(try rowCount(live) == expectedRows)
-        #expect(try cli.run(["check"]).status == 0)
+        #expect(try cli.run(["check"], process: true).status == 0)
 
         // The replica catches up with every commit: restored, it shows exactly the live store and passes check.
         let restored = try litestream.waitForReplica(toShow: live)
         if let restored {
-            let check = try cli.run(["--db", restored, "check"])
+            let check = try cli.run(["--db", restored, "check"], process: true)
             #expect(check.status == 0, "\(check.stdout)")
         }
 
@@ -82,10 +82,10 @@ struct LitestreamTests {
 
     @Test func aPointInTimeRestoreGivesExactlyTheEarlierState() throws {
         let cli = try CLIHarness()
-        try cli.run(["demo"])
+        try cli.run(["demo"], process: true)
         let litestream = try LitestreamFixture(cli)
         try litestream.start()
-        try cli.run(["add", "0", "before the moment"])
+        try cli.run(["add", "0", "before the moment"], process: true)
         let earlier = try litestream.show()
         try #require(try litestream.waitForReplica(toShow: earlier) != nil)
         // The moment: after the first edit reached the replica, well before the second is made.
@@ -95,8 +95,8 @@ struct LitestreamTests {
         formatter.timeZone = TimeZone(identifier: "UTC")
         let moment = formatter.string(from: Date())
         Thread.sleep(forTimeInterval: 1.2)
-        try cli.run(["delete", "0:0", "2:1"])
-        try cli.run(["move", "1:0", "0:0"])
+        try cli.run(["delete", "0:0", "2:1"], process: true)
+        try cli.run(["move", "1:0", "0:0"], process: true)
         let later = try litestream.show()
         try #require(try litestream.waitForReplica(toShow: later) != nil)
 
@@ -104,13 +104,13 @@ struct LitestreamTests {
         let path = try #require(atMoment.path, "restore -timestamp \(moment): \(atMoment.stderr)")
         #expect(try litestream.show(path) == earlier)
         #expect(try litestream.show(path) != later)
-        #expect(try cli.run(["--db", path, "check"]).status == 0)
+        #expect(try cli.run(["--db", path, "check"], process: true).status == 0)
         litestream.stop()
     }
 
     @Test func litestreamKilledMidStreamAndRestartedLosesNoCommittedEdit() throws {
         let cli = try CLIHarness()
-        try cli.run(["demo"])
+        try cli.run(["demo"], process: true)
         let litestream = try LitestreamFixture(cli)
         try litestream.start()
         _ = try litestream.waitForReplica(toShow: try litestream.show())
@@ -130,7 +130,7 @@ struct LitestreamTests {
         // Meanwhile, what the replica holds is a consistent earlier state.
         let during = try litestream.restore()
         let duringPath = try #require(during.path, "\(during.stderr)")
-        #expect(try cli.run(["--db", duringPath, "check"]).status == 0)
+        #expect(try cli.run(["--db", duringPath, "check"], process: true).status == 0)
 
         #expect(writer.waitForExit(timeout: 120) == 0, "\(writer.lines(errors: true))")
         let live = try litestream.show()
@@ -141,36 +141,36 @@ struct LitestreamTests {
         // Restarted, Litestream picks up every edit committed while it was down.
         try litestream.start()
         let restored = try litestream.waitForReplica(toShow: live)
-        if let restored { #expect(try cli.run(["--db", restored, "check"]).status == 0) }
+        if let restored { #expect(try cli.run(["--db", restored, "check"], process: true).status == 0) }
         litestream.stop()
         #expect(litestream.errors.isEmpty, "\(litestream.errors)")
     }
 
     @Test func theRestoredFileOpensReadWriteAndTakesEdits() throws {
         let cli = try CLIHarness()
-        try cli.run(["demo"])
+        try cli.run(["demo"], process: true)
         let litestream = try LitestreamFixture(cli)
         try litestream.start()
-        try cli.run(["add", "2", "Zambia"])
+        try cli.run(["add", "2", "Zambia"], process: true)
         let restored = try #require(try litestream.waitForReplica(toShow: try litestream.show()))
         litestream.stop()
 
         for arguments in [["add", "0", "after restore"], ["delete", "2:0", "2:3"], ["move", "0:0", "1:0"], ["section", "add", "New"],
                           ["edit", "1:0", "--payload", "{\"restored\":true}"], ["repair"], ["check"]] {
-            let run = try cli.run(["--db", restored] + arguments)
+            let run = try cli.run(["--db", restored] + arguments, process: true)
             #expect(run.status == 0, "\(arguments): \(run.stderr)")
         }
         let store = try ListStore.open(at: restored)
         try store.insertRow("from the library", intoSection: 3)
         #expect(try store.checkInvariants().isEmpty)
         #expect(try store.row(at: ListIndexPath(section: 3, row: 0)).title == "from the library")
-        let backup = try cli.run(["--db", restored, "backup", "again.sqlite"])
+        let backup = try cli.run(["--db", restored, "backup", "again.sqlite"], process: true)
         #expect(backup.status == 0, "\(backup.stderr)")
     }
 
     @Test func aFollowingRestoreIsAReadReplicaThatReadCommandsSee() throws {
         let cli = try CLIHarness()
-        try cli.run(["demo"])
+        try cli.run(["demo"], process: true)
         let litestream = try LitestreamFixture(cli)
         try litestream.start()
         _ = try litestream.waitForReplica(toShow: try litestream.show())
@@ -179,23 +179,23 @@ struct LitestreamTests {
                                            in: cli.directory, name: "follow")
         defer { follow.kill() }
         for round in 0..<3 {
-            try cli.run(["add", "\(round)", "round \(round)"])
-            try cli.run(["delete", "2:\(round)"])
+            try cli.run(["add", "\(round)", "round \(round)"], process: true)
+            try cli.run(["delete", "2:\(round)"], process: true)
             let live = try litestream.show()
             let deadline = Date().addingTimeInterval(60)
             var seen = ""
             while Date() < deadline {
-                let run = try cli.run(["--db", follower, "--json", "show"])
+                let run = try cli.run(["--db", follower, "--json", "show"], process: true)
                 seen = run.status == 0 ? run.stdout : run.stderr
                 if seen == live { break }
                 usleep(200_000)
             }
             #expect(seen == live, "round \(round): the follower shows \(seen.prefix(200))")
         }
-        #expect(try cli.run(["--db", follower, "check"]).status == 0)
+        #expect(try cli.run(["--db", follower, "check"], process: true).status == 0)
         // Edits to the follower would be overwritten by the next change from the primary: refused.
         let before = try cli.dump(follower)
-        let refused = try cli.run(["--db", follower, "add", "0", "lost"])
+        let refused = try cli.run(["--db", follower, "add", "0", "lost"], process: true)
         #expect(refused.status == 1 && refused.stderr.contains("read replica"), "\(refused.stderr)")
         #expect(try cli.dump(follower) == before)
         #expect(follow.isRunning, "\(follow.lines()) \(follow.lines(errors: true))")

@@ -318,7 +318,7 @@ final class TmuxPane {
     @Test func withoutATerminalItExitsWithAUsageError() throws {
         let harness = try CLIHarness()
         try #require(harness.run(["init"]).status == 0)
-        let run = try harness.run(["ui"])
+        let run = try harness.run(["ui"], process: true)  // its own standard input and output, not a terminal
         #expect(run.status == 2)
         #expect(run.stderr.hasPrefix("error: ui needs a terminal"))
         #expect(run.stdout.isEmpty)

@@ -81,7 +81,7 @@ import ListStore
         let stream = store.observe(pollInterval: .milliseconds(20))
         var updates = stream.makeAsyncIterator()
         guard case .initial = try await nextElement(&updates) else { Issue.record("the first update is not the initial state"); return }
-        try cli.run(["add", "0", "聖騎士", "--at", "0"])
+        try cli.run(["add", "0", "聖騎士", "--at", "0"], process: true)
         var received: ChangeSet?
         if case let .changes(changes) = try await nextElement(&updates) { received = changes }
         #expect(received?.insertedRows.map(\.indexPath) == [ListIndexPath(section: 0, row: 0)])

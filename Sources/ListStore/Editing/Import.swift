@@ -38,28 +38,34 @@ public struct ListDocument: Hashable, Sendable {
 }
 
 /// Receives the sections and rows of an import, in order, inside the import's transaction.
-/// Obtained from ``ListStore/importStream(replacing:_:)``; each call validates what it is given.
+/// Obtained from ``ListStore/importStream(replacing:tracksChanges:_:)``; each call validates what it is given.
+///
+/// An id given twice is found by the file's own primary keys, so the importer keeps no set of ids;
+/// without change tracking it keeps nothing of what it wrote, and its memory does not grow with the import.
 public final class ListImporter {
     private let db: Connection
     private let insertSection: Statement
     private let insertRow: Statement
-    private var sectionIDs = Set<SectionID>()
-    private var rowIDs = Set<RowID>()
+    private let tracksChanges: Bool
     private var currentSection: (id: Int64, index: Int, rows: Int)?
-    /// What was written, for the change set: each section with its rows.
+    /// What was written, for the change set: each section with its rows (only when tracking changes).
     private var written: [SectionSnapshot] = []
     /// Rows written so far.
     public private(set) var rowsWritten = 0
     /// Sections written so far.
-    public var sectionsWritten: Int { written.count }
+    public private(set) var sectionsWritten = 0
+    /// The sections the import deleted first (``ListStore/importStream(replacing:tracksChanges:_:)`` with `replacing`).
+    public let sectionsReplaced: Int
 
     /// The sections written, as a change set inserts them.
     fileprivate var insertedSections: [ChangeSet.SectionInsertion] {
         written.enumerated().map { ChangeSet.SectionInsertion(index: $0.offset, section: $0.element) }
     }
 
-    fileprivate init(_ db: Connection) throws {
+    fileprivate init(_ db: Connection, tracksChanges: Bool, sectionsReplaced: Int) throws {
         self.db = db
+        self.tracksChanges = tracksChanges
+        self.sectionsReplaced = sectionsReplaced
         insertSection = try db.cached("INSERT INTO sections (id, position, title) VALUES (?1, ?2, ?3)")
         insertRow = try db.cached("INSERT INTO rows (id, section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4, ?5)")
     }
@@ -67,38 +73,44 @@ public final class ListImporter {
     /// Adds a section after the ones added so far; the rows added next go into it.
     public func addSection(id: SectionID? = nil, title: String) throws {
         try validateTitle(title)
-        if let id {
-            guard id.rawValue > 0 else { throw ListStoreError.invalidDocument("section id \(id.rawValue) is not a positive integer") }
-            guard sectionIDs.insert(id).inserted else { throw ListStoreError.duplicateSectionID(id) }
-        }
+        if let id, id.rawValue <= 0 { throw ListStoreError.invalidDocument("section id \(id.rawValue) is not a positive integer") }
         let index = sectionsWritten
         do {
             try insertSection.bind([id.map { .integer($0.rawValue) } ?? .null, .int(index), .text(title)]).run()
-        } catch { throw db.explainingFull(error, inserting: "sections") }
+        } catch {
+            if let id, Self.isDuplicateID(error) { throw ListStoreError.duplicateSectionID(id) }
+            throw db.explainingFull(error, inserting: "sections")
+        }
         let newID = db.lastInsertedRowID
-        sectionIDs.insert(SectionID(rawValue: newID))  // so a later section cannot ask for it
         currentSection = (newID, index, 0)
-        written.append(SectionSnapshot(id: SectionID(rawValue: newID), title: title, rows: []))
+        sectionsWritten += 1
+        if tracksChanges { written.append(SectionSnapshot(id: SectionID(rawValue: newID), title: title, rows: [])) }
     }
 
     /// Adds a row at the end of the section added last.
     public func addRow(id: RowID? = nil, title: String, payload: String? = nil) throws {
         guard let section = currentSection else { throw ListStoreError.invalidDocument("a row comes before any section") }
         try validateTitle(title)
-        if let id {
-            guard id.rawValue > 0 else { throw ListStoreError.invalidDocument("row id \(id.rawValue) is not a positive integer") }
-            guard rowIDs.insert(id).inserted else { throw ListStoreError.duplicateRowID(id) }
-        }
+        if let id, id.rawValue <= 0 { throw ListStoreError.invalidDocument("row id \(id.rawValue) is not a positive integer") }
         try db.validatePayload(payload)
         do {
             try insertRow.bind([id.map { .integer($0.rawValue) } ?? .null, .integer(section.id), .int(section.rows),
                                 .text(title), .optionalText(payload)]).run()
-        } catch { throw db.explainingFull(error, inserting: "rows") }
-        let newID = RowID(rawValue: db.lastInsertedRowID)
-        rowIDs.insert(newID)  // so a later row cannot ask for it
-        written[written.count - 1].rows.append(ListRow(id: newID, title: title, payload: payload))
+        } catch {
+            if let id, Self.isDuplicateID(error) { throw ListStoreError.duplicateRowID(id) }
+            throw db.explainingFull(error, inserting: "rows")
+        }
+        if tracksChanges {
+            written[written.count - 1].rows.append(ListRow(id: RowID(rawValue: db.lastInsertedRowID), title: title, payload: payload))
+        }
         currentSection = (section.id, section.index, section.rows + 1)
         rowsWritten += 1
+    }
+
+    /// An insert refused because the id is taken: given earlier in the document, or assigned to an
+    /// earlier section or row that had none.
+    private static func isDuplicateID(_ error: Error) -> Bool {
+        (error as? SQLiteError)?.extendedCode == 1555  // SQLITE_CONSTRAINT_PRIMARYKEY
     }
 }
 
@@ -107,8 +119,11 @@ extension ListStore {
     /// any size, read as it is parsed. Without `replacing`, the store must be empty (nothing is ever
     /// merged by accident); with it, every existing section and row is deleted first. Any error — from
     /// the importer or thrown by `feed` — leaves the store as it was.
+    ///
+    /// The change set holds every row imported; with `tracksChanges` false none is built (an empty one
+    /// is returned, observers get a ``ListUpdate/reset(_:)``), so memory does not grow with the import.
     @discardableResult
-    public func importStream(replacing: Bool = false, _ feed: (ListImporter) throws -> Void) throws -> ChangeSet {
+    public func importStream(replacing: Bool = false, tracksChanges: Bool = true, _ feed: (ListImporter) throws -> Void) throws -> ChangeSet {
         try mutate { db in
             let existing = try db.cached("SELECT position, id FROM sections ORDER BY position").bind([])
                 .map { ChangeSet.SectionChange(index: $0.int(0), id: SectionID(rawValue: $0.int64(1))) }
@@ -116,8 +131,9 @@ extension ListStore {
                 guard replacing else { throw ListStoreError.storeNotEmpty(sectionCount: existing.count) }
                 try db.run("DELETE FROM sections")
             }
-            let importer = try ListImporter(db)
+            let importer = try ListImporter(db, tracksChanges: tracksChanges, sectionsReplaced: existing.count)
             try feed(importer)
+            guard tracksChanges else { return (ChangeSet(), .structure) }
             var changes = ChangeSet()
             changes.insertedSections = importer.insertedSections
             changes.deletedSections = existing
@@ -125,7 +141,7 @@ extension ListStore {
         }
     }
 
-    /// Loads `document` in one transaction (see ``importStream(replacing:_:)``). `progress` is called
+    /// Loads `document` in one transaction (see ``importStream(replacing:tracksChanges:_:)``). `progress` is called
     /// with (rows written, rows in the document) as the import goes.
     @discardableResult
     public func importDocument(_ document: ListDocument, replacing: Bool = false,

@@ -20,9 +20,11 @@ extension Connection {
         return (found.0, found.1)
     }
 
-    /// Throws `invalidPayload` unless `payload` is nil or valid JSON (as SQLite's `json_valid` sees it).
+    /// Throws `invalidPayload` unless `payload` is nil or valid JSON (as SQLite's `json_valid` sees it),
+    /// and `payloadTooDeep` when it nests deeper than ``ListStore/maximumPayloadDepth``.
     func validatePayload(_ payload: String?) throws {
         guard let payload else { return }
+        try ListStore.checkPayloadDepth(payload)
         guard try scalarInt("SELECT json_valid(?1)", [.text(payload)]) == 1 else {
             throw ListStoreError.invalidPayload(payload)
         }

@@ -44,7 +44,26 @@ enum ValueDamage {
                                "a payload that is not valid JSON",
                                "UPDATE rows SET payload = json_quote(payload) WHERE payload IS NOT NULL AND NOT json_valid(payload); (keeps each as a JSON string)")
         problems += try invalidUTF8(db, table: "rows", column: "payload", noun: "row")
+        problems += try tooDeep(db)
         return problems
+    }
+
+    /// Payloads nested deeper than ``ListStore/maximumPayloadDepth`` (written by hand: ListStore refuses
+    /// them), which newer SQLite's JSON functions cannot read and an import refuses. Only payloads long
+    /// enough to be that deep are looked at.
+    private static func tooDeep(_ db: Connection) throws -> [IntegrityProblem] {
+        var ids: [Int64] = []
+        var count = 0
+        try db.cached("SELECT id, payload FROM rows WHERE payload IS NOT NULL AND length(payload) > ?1")
+            .bind([.int(ListStore.maximumPayloadDepth)]).forEachRow { row in
+                guard (try? ListStore.checkPayloadDepth(row.text(1))) == nil else { return }
+                count += 1
+                if ids.count < namedLimit { ids.append(row.int64(0)) }
+            }
+        guard count > 0, let first = ids.first else { return [] }
+        return [IntegrityProblem(describe("row", ids, count) + " \(count == 1 ? "has" : "have") a payload nested deeper than \(ListStore.maximumPayloadDepth) levels",
+                                 isRepairable: false,
+                                 remedy: "UPDATE rows SET payload = json_quote(payload) WHERE id = \(first); (keeps it as a JSON string; one statement per row)")]
     }
 
     private static func report(_ db: Connection, _ query: String, _ noun: String, _ what: String, _ remedy: String) throws -> [IntegrityProblem] {

@@ -85,6 +85,21 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// A rollback journal left by an interrupted write sits beside the file, which only a writer may
     /// roll back; a reader (or a file ListStore does not recognise) leaves both untouched.
     case hotJournal(path: String)
+    /// SQLite cannot open or write the `-wal` or `-shm` file beside the database (one is a symbolic
+    /// link, or belongs to another user, or cannot be read in a read-only folder); the reason names the
+    /// file and what to do. Nothing was changed.
+    case companionFile(path: String, reason: String)
+    /// A payload nested deeper than ``ListStore/maximumPayloadDepth`` levels, which SQLite's JSON
+    /// functions cannot read.
+    case payloadTooDeep(String)
+    /// The file at the path, or the `-wal` file beside it, is no longer the one the store opened: a file
+    /// was renamed over it, or it was deleted, while the store had it open. A write is rolled back (nothing
+    /// was written to either file) and an observation ends; `reason` says which file.
+    case fileReplaced(path: String, reason: String)
+    /// A `-wal` file beside the database holds another file's changes (another ListStore file's, left
+    /// beside a restored backup): its file identity differs from the database's. Nothing was read through
+    /// it and both files were left untouched.
+    case walFromAnotherFile(path: String, reason: String)
 
     /// What failed, on which input, and what to do, in one line.
     public var description: String {
@@ -164,6 +179,16 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
                 + "UPDATE sqlite_sequence SET seq = (SELECT max(id) FROM \(table)) WHERE name = '\(table)'"
         case let .unusablePath(path, reason):
             return "cannot use \(path.isEmpty ? "an empty path" : path) as a database: \(reason); nothing was opened — pass the path of a regular file, or a new path to create one"
+        case let .companionFile(path, reason):
+            return "cannot use \(path): \(reason); nothing was changed"
+        case let .payloadTooDeep(text):
+            return "payload is nested deeper than \(ListStore.maximumPayloadDepth) levels, the most ListStore stores (SQLite's JSON functions read no deeper): \(Self.excerpt(text)); flatten it"
+        case let .fileReplaced(path, reason):
+            return "\(path) was replaced or moved while it was open here (\(reason)); nothing was written — open it again"
+        case let .walFromAnotherFile(path, reason):
+            return "\(path)-wal does not belong to \(path) (\(reason)); nothing was read through it and both were left untouched — "
+                + "if it is another file's (left beside a restored backup), move \(path)-wal and \(path)-shm away; "
+                + "if it is this file's, restore the file and its -wal together"
         case let .hotJournal(path):
             return "\(path) has a rollback journal (\(path)-journal) left by an interrupted write, which reading cannot roll back; both were left untouched — open it for writing once to roll it back"
         }

@@ -151,7 +151,7 @@ struct LogDamage: Error, Hashable {
 
 /// Whether the change log's state row (`liststore_state`) is as ListStore leaves it after every
 /// commit: present, with `writing` = 0. Otherwise the schema's triggers may not have logged hand edits
-/// (one left at 1 means "ListStore is writing" to them; so does a missing one before schema 4), so
+/// (one left at 1 means "ListStore is writing" to them; so does a missing one before schema 5), so
 /// observers read the store afresh, `check` reports it, and the next ListStore write puts it back.
 enum LogState: Hashable {
     case sound

@@ -18,7 +18,8 @@ extension ListStore {
     /// adds nothing to the cost of a write but a look at the change log's position.
     ///
     /// The stream ends when its task is cancelled or it is dropped; it ends with an error when the store
-    /// cannot be read or observed (``isImmutableSnapshot``, a damaged file, positions damaged by hand),
+    /// cannot be read or observed (``isImmutableSnapshot``, a damaged file, positions damaged by hand, the
+    /// file at its path replaced or deleted — noticed at the next poll: ``ListStoreError/fileReplaced(path:reason:)``),
     /// rather than going quiet.
     /// With `startingWith: .marker` the first element is ``ListUpdate/started`` and nothing is read: for
     /// views of large stores that read their own pages.
@@ -54,9 +55,19 @@ extension ListStore {
     }
 
     /// Checks now, rather than at the next poll, for commits by other connections and delivers them.
+    /// Throws ``ListStoreError/fileReplaced(path:reason:)`` when the file at the store's path (or its
+    /// `-wal`) is no longer the one the store opened: what it now holds can never be seen from here.
     public func deliverChangesFromOtherConnections() throws {
         guard hub.watchesOtherConnections else { return }
-        try withLockedConnection { db in try self.catchUpWithOtherConnections(db) }
+        try withLockedConnection { db in
+            do {
+                try db.verifyFilesInPlace()
+            } catch let error as FileMovedError {
+                filesMoved(error.file)
+                throw error
+            }
+            try self.catchUpWithOtherConnections(db)
+        }
     }
 
     /// A thread of its own, so noticing other processes' commits never waits for a busy task pool.

@@ -14,10 +14,11 @@ public class ListReader {
 
     init(_ db: Connection) { self.db = db }
 
-    /// Runs `body` if the reader's closure has not returned yet.
+    /// Runs `body` if the reader's closure has not returned yet. A SQLite failure becomes the
+    /// ``ListStoreError`` the store's own calls throw (a full disk is `.full`, whoever catches it).
     func whileOpen<T>(_ body: () throws -> T) throws -> T {
         guard !finished else { throw ListStoreError.transactionFinished }
-        return try body()
+        return try ListStore.translatingErrors(body)
     }
 
     /// Ends the reader's validity.

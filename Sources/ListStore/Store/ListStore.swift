@@ -96,7 +96,7 @@ public final class ListStore: Sendable {
     func mutate(_ body: (Connection, LogState) throws -> (changes: ChangeSet, log: ChangeLog.Entry)) throws -> ChangeSet {
         guard mode == .readWrite else { throw ListStoreError.openedForReading(path: path) }
         return try locked { state in
-            try Self.translatingErrors {
+            try opener.translatingErrors {
                 let migrating = state.migrationPending
                 var logSequence: Int64?
                 var entry = ChangeLog.Entry.structure
@@ -108,6 +108,7 @@ public final class ListStore: Sendable {
                         // Under the write lock: first deliver what others committed before this change.
                         try catchUpWithOtherConnections(connection)
                         let logState = try ChangeLog.beginWriting(connection)
+                        try WALOwnership.recordBase(connection)
                         let (changes, log) = try body(connection, logState)
                         if changes.isEmpty, case .edits = log, !migrating { throw NothingChanged() }
                         entry = log
@@ -116,6 +117,9 @@ public final class ListStore: Sendable {
                     }
                 } catch is NothingChanged {
                     return ChangeSet()
+                } catch let error as FileMovedError {
+                    filesMoved(error.file)
+                    throw error
                 }
                 state.migrationPending = false
                 committed(&state)
@@ -137,7 +141,7 @@ public final class ListStore: Sendable {
     /// Runs `body` inside one read transaction, so every statement sees the same committed state.
     func withReadTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try locked { state in
-            try Self.translatingErrors {
+            try opener.translatingErrors {
                 try migrateIfPending(&state)
                 return try connection.readTransaction { try body(connection) }
             }
@@ -147,7 +151,7 @@ public final class ListStore: Sendable {
     /// Runs `body` with the connection and the store's lock, outside any transaction.
     func withLockedConnection<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try locked { state in
-            try Self.translatingErrors {
+            try opener.translatingErrors {
                 try migrateIfPending(&state)
                 return try body(connection)
             }
@@ -173,7 +177,12 @@ public final class ListStore: Sendable {
     /// transactions (a read cannot fail halfway through an edit the way a write can).
     private func migrateIfPending(_ state: inout ConnectionState) throws {
         guard state.migrationPending else { return }
-        try Schema.migrator.migrate(connection, validate: { try opener.recognise($0) })
+        do {
+            try Schema.migrator.migrate(connection, validate: { try opener.recognise($0) })
+        } catch let error as FileMovedError {
+            filesMoved(error.file)
+            throw error
+        }
         state.migrationPending = false
         committed(&state)
     }
@@ -188,7 +197,25 @@ public final class ListStore: Sendable {
         try? opener.switchToWAL(connection)
     }
 
+    /// After a write (or a poll) found the connection's files moved. When only the main file moved — a
+    /// file renamed over the path, or deleted — the `-wal` beside the path is still this connection's, and
+    /// holds the old file's commits, which SQLite would read as part of whatever file is at the path now
+    /// (and, the file having moved, never checkpoints or removes on close): they are checkpointed into the
+    /// old file (the one this store recognised) and the `-wal` is truncated, best effort — another
+    /// connection still reading the old file keeps them there. When the `-wal` moved, the one at the path
+    /// is someone else's: closing must leave it alone.
+    func filesMoved(_ file: Connection.MovedFile) {
+        guard mode == .readWrite else { return }
+        switch file {
+        case .database where connection.movedWALFile() == nil:
+            try? connection.run("PRAGMA wal_checkpoint(TRUNCATE)")
+        case .database, .wal:
+            try? connection.setCheckpointOnClose(false)
+        }
+    }
+
     static func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as SQLiteError { throw ListStoreError(error) }
+        catch let error as FileMovedError { throw ListStoreError.fileReplaced(path: error.path, reason: error.file.reason) }
     }
 }

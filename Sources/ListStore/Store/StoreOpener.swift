@@ -23,11 +23,33 @@ struct StoreOpener: Sendable {
     let path: String
     let mode: ListStore.AccessMode
     let busyTimeout: Int32
+    /// The file `path` names, symbolic links followed once, as SQLite follows them: its size, header,
+    /// `-wal` and `-txid` are looked at here, not the link's.
+    let filePath: String
+
+    init(path: String, mode: ListStore.AccessMode, busyTimeout: Int32) {
+        self.path = path
+        self.mode = mode
+        self.busyTimeout = busyTimeout
+        self.filePath = StorePath.resolvingLinks(path)
+    }
 
     func open() throws -> OpenedStore {
-        try ListStore.translatingErrors {
+        try translatingErrors {
             try StorePath.check(path)
-            return mode == .readWrite ? try openForWriting() : try openForReading()
+            try WALOwnership.check(path, busyTimeout: busyTimeout)
+            let opened = mode == .readWrite ? try openForWriting() : try openForReading()
+            // The first read opened the -wal file: which one it is, to notice it being replaced later.
+            opened.connection.recordWALFile()
+            return opened
+        }
+    }
+
+    /// Runs `body`, turning SQLite failures into ``ListStoreError``s; one caused by the files beside
+    /// the database (see ``CompanionFiles``) names that cause.
+    func translatingErrors<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as SQLiteError {
+            throw CompanionFiles.explain(error, path: path, file: filePath) ?? ListStoreError(error)
         }
     }
 
@@ -56,7 +78,7 @@ struct StoreOpener: Sendable {
     // MARK: Writing
 
     private func openForWriting() throws -> OpenedStore {
-        if path != StorePath.inMemory, FileManager.default.fileExists(atPath: path + "-txid") {
+        if path != StorePath.inMemory, FileManager.default.fileExists(atPath: filePath + "-txid") {
             // `litestream restore -f` keeps this beside a copy it follows, and overwrites the copy with
             // the primary's changes: an edit made here would be lost without a word.
             throw ListStoreError.readReplica(path: path)
@@ -79,14 +101,15 @@ struct StoreOpener: Sendable {
     /// may write touches it: that one would roll back a hot journal, or checkpoint someone else's -wal,
     /// before it could tell whose file it is.
     private func recogniseBeforeWriting() throws {
-        guard path != StorePath.inMemory, let size = StorePath.size(path), size > 0 else { return }
+        guard path != StorePath.inMemory, let size = StorePath.size(filePath), size > 0 else { return }
         do {
             _ = try examine(try connect(.readOnly))
         } catch let error as SQLiteError where error.isHotJournal {
             // Rolling back an interrupted write is a writer's job — but only on a file that is ours.
-            guard FileHeader(path: path)?.applicationID == Int(Schema.applicationID) else { throw ListStoreError.hotJournal(path: path) }
-        } catch let error as SQLiteError where error.isReadOnly || error.isCannotOpen || error.isBusy {
-            // No -shm file can be made here, or a lock is held: the writing connection says what is wrong.
+            guard FileHeader(path: filePath)?.applicationID == Int(Schema.applicationID) else { throw ListStoreError.hotJournal(path: path) }
+        } catch let error as SQLiteError where error.isReadOnly || error.isCannotOpen {
+            // No -shm file can be made here: the writing connection says what is wrong. (A lock held past
+            // the busy timeout is thrown as it is: the writing connection would only wait as long again.)
         }
     }
 
@@ -99,6 +122,7 @@ struct StoreOpener: Sendable {
             let mode = try connection.scalarText("PRAGMA journal_mode = WAL")?.lowercased()
             // SQLite keeps the old mode, without an error, when it cannot change it now.
             if mode != "wal" { throw SQLiteError(extendedCode: 5, message: "could not switch \(path) to WAL journaling yet (journal mode is \(mode ?? "unknown"))") }
+            connection.recordWALFile()
         }
     }
 
@@ -160,15 +184,15 @@ struct StoreOpener: Sendable {
             version = try Migrator.version(of: connection)
             objectCount = try connection.scalarInt("SELECT count(*) FROM sqlite_schema") ?? 0
         } catch let error as SQLiteError where error.isCorruptOrNotADatabase {
-            if FileHeader(path: path)?.applicationID == Int(Schema.applicationID) {
+            if FileHeader(path: filePath)?.applicationID == Int(Schema.applicationID) {
                 throw ListStoreError.corrupt("\(path): \(error.message)")
             }
             throw ListStoreError.notAListStore(path: path, reason: "not a SQLite database, or a damaged one: \(error.message)")
         }
         if applicationID == 0 && version == 0 && objectCount == 0 { return 0 }  // a new, empty file
         guard applicationID == Int(Schema.applicationID) else {
-            let reason = FileHeader(path: path)?.applicationID == Int(Schema.applicationID) && walFileExists
-                ? "the file itself is marked as ListStore's, but its -wal file holds another database's pages (application_id \(applicationID), \(objectCount) schema objects); move \(path)-wal away if it does not belong to it"
+            let reason = FileHeader(path: filePath)?.applicationID == Int(Schema.applicationID) && walFileExists
+                ? "the file itself is marked as ListStore's, but its -wal file holds another database's pages (application_id \(applicationID), \(objectCount) schema objects); move \(filePath)-wal away if it does not belong to it"
                 : applicationID == 0
                 ? "a SQLite database of another application: it has \(objectCount) schema objects and no ListStore application_id"
                 : "a SQLite database of another application: its application_id is \(applicationID)"
@@ -183,15 +207,15 @@ struct StoreOpener: Sendable {
         return version
     }
 
-    private var walFileExists: Bool { FileManager.default.fileExists(atPath: path + "-wal") }
+    private var walFileExists: Bool { FileManager.default.fileExists(atPath: filePath + "-wal") }
 
     /// A ListStore file shorter than its header says was truncated. Checked only when no -wal file
     /// holds newer pages, and only for files that carry ListStore's application id.
     private func checkFileSize() throws {
         guard path != StorePath.inMemory, !walFileExists,
-              let header = FileHeader(path: path), header.applicationID == Int(Schema.applicationID),
+              let header = FileHeader(path: filePath), header.applicationID == Int(Schema.applicationID),
               let expected = header.declaredSize,
-              let fileSize = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int else { return }
+              let fileSize = StorePath.size(filePath) else { return }
         if fileSize < expected {
             throw ListStoreError.corrupt("\(path) is \(fileSize) bytes but its header says \(expected): it was truncated")
         }

@@ -12,7 +12,7 @@ enum UICommand {
         guard context.databaseExists else { throw context.missingDatabase }
         let store = try context.openForWriting()
         #if canImport(CNcurses)
-        try runScreen(store: store, path: context.databasePath)
+        try runScreen(store: store, path: context.databaseFile)
         return .streamed
         #else
         throw CommandFailure("ui is not available on this platform (it needs ncurses)")

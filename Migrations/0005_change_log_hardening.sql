@@ -1,4 +1,4 @@
--- ListStore schema, version 4: a change log that cannot silently lie (see 0003_change_log.sql).
+-- ListStore schema, version 5: a change log that cannot silently lie (see 0003_change_log.sql).
 --
 -- * Ids changed by hand (`UPDATE rows SET id = …`, as for ids that are used up) are logged as
 --   'structure', like moves: observers holding the old ids read the store afresh.

@@ -1,0 +1,127 @@
+import Foundation
+import SQLiteLayer
+
+/// Recognises a `-wal` file that does not belong to the database beside it — another ListStore file's
+/// left beside a restored backup, or a newer one beside an older copy of the same file — before anything
+/// reads through it: SQLite would apply its pages to the file without a word, and reads would show a mix
+/// of both files (or a "malformed" one).
+///
+/// Every ListStore file of schema version 4 or newer has a random identity and a note of where its change
+/// log stood when the latest ListStore write began (`Migrations/0004_file_identity.sql`), in a page that
+/// every logged commit writes, so a `-wal` holding such a commit holds that page. The check compares what
+/// the main file holds alone (read with SQLite's `immutable=1`, which ignores the `-wal`) with what the
+/// file shows through the `-wal` (a read-only connection, which never checkpoints) and with the `-wal`'s
+/// first committed version of that page: a different identity, none, or a `-wal` that began after the
+/// main file's change log ends, and the `-wal` is refused. A file without a `-wal` holding frames pays
+/// one `stat`.
+enum WALOwnership {
+    /// The `sqlite_sequence` row holding the identity; no table has this name.
+    static let identityRow = "liststore_file_identity"
+    /// The `sqlite_sequence` row saying where the change log stood when the latest ListStore write began.
+    static let baseRow = "liststore_file_base"
+
+    /// Sets ``baseRow`` to where the change log stands now, at the start of a ListStore write (before it
+    /// appends its entry). The page is written by that commit anyway, so this costs one statement.
+    static func recordBase(_ db: Connection) throws {
+        try db.run("UPDATE sqlite_sequence SET seq = coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_log'), 0) WHERE name = ?1",
+                   [.text(baseRow)])
+    }
+
+    /// Reads of the main file alone take no lock, so a checkpoint writing it at that moment can make one
+    /// read fail or differ; a `-wal` that does not belong stays refused however often it is read.
+    private static let attempts = 3
+
+    /// Throws ``ListStoreError/walFromAnotherFile(path:reason:)`` when the `-wal` beside `path` holds
+    /// another file's changes. Returns without a word when there is nothing to compare: no `-wal` with
+    /// frames, a main file that is not a ListStore file of version 4 or newer, or a `-wal` that cannot be
+    /// read here (the usual open then says what is wrong).
+    static func check(_ path: String, busyTimeout: Int32) throws {
+        guard path != StorePath.inMemory else { return }
+        let wal = walPath(of: path)
+        guard hasFrames(wal), FileHeader(path: path)?.applicationID == Int(Schema.applicationID) else { return }
+        for attempt in 1...attempts {
+            if attempt > 1 { usleep(2_000) }
+            // The -wal first, the main file alone last: the main file only moves forward (checkpoints copy
+            // newer pages into it), so a file that was in step with its -wal still is when read after it.
+            let throughWAL = Result { try identity(of: path, mode: .readOnly, busyTimeout: busyTimeout) }
+            let firstVersion = (try? throughWAL.get())?.sequenceRoot
+                .flatMap { WALFrames.firstCommittedImage(ofPage: $0, walPath: wal) }.flatMap(WALFrames.sequenceRows)
+            let alone: Seen
+            do {
+                alone = try identity(of: path, mode: .readOnlyImmutable, busyTimeout: busyTimeout)
+            } catch {
+                if attempt < attempts { continue } else { return }  // unreadable alone: the usual open reports it
+            }
+            // Not a file of version 4 or newer: nothing to compare.
+            guard let fileIdentity = alone.identity else { return }
+            let seen: Seen
+            switch throughWAL {
+            case let .success(value):
+                seen = value
+            case let .failure(error as SQLiteError) where error.isCorruptOrNotADatabase:
+                if attempt < attempts { continue }
+                throw ListStoreError.walFromAnotherFile(path: path, reason: "the file reads well alone, but read with its -wal it is damaged: \(error.message)")
+            case .failure:
+                return  // cannot be read with its -wal here (no -shm can be made, a lock held): the usual open reports it
+            }
+            // Another application's pages: the usual recognition names them.
+            guard seen.applicationID == Int(Schema.applicationID) else { return }
+            if seen.identity == fileIdentity {
+                // The same file — but the main file may be an older copy of it, put back beside a -wal that
+                // began after the copy was taken: the -wal's first version of the identity's page says
+                // where the change log stood when the -wal began, and the main file's log must reach that.
+                guard let firstVersion, firstVersion[identityRow] == fileIdentity,
+                      let base = firstVersion[baseRow], alone.logSequence < base else { return }
+                if attempt < attempts { continue }
+                throw ListStoreError.walFromAnotherFile(path: path, reason: "the file is an older copy of the one the -wal belongs to: its change log ends at entry \(alone.logSequence), but the -wal began after entry \(base)")
+            }
+            if attempt < attempts { continue }
+            let reason = seen.identity.map { "the file's identity is \(fileIdentity), the -wal's is \($0)" }
+                ?? "the file has an identity (\(fileIdentity)), but read with its -wal it has none (schema version \(seen.version))"
+            throw ListStoreError.walFromAnotherFile(path: path, reason: reason)
+        }
+    }
+
+    /// The `-wal` file SQLite uses for `path`: beside the file a symbolic link points to.
+    private static func walPath(of path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path + "-wal" }
+        defer { free(resolved) }
+        return String(cString: resolved) + "-wal"
+    }
+
+    /// A `-wal` file longer than its 32-byte header holds frames (which may still be old ones SQLite ignores).
+    private static func hasFrames(_ walPath: String) -> Bool {
+        (StorePath.size(walPath) ?? 0) > 32
+    }
+
+    /// What a connection sees of the file.
+    private struct Seen {
+        let applicationID: Int
+        let version: Int
+        /// Nil when the file has none (version 3 or older, or the row deleted by hand).
+        let identity: Int64?
+        /// The change log's counter (0 when nothing was ever logged).
+        let logSequence: Int64
+        /// The root page of `sqlite_sequence`.
+        let sequenceRoot: UInt32?
+    }
+
+    /// What a connection in `mode` sees.
+    private static func identity(of path: String, mode: Connection.Mode, busyTimeout: Int32) throws -> Seen {
+        let connection = try Connection(path: path, mode: mode)
+        connection.setBusyTimeout(milliseconds: busyTimeout)
+        try connection.setCheckpointOnClose(false)
+        try connection.enableDefensiveMode()
+        return try connection.readTransaction {
+            let applicationID = try connection.scalarInt("PRAGMA application_id") ?? 0
+            let version = try Migrator.version(of: connection)
+            guard version >= 4 else { return Seen(applicationID: applicationID, version: version, identity: nil, logSequence: 0, sequenceRoot: nil) }
+            let sequence = { (name: String) throws -> Int64? in
+                try connection.cached("SELECT seq FROM sqlite_sequence WHERE name = ?1").bind([.text(name)]).first { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
+            }
+            let root = try connection.scalarInt("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_sequence'")
+            return Seen(applicationID: applicationID, version: version, identity: try sequence(identityRow), logSequence: try sequence("liststore_log") ?? 0,
+                        sequenceRoot: root.flatMap { UInt32(exactly: $0) })
+        }
+    }
+}

@@ -116,7 +116,7 @@ public enum CLI {
     /// Through a symbolic link, the file created is the one the link names (the link stays, as it was).
     private static func removeEmptyStoreCreatedByAFailedCommand(_ path: String, _ context: CommandContext) {
         guard FileManager.default.fileExists(atPath: path),
-              let store = try? ListStore.open(at: path, mode: .readOnly),
+              let store = try? ListStore.open(at: path, mode: .inspect),  // also a file left at an older version by a failed creation
               (try? store.sectionCount()) == 0 else { return }
         let file = (try? ExportDestination.followingLinks(path, context)) ?? path
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: file + suffix) }

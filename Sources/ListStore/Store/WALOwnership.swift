@@ -61,8 +61,10 @@ enum WALOwnership {
             case let .failure(error as SQLiteError) where error.isCorruptOrNotADatabase:
                 if attempt < attempts { continue }
                 throw ListStoreError.walFromAnotherFile(path: path, reason: "the file reads well alone, but read with its -wal it is damaged: \(error.message)")
+            case let .failure(error as SQLiteError) where error.isBusy:
+                throw error  // a lock held all through the busy timeout: the usual open would wait a second one
             case .failure:
-                return  // cannot be read with its -wal here (no -shm can be made, a lock held): the usual open reports it
+                return  // cannot be read with its -wal here (no -shm can be made): the usual open reports it
             }
             // Another application's pages: the usual recognition names them.
             guard seen.applicationID == Int(Schema.applicationID) else { return }

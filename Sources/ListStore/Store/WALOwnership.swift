@@ -27,6 +27,16 @@ enum WALOwnership {
                    [.text(baseRow)])
     }
 
+    /// Gives the finished copy at `path` (a backup's temporary file, which nobody else has open) an identity
+    /// of its own: a copy is another file from then on, so the original's `-wal` beside a restored copy is
+    /// refused like any other file's. A copy of a file older than version 4 has no identity to change.
+    static func giveNewIdentity(toCopyAt path: String) throws {
+        let copy = try Connection(path: path, mode: .readWrite)
+        try copy.transaction(.immediate) {
+            try copy.run("UPDATE sqlite_sequence SET seq = (random() & 9223372036854775807) | 1 WHERE name = ?1", [.text(identityRow)])
+        }
+    }
+
     /// Reads of the main file alone take no lock, so a checkpoint writing it at that moment can make one
     /// read fail or differ; a `-wal` that does not belong stays refused however often it is read.
     private static let attempts = 3

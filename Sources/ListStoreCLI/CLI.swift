@@ -114,11 +114,9 @@ public enum CLI {
     /// A write command creates the database before it can validate its input against it; when the
     /// command then fails, the new, still empty file goes too, so a failed command leaves nothing behind.
     /// Through a symbolic link, the file created is the one the link names (the link stays, as it was).
-    /// (Inspected, not opened for reading: a creation that failed between two migrations — a full disk,
-    /// the file size limit — leaves an empty file of an older version, which reading would refuse.)
     private static func removeEmptyStoreCreatedByAFailedCommand(_ path: String, _ context: CommandContext) {
         guard FileManager.default.fileExists(atPath: path),
-              let store = try? ListStore.open(at: path, mode: .inspect),
+              let store = try? ListStore.open(at: path, mode: .inspect),  // also a file left at an older version by a failed creation
               (try? store.sectionCount()) == 0 else { return }
         let file = (try? ExportDestination.followingLinks(path, context)) ?? path
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: file + suffix) }

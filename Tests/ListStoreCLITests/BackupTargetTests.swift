@@ -4,7 +4,8 @@ import Testing
 
 /// `backup FILE` (and the library's `backup(to:)`) writes a real, whole file at exactly the path given,
 /// never an SQLite URI, `:memory:` or one of the live database's own files, and leaves nothing behind
-/// when it fails: a full disk, the file size limit, a missing folder, a name that is taken.
+/// when it fails: a full disk, the file size limit, a missing folder, a name that is taken. The backups
+/// run the binary (`process: true`): its messages name FILE exactly as typed.
 @Suite struct BackupTargetTests {
     /// Sections and rows of the copy at `path`, read with the library.
     static func counts(_ path: String) throws -> [Int] {
@@ -23,7 +24,7 @@ import Testing
         let cli = try CLIHarness()
         try cli.run(["demo"])
         for name in [":memory:", "file:x?mode=memory", "file:copy.sqlite", "file:liststore.sqlite-wal"] {
-            let run = try cli.run(["backup", name])
+            let run = try cli.run(["backup", name], process: true)
             #expect(run.status == 0, "\(name): \(run.stderr)")
             #expect(run.stdout == "backed up 3 sections, 24 rows to \(name)\n")
             let written = cli.directory.appendingPathComponent(name).path
@@ -37,7 +38,7 @@ import Testing
     @Test func anEmptyPathIsRefused() throws {
         let cli = try CLIHarness()
         try cli.run(["demo"])
-        let run = try cli.run(["backup", ""])
+        let run = try cli.run(["backup", ""], process: true)
         #expect(run.status == 1)
         #expect(run.stderr == "error: cannot back up to an empty path: no file name was given; no backup was written and the database is unchanged — pass the path of a new file\n")
         #expect(Self.strayFiles(cli) == [])
@@ -59,7 +60,7 @@ import Testing
                        "./liststore.sqlite-wal", "sub/../liststore.sqlite-journal", "here/liststore.sqlite-shm",
                        cli.database + "-wal", "soft.sqlite", "hard.sqlite"]
         for target in targets {
-            let run = try cli.run(["backup", target])
+            let run = try cli.run(["backup", target], process: true)
             #expect(run.status == 1, "\(target): \(run.stdout)")
             #expect(run.stderr.hasPrefix("error: cannot back up to \(target): it is the database's own file ("), "\(target): \(run.stderr)")
             #expect(run.stderr.filter { $0 == "\n" }.count == 1)
@@ -95,7 +96,7 @@ import Testing
         try files.createSymbolicLink(atPath: cli.directory.appendingPathComponent("dangling.sqlite").path, withDestinationPath: "nowhere.sqlite")
         try files.createDirectory(at: cli.directory.appendingPathComponent("folder"), withIntermediateDirectories: true)
         for target in ["taken.sqlite", "dangling.sqlite", "folder"] {
-            let run = try cli.run(["backup", target])
+            let run = try cli.run(["backup", target], process: true)
             #expect(run.status == 1)
             #expect(run.stderr == "error: \(target) already exists; choose a new FILE (a backup never overwrites)\n")
         }
@@ -107,7 +108,7 @@ import Testing
     @Test func aBackupIsWholeAndLeavesNoTemporaryBehind() throws {
         let cli = try CLIHarness()
         try cli.run(["demo"])
-        let run = try cli.run(["backup", "copy.sqlite"])
+        let run = try cli.run(["backup", "copy.sqlite"], process: true)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Self.counts(cli.directory.appendingPathComponent("copy.sqlite").path) == [6, 10, 8])
         #expect(Self.strayFiles(cli) == ["copy.sqlite"])
@@ -116,7 +117,7 @@ import Testing
     @Test func aMissingFolderIsNamedAndNothingIsWritten() throws {
         let cli = try CLIHarness()
         try cli.run(["demo"])
-        let run = try cli.run(["backup", "missing/copy.sqlite"])
+        let run = try cli.run(["backup", "missing/copy.sqlite"], process: true)
         #expect(run.status == 1)
         #expect(run.stderr == "error: cannot back up to missing/copy.sqlite: the folder missing does not exist; no backup was written and the database is unchanged — create it first\n")
         #expect(Self.strayFiles(cli) == [])
@@ -131,7 +132,7 @@ import Testing
         let small = try FileSystemFaults.mountTmpfs(in: cli.directory, kilobytes: 128)
         defer { FileSystemFaults.unmount(small) }
         let before = try cli.dump()
-        let run = try cli.run(["backup", "small/copy.sqlite"])
+        let run = try cli.run(["backup", "small/copy.sqlite"], process: true)
         #expect(run.status == 1)
         #expect(run.stderr == "error: cannot back up to small/copy.sqlite: the disk is full; no backup was written and the database is unchanged — free some space and try again\n")
         #expect(FileSystemFaults.names(in: small) == [], "no empty target, no temporary")
@@ -139,7 +140,7 @@ import Testing
         // The same backup where there is room: the retry is not refused with "already exists".
         let large = try FileSystemFaults.mountTmpfs(in: cli.directory, name: "large", kilobytes: 1_024)
         defer { FileSystemFaults.unmount(large) }
-        let retry = try cli.run(["backup", "large/copy.sqlite"])
+        let retry = try cli.run(["backup", "large/copy.sqlite"], process: true)
         #expect(retry.status == 0, "\(retry.stderr)")
         #expect(FileSystemFaults.names(in: large) == ["copy.sqlite"])
         #expect(try Self.counts(large + "/copy.sqlite") == [1_000, 1_000, 1_000])

@@ -28,13 +28,13 @@ import Testing
         // The harness's default --db is the relative name, which messages repeat.
         let advice = "move liststore.sqlite-wal and liststore.sqlite-shm away"
         for arguments in [["show"], ["export"], ["check"], ["add", "0", "x"], ["init"], ["repair"]] {
-            let run = try cli.run(arguments)
+            let run = try cli.run(arguments, process: true)  // the binary's own words: paths as typed
             #expect(run.status == 1, "\(arguments)")
             #expect(run.stdout.isEmpty, "\(arguments): \(run.stdout)")
             #expect(run.stderr.hasPrefix("error: liststore.sqlite-wal does not belong to liststore.sqlite") && run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains(advice), "\(run.stderr)")
         }
-        let json = try cli.run(["--json", "show"])
+        let json = try cli.run(["--json", "show"], process: true)
         #expect(json.status == 1 && json.stdout.contains("does not belong to") && json.stdout.contains(advice), "\(json.stdout)")
         #expect(cli.bytes() == bytes)
         #expect(cli.bytes(cli.database + "-wal") == walBytes)

@@ -5,7 +5,8 @@ import ListStore
 
 /// A write that cannot get the lock fails after one busy timeout — not one per connection it opens.
 @Suite struct BusyWaitTests {
-    static let timeout: Int32 = 1_000
+    /// Two of them (4 s) would be the bug; the margin above one absorbs a loaded machine.
+    static let timeout: Int32 = 2_000
 
     /// How long opening `path` and adding a section takes to fail with `.busy` while `holder` holds its lock.
     func failedWrite(_ path: String) throws -> Duration {
@@ -35,7 +36,7 @@ import ListStore
             let other = try Connection(path: path, mode: .readWrite)
             try other.run("BEGIN IMMEDIATE")
             let waited = try failedWrite(path)
-            #expect(waited >= .milliseconds(900) && waited < .milliseconds(1_700), "\(waited)")
+            #expect(waited >= .milliseconds(1_800) && waited < .milliseconds(3_600), "\(waited)")
             try other.run("ROLLBACK")
         }
         do {
@@ -46,7 +47,7 @@ import ListStore
             try exclusive.run("UPDATE sections SET title = title")
             try exclusive.run("COMMIT")
             let waited = try failedWrite(path)
-            #expect(waited >= .milliseconds(900) && waited < .milliseconds(1_700), "one busy timeout (\(Self.timeout) ms), not two: \(waited)")
+            #expect(waited >= .milliseconds(1_800) && waited < .milliseconds(3_600), "one busy timeout (\(Self.timeout) ms), not two: \(waited)")
         }
         // Once it is gone, the write goes through.
         try ListStore.open(at: path, busyTimeout: Self.timeout).insertSection(title: "now")

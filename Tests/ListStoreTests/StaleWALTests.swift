@@ -91,6 +91,35 @@ import SQLiteLayer
         #expect(try identity(first) == one)
     }
 
+    /// README's restore recipe puts a `liststore backup` copy back at the path; the original's `-wal`,
+    /// left there, began before the copy was taken, so only the copy's own identity tells them apart.
+    @Test func aBackupRestoredBesideTheOriginalsWALIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let (store, path) = try Self.liveStore(directory, "lists.sqlite", rows: ["1", "2"])
+        try store.insertRow("3", intoSection: 0)
+        let backup = directory.path("backup.sqlite")
+        try store.backup(to: backup)  // taken after the -wal began
+        try store.insertRow("4", intoSection: 0)
+        try Self.copy(path + "-wal", backup + "-wal")
+        try Self.expectRefusedUntouched(backup)
+    }
+
+    /// Without the stale `-wal`, a backup is the store as it was, a file of its own, with nothing beside it.
+    @Test func aBackupIsTheStoreWithAnIdentityOfItsOwn() throws {
+        let directory = try TemporaryDirectory()
+        let (store, path) = try Self.liveStore(directory, "lists.sqlite", rows: ["1", "2"])
+        let backup = directory.path("backup.sqlite")
+        try store.backup(to: backup)
+        for suffix in ["-wal", "-shm", "-journal"] { #expect(!FileManager.default.fileExists(atPath: backup + suffix)) }
+        let identity = { (path: String) throws -> Int64? in
+            try Connection(path: path, mode: .readOnly).scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'liststore_file_identity'").map(Int64.init)
+        }
+        let original = try #require(try identity(path)), copy = try #require(try identity(backup))
+        #expect(copy > 0 && copy != original)
+        #expect(try ListStore.open(at: backup).snapshot().titles == [["1", "2"]])
+        #expect(try ListStore.open(at: backup).checkInvariants().isEmpty)
+    }
+
     @Test func anOlderCopyOfTheSameFileBesideItsNewerWALIsRefused() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.closedStore(directory, "lists.sqlite", rows: ["1"])

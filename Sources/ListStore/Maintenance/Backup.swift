@@ -3,7 +3,8 @@ import SQLiteLayer
 
 extension ListStore {
     /// Writes a consistent copy of the store to a new file at exactly `path`, with `VACUUM INTO` (never
-    /// a plain file copy, which could catch a half-written transaction), even while others write.
+    /// a plain file copy, which could catch a half-written transaction), even while others write. The copy
+    /// gets a file identity of its own, so the original's `-wal` is refused beside it when it is restored.
     ///
     /// `path` is a plain file name, never an SQLite URI or `:memory:` (`file:x?mode=memory` is a file of
     /// that name). The copy is written to a hidden temporary file beside `path`, flushed to disk, and
@@ -25,6 +26,7 @@ extension ListStore {
                 defer { if queryOnly { try? db.run("PRAGMA query_only = ON") } }
                 try db.run("VACUUM INTO ?1", [.text(Connection.fileName(for: temporary))])
             }
+            try WALOwnership.giveNewIdentity(toCopyAt: temporary)
             try target.publish(temporary)
         } catch {
             BackupTarget.remove(temporary)

@@ -195,6 +195,11 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     }
 
     /// Maps a SQLite failure to the case a caller can act on.
+    /// A write refused, or an observation ended, because the file or its `-wal` is no longer the one opened.
+    init(_ error: FileMovedError) {
+        self = .fileReplaced(path: error.path, reason: error.file.reason)
+    }
+
     init(_ error: SQLiteError) {
         if error.isBusy { self = .busy(error.message) }
         else if let limit = StorageLimit(error) { self = limit == .diskFull ? .full(error.message) : .fileSizeLimit(error.message) }

@@ -50,6 +50,8 @@ struct StoreOpener: Sendable {
     func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as SQLiteError {
             throw CompanionFiles.explain(error, path: path, file: filePath) ?? ListStoreError(error)
+        } catch let error as FileMovedError {
+            throw ListStoreError(error)
         }
     }
 

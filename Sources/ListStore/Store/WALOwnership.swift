@@ -27,6 +27,16 @@ enum WALOwnership {
                    [.text(baseRow)])
     }
 
+    /// Gives the finished copy at `path` (a backup's temporary file, which nobody else has open) an identity
+    /// of its own: a copy is another file from then on, so the original's `-wal` beside a restored copy is
+    /// refused like any other file's. A copy of a file older than version 4 has no identity to change.
+    static func giveNewIdentity(toCopyAt path: String) throws {
+        let copy = try Connection(path: path, mode: .readWrite)
+        try copy.transaction(.immediate) {
+            try copy.run("UPDATE sqlite_sequence SET seq = (random() & 9223372036854775807) | 1 WHERE name = ?1", [.text(identityRow)])
+        }
+    }
+
     /// Reads of the main file alone take no lock, so a checkpoint writing it at that moment can make one
     /// read fail or differ; a `-wal` that does not belong stays refused however often it is read.
     private static let attempts = 3
@@ -61,8 +71,10 @@ enum WALOwnership {
             case let .failure(error as SQLiteError) where error.isCorruptOrNotADatabase:
                 if attempt < attempts { continue }
                 throw ListStoreError.walFromAnotherFile(path: path, reason: "the file reads well alone, but read with its -wal it is damaged: \(error.message)")
+            case let .failure(error as SQLiteError) where error.isBusy:
+                throw error  // a lock held all through the busy timeout: the usual open would wait a second one
             case .failure:
-                return  // cannot be read with its -wal here (no -shm can be made, a lock held): the usual open reports it
+                return  // cannot be read with its -wal here (no -shm can be made): the usual open reports it
             }
             // Another application's pages: the usual recognition names them.
             guard seen.applicationID == Int(Schema.applicationID) else { return }

@@ -182,7 +182,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
         case let .companionFile(path, reason):
             return "cannot use \(path): \(reason); nothing was changed"
         case let .payloadTooDeep(text):
-            return "payload is nested deeper than \(ListStore.maximumPayloadDepth) levels, the most ListStore stores (SQLite's JSON functions read no deeper): \(Self.excerpt(text)); flatten it"
+            return "payload is nested deeper than \(PayloadDepth.maximum) levels, the most ListStore stores (SQLite's JSON functions read no deeper): \(Self.excerpt(text)); flatten it"
         case let .fileReplaced(path, reason):
             return "\(path) was replaced or moved while it was open here (\(reason)); nothing was written — open it again"
         case let .walFromAnotherFile(path, reason):
@@ -245,5 +245,13 @@ public struct DatabaseFailure: Error, Hashable, Sendable, CustomStringConvertibl
         message = error.message
         sql = error.sql
         description = error.description
+    }
+}
+
+extension ListStoreError {
+    /// Runs `body`, turning a SQLite failure or a moved file into the ``ListStoreError`` the store's calls throw.
+    static func translating<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as SQLiteError { throw ListStoreError(error) }
+        catch let error as FileMovedError { throw ListStoreError(error) }
     }
 }

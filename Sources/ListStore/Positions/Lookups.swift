@@ -19,26 +19,4 @@ extension Connection {
         guard let found else { throw ListStoreError.unknownRow(id) }
         return (found.0, found.1)
     }
-
-    /// Throws `invalidPayload` unless `payload` is nil or valid JSON (as SQLite's `json_valid` sees it),
-    /// and `payloadTooDeep` when it nests deeper than ``ListStore/maximumPayloadDepth``.
-    func validatePayload(_ payload: String?) throws {
-        guard let payload else { return }
-        try ListStore.checkPayloadDepth(payload)
-        guard try scalarInt("SELECT json_valid(?1)", [.text(payload)]) == 1 else {
-            throw ListStoreError.invalidPayload(payload)
-        }
-    }
-}
-
-/// Throws `invalidTitle` for titles a table view cannot show or the `sqlite3` shell would cut short.
-func validateTitle(_ title: String) throws {
-    if title.isEmpty { throw ListStoreError.invalidTitle(title, reason: "a title cannot be empty") }
-    if title.utf8.contains(0) { throw ListStoreError.invalidTitle(title, reason: "a title cannot contain NUL characters") }
-}
-
-/// The first value that appears a second time in `values`, or nil when all are distinct.
-func firstRepeated<T: Hashable>(_ values: [T]) -> T? {
-    var seen = Set<T>()
-    return values.first { !seen.insert($0).inserted }
 }

@@ -215,7 +215,6 @@ public final class ListStore: Sendable {
     }
 
     static func translatingErrors<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as SQLiteError { throw ListStoreError(error) }
-        catch let error as FileMovedError { throw ListStoreError(error) }
+        try ListStoreError.translating(body)
     }
 }

@@ -39,6 +39,8 @@ public struct ListDocument: Hashable, Sendable {
 
 /// Receives the sections and rows of an import, in order, inside the import's transaction.
 /// Obtained from ``ListStore/importStream(replacing:tracksChanges:_:)``; each call validates what it is given.
+/// Usable only inside that closure: kept and called afterwards it throws ``ListStoreError/transactionFinished``
+/// and writes nothing. Not `Sendable`: use it on the thread that runs the closure.
 ///
 /// An id given twice is found by the file's own primary keys, so the importer keeps no set of ids;
 /// without change tracking it keeps nothing of what it wrote, and its memory does not grow with the import.
@@ -47,6 +49,8 @@ public final class ListImporter {
     private let insertSection: Statement
     private let insertRow: Statement
     private let tracksChanges: Bool
+    /// Usable until ``ListStore/importStream(replacing:tracksChanges:_:)``'s closure returns.
+    private let scope = HandleScope()
     private var currentSection: (id: Int64, index: Int, rows: Int)?
     /// What was written, for the change set: each section with its rows (only when tracking changes).
     private var written: [SectionSnapshot] = []
@@ -72,6 +76,7 @@ public final class ListImporter {
 
     /// Adds a section after the ones added so far; the rows added next go into it.
     public func addSection(id: SectionID? = nil, title: String) throws {
+        try scope.check()
         try validateTitle(title)
         if let id, id.rawValue <= 0 { throw ListStoreError.invalidDocument("section id \(id.rawValue) is not a positive integer") }
         let index = sectionsWritten
@@ -89,6 +94,7 @@ public final class ListImporter {
 
     /// Adds a row at the end of the section added last.
     public func addRow(id: RowID? = nil, title: String, payload: String? = nil) throws {
+        try scope.check()
         guard let section = currentSection else { throw ListStoreError.invalidDocument("a row comes before any section") }
         try validateTitle(title)
         if let id, id.rawValue <= 0 { throw ListStoreError.invalidDocument("row id \(id.rawValue) is not a positive integer") }
@@ -107,9 +113,15 @@ public final class ListImporter {
         rowsWritten += 1
     }
 
+    /// Ends the importer's validity: the import's closure has returned.
+    func close() { scope.close() }
+
     /// An insert refused because the id is taken: given earlier in the document, or assigned to an
     /// earlier section or row that had none.
     private static func isDuplicateID(_ error: Error) -> Bool {
         (error as? SQLiteError)?.extendedCode == 1555  // SQLITE_CONSTRAINT_PRIMARYKEY
     }
 }
+
+@available(*, unavailable, message: "an importer is used only inside its importStream closure, on that thread")
+extension ListImporter: Sendable {}

@@ -10,19 +10,19 @@ import SQLiteLayer
 /// ``ListStoreError/transactionFinished``.
 public class ListReader {
     let db: Connection
-    private var finished = false
+    private let scope = HandleScope()
 
     init(_ db: Connection) { self.db = db }
 
     /// Runs `body` if the reader's closure has not returned yet. A SQLite failure becomes the
     /// ``ListStoreError`` the store's own calls throw (a full disk is `.full`, whoever catches it).
     func whileOpen<T>(_ body: () throws -> T) throws -> T {
-        guard !finished else { throw ListStoreError.transactionFinished }
+        try scope.check()
         return try ListStoreError.translating(body)
     }
 
     /// Ends the reader's validity.
-    func close() { finished = true }
+    func close() { scope.close() }
 
     /// The number of sections.
     public func sectionCount() throws -> Int {
@@ -190,3 +190,6 @@ public class ListReader {
         ListSection(id: SectionID(rawValue: statement.int64(0)), title: statement.text(1), rowCount: statement.int(2))
     }
 }
+
+@available(*, unavailable, message: "a reader is used only inside its read or write closure, on that thread")
+extension ListReader: Sendable {}

@@ -18,6 +18,7 @@ extension ListStore {
                 try db.run("DELETE FROM sections")
             }
             let importer = try ListImporter(db, tracksChanges: tracksChanges, sectionsReplaced: existing.count)
+            defer { importer.close() }
             try feed(importer)
             guard tracksChanges else { return (ChangeSet(), .structure) }
             var changes = ChangeSet()

@@ -59,10 +59,7 @@ extension ListTransaction {
             if let repeated = firstRepeated(ids) { throw ListStoreError.duplicateSectionID(repeated) }
             try verifiedSectionCount()
             try delete(try ids.map { id in
-                guard let index = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)]) else {
-                    throw ListStoreError.unknownSection(id)
-                }
-                return ChangeSet.SectionChange(index: index, id: id)
+                ChangeSet.SectionChange(index: try db.existingSectionIndex(id), id: id)
             })
         }
     }

@@ -11,6 +11,17 @@ extension Connection {
         throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(self))
     }
 
+    /// The index of the section with id `id`, or nil when there is none.
+    func sectionIndex(id: Int64) throws -> Int? {
+        try cached("SELECT position FROM sections WHERE id = ?1").bind([.integer(id)]).first { $0.int(0) }
+    }
+
+    /// The index of section `id`, or an `unknownSection` error.
+    func existingSectionIndex(_ id: SectionID) throws -> Int {
+        guard let index = try sectionIndex(id: id.rawValue) else { throw ListStoreError.unknownSection(id) }
+        return index
+    }
+
     /// The current index path of row `id`, with its section's id, or `unknownRow`.
     func location(of id: RowID) throws -> (path: ListIndexPath, section: Int64) {
         let found = try cached("""

@@ -57,7 +57,7 @@ public class ListReader {
 
     /// The current index of the section with id `id`, or nil when it no longer exists.
     public func index(of id: SectionID) throws -> Int? {
-        try whileOpen { try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)]) }
+        try whileOpen { try db.sectionIndex(id: id.rawValue) }
     }
 
     /// The number of rows in all sections (from the sections' counts, not a scan of the rows).

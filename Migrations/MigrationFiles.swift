@@ -2,9 +2,9 @@
 ///
 /// Each entry is one numbered `.sql` file of this folder; add a line here with every new file
 /// (a test fails when a file is not registered, or is out of order).
-public enum MigrationFiles {
+package enum MigrationFiles {
     /// `(file name, SQL bytes)` for every migration, version 1 first.
-    public static let all: [(name: String, bytes: [UInt8])] = [
+    package static let all: [(name: String, bytes: [UInt8])] = [
         ("0001_create_lists.sql", PackageResources._001_create_lists_sql),
         ("0002_row_base_and_counts.sql", PackageResources._002_row_base_and_counts_sql),
         ("0003_change_log.sql", PackageResources._003_change_log_sql),

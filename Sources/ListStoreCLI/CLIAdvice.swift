@@ -21,4 +21,9 @@ enum CLIAdvice {
             return "\(error)"
         }
     }
+
+    /// A library remedy in the CLI's words: the store call it names becomes the command.
+    static func remedy(_ remedy: String) -> String {
+        remedy.replacingOccurrences(of: "`repair()`", with: "run `liststore repair`")
+    }
 }

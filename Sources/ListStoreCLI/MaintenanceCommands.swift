@@ -58,7 +58,7 @@ enum MaintenanceCommands {
     }
 
     private static func problemLine(_ problem: IntegrityProblem) -> String {
-        "problem: \(problem.description)" + (problem.remedy.map { " — fix: \($0)" } ?? " — `liststore repair` fixes it")
+        "problem: \(problem.description)" + (problem.remedy.map { " — fix: \(CLIAdvice.remedy($0))" } ?? " — `liststore repair` fixes it")
     }
 
     private static func problemJSON(_ problem: IntegrityProblem) -> JSONValue {

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Not thread-safe by itself: wrap it in a lock (ListStore uses a lock) to share it.
 /// Closing happens when the last reference goes away.
-public final class Connection {
+package final class Connection {
     /// How a database file is opened.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// Read and write; create the file when it does not exist.
         case readWriteCreate
         /// Read and write an existing file; fail when it does not exist.
@@ -20,7 +20,7 @@ public final class Connection {
     }
 
     /// The path this connection was opened with (`:memory:` for an in-memory database).
-    public let path: String
+    package let path: String
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
     /// The `-wal` file the connection has open, as first seen (see ``recordWALFile()``).
@@ -30,7 +30,7 @@ public final class Connection {
     ///
     /// `path` is always a plain file name (see ``fileName(for:)``): `file:x.sqlite` is a file of that
     /// name, never a URI, so every command reads and writes the same file. Only `:memory:` is special.
-    public init(path: String, mode: Mode) throws {
+    package init(path: String, mode: Mode) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
@@ -56,7 +56,7 @@ public final class Connection {
     /// where SQLite interprets names beginning with `file:` as URIs (`SQLITE_USE_URI`, or
     /// `SQLITE_CONFIG_URI`): a relative path gets a leading `./`. `:memory:` stays SQLite's
     /// in-memory database. Use it for every file name handed to SQLite, `VACUUM INTO` included.
-    public static func fileName(for path: String) -> String {
+    package static func fileName(for path: String) -> String {
         if path == ":memory:" || path.hasPrefix("/") || path.hasPrefix("./") { return path }
         return "./" + path
     }
@@ -83,13 +83,13 @@ public final class Connection {
     }
 
     /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`.
-    public func setBusyTimeout(milliseconds: Int32) {
+    package func setBusyTimeout(milliseconds: Int32) {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
     /// Hardens the connection against files from elsewhere (SQLite's "Defense Against the Dark Arts"):
     /// defensive mode (no writable schema, no corrupting pragmas) and no untrusted schema functions.
-    public func enableDefensiveMode() throws {
+    package func enableDefensiveMode() throws {
         try check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1), sql: "sqlite3_db_config(SQLITE_DBCONFIG_DEFENSIVE)")
         try check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0), sql: "sqlite3_db_config(SQLITE_DBCONFIG_TRUSTED_SCHEMA)")
     }
@@ -98,13 +98,13 @@ public final class Connection {
     /// then remove the `-wal` and `-shm` files). SQLite does so by default; a connection that must not
     /// change the main file's bytes — one that only reads, or has not yet recognised the file — turns
     /// it off (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`), leaving committed frames in the `-wal` file.
-    public func setCheckpointOnClose(_ enabled: Bool) throws {
+    package func setCheckpointOnClose(_ enabled: Bool) throws {
         try check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1),
                   sql: "sqlite3_db_config(SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE)")
     }
 
     /// A prepared statement for `sql`, reused across calls. Use for fixed SQL text.
-    public func cached(_ sql: String) throws -> Statement {
+    package func cached(_ sql: String) throws -> Statement {
         if let statement = statementCache[sql] { return statement }
         let statement = try Statement(connection: self, sql: sql)
         statementCache[sql] = statement
@@ -112,27 +112,27 @@ public final class Connection {
     }
 
     /// A fresh prepared statement for `sql`, not cached.
-    public func prepare(_ sql: String) throws -> Statement {
+    package func prepare(_ sql: String) throws -> Statement {
         try Statement(connection: self, sql: sql)
     }
 
     /// Runs one cached statement with `values` bound, discarding results.
-    public func run(_ sql: String, _ values: [SQLiteValue] = []) throws {
+    package func run(_ sql: String, _ values: [SQLiteValue] = []) throws {
         try cached(sql).bind(values).run()
     }
 
     /// Runs one cached statement and returns its first column of its first row as an integer, or nil.
-    public func scalarInt(_ sql: String, _ values: [SQLiteValue] = []) throws -> Int? {
+    package func scalarInt(_ sql: String, _ values: [SQLiteValue] = []) throws -> Int? {
         try cached(sql).bind(values).first { $0.isNull(0) ? nil : $0.int(0) } ?? nil
     }
 
     /// Runs one cached statement and returns its first column of its first row as text, or nil.
-    public func scalarText(_ sql: String, _ values: [SQLiteValue] = []) throws -> String? {
+    package func scalarText(_ sql: String, _ values: [SQLiteValue] = []) throws -> String? {
         try cached(sql).bind(values).first { $0.optionalText(0) } ?? nil
     }
 
     /// Runs a script of several statements (such as a migration). No values can be bound.
-    public func executeScript(_ sql: String) throws {
+    package func executeScript(_ sql: String) throws {
         StatementRecorder.record(sql: sql, parameterCount: 0, path: path)
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
@@ -144,16 +144,16 @@ public final class Connection {
     }
 
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
 
     /// The rowid of the most recent successful INSERT on this connection.
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// True outside an explicit transaction.
-    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+    package var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
     /// True when the connection was opened read-only or the file cannot be written.
-    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+    package var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     func error(code: Int32, sql: String?) -> SQLiteError {
         let extended = sqlite3_extended_errcode(handle)

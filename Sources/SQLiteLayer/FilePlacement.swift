@@ -7,7 +7,7 @@ import Foundation
 /// file that now sits beside a different main file, which SQLite would read as part of it.
 extension Connection {
     /// Which of the connection's files the path no longer names.
-    public enum MovedFile: Sendable, Hashable {
+    package enum MovedFile: Sendable, Hashable {
         /// The path names another file than the database file the connection holds open (it was renamed
         /// over, or replaced), or none (it was deleted or renamed away).
         case database(deleted: Bool)
@@ -16,7 +16,7 @@ extension Connection {
         case wal(deleted: Bool)
 
         /// What happened, for messages.
-        public var reason: String {
+        package var reason: String {
             switch self {
             case .database(deleted: true): return "nothing is at that path any more: it was deleted or moved away"
             case .database(deleted: false): return "the path now names another file, renamed or copied over it"
@@ -42,7 +42,7 @@ extension Connection {
     /// Notes which `-wal` file the connection has open, if any, so that ``movedFile()`` can tell when the
     /// path's `-wal` is another. Call it right after the connection first read the file (which opens the
     /// `-wal`); ``movedFile()`` also notes it the first time it finds the `-wal` open.
-    public func recordWALFile() {
+    package func recordWALFile() {
         guard let name = csqlite_open_wal_name(handle) else { return }
         let path = String(cString: name)
         walFile = FileID(path: path).map { (path, $0) }
@@ -53,7 +53,7 @@ extension Connection {
     ///
     /// The main file is checked by SQLite (`SQLITE_FCNTL_HAS_MOVED`: the inode it holds open against a
     /// `stat` of the path); the `-wal` file by device and inode against those it had when first seen open.
-    public func movedFile() -> MovedFile? {
+    package func movedFile() -> MovedFile? {
         if csqlite_main_file_has_moved(handle) != 0 {
             return .database(deleted: FileID(path: path) == nil)
         }
@@ -61,7 +61,7 @@ extension Connection {
     }
 
     /// ``MovedFile/wal(deleted:)`` when the `-wal` file at the path is not the one the connection has open.
-    public func movedWALFile() -> MovedFile? {
+    package func movedWALFile() -> MovedFile? {
         guard let (walPath, recorded) = walFile else {
             recordWALFile()
             return nil
@@ -71,19 +71,19 @@ extension Connection {
     }
 
     /// Throws ``FileMovedError`` when ``movedFile()`` finds a file moved.
-    public func verifyFilesInPlace() throws {
+    package func verifyFilesInPlace() throws {
         if let moved = movedFile() { throw FileMovedError(path: path, file: moved) }
     }
 }
 
 /// A write refused (or an observation ended) because the connection's database file or `-wal` file is
 /// no longer the one at its path: nothing was committed.
-public struct FileMovedError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct FileMovedError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The path the connection was opened with.
-    public let path: String
+    package let path: String
     /// Which file moved.
-    public let file: Connection.MovedFile
+    package let file: Connection.MovedFile
 
     /// The path and what happened to the file, in one line.
-    public var description: String { "\(path): \(file.reason)" }
+    package var description: String { "\(path): \(file.reason)" }
 }

@@ -1,14 +1,14 @@
 /// One schema change: a numbered SQL script.
-public struct Migration: Sendable, Hashable {
+package struct Migration: Sendable, Hashable {
     /// The schema version this migration produces (1, 2, …); stored in `PRAGMA user_version`.
-    public let version: Int
+    package let version: Int
     /// A short name, usually the file name, for error messages.
-    public let name: String
+    package let name: String
     /// The SQL script.
-    public let sql: String
+    package let sql: String
 
     /// Creates a migration from its version, name and script.
-    public init(version: Int, name: String, sql: String) {
+    package init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
         self.sql = sql
@@ -17,30 +17,30 @@ public struct Migration: Sendable, Hashable {
 
 /// Applies migrations in order, each in its own `BEGIN IMMEDIATE` transaction, recording the
 /// version in `PRAGMA user_version`, so a crash leaves the file at a whole version.
-public struct Migrator: Sendable {
+package struct Migrator: Sendable {
     /// The migrations, by ascending version without gaps.
-    public let migrations: [Migration]
+    package let migrations: [Migration]
     /// Written to `PRAGMA application_id` with the first migration, so the file can be recognised.
-    public let applicationID: Int32
+    package let applicationID: Int32
 
     /// Creates a migrator; `migrations` must be numbered 1, 2, … in order.
-    public init(migrations: [Migration], applicationID: Int32) {
+    package init(migrations: [Migration], applicationID: Int32) {
         self.migrations = migrations
         self.applicationID = applicationID
     }
 
     /// The version a fully migrated file has.
-    public var latestVersion: Int { migrations.last?.version ?? 0 }
+    package var latestVersion: Int { migrations.last?.version ?? 0 }
 
     /// The schema version recorded in the file.
-    public static func version(of connection: Connection) throws -> Int {
+    package static func version(of connection: Connection) throws -> Int {
         try connection.scalarInt("PRAGMA user_version") ?? 0
     }
 
     /// Applies every migration newer than the file's version. Each transaction re-reads the version,
     /// so two processes migrating the same file at once apply each step exactly once.
     /// `validate` runs inside each transaction before anything is written and may throw to refuse.
-    public func migrate(_ connection: Connection, validate: (Connection) throws -> Void = { _ in }) throws {
+    package func migrate(_ connection: Connection, validate: (Connection) throws -> Void = { _ in }) throws {
         for migration in migrations {
             try connection.transaction(.immediate) {
                 try validate(connection)
@@ -53,7 +53,7 @@ public struct Migrator: Sendable {
     /// (`BEGIN IMMEDIATE`), so they commit — or roll back — together with what the caller then writes:
     /// a first edit that fails leaves the file at its old version, byte for byte.
     /// `validate` runs first, under the write lock, and may throw to refuse.
-    public func migrateWithinTransaction(_ connection: Connection, validate: (Connection) throws -> Void = { _ in }) throws {
+    package func migrateWithinTransaction(_ connection: Connection, validate: (Connection) throws -> Void = { _ in }) throws {
         guard !connection.isAutocommit else {
             throw SQLiteError(extendedCode: 1, message: "migrateWithinTransaction needs an open write transaction", sql: nil)
         }

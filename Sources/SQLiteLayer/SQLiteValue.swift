@@ -1,5 +1,5 @@
 /// A value bound to a statement parameter or read from a column.
-public enum SQLiteValue: Hashable, Sendable {
+package enum SQLiteValue: Hashable, Sendable {
     /// A 64-bit integer.
     case integer(Int64)
     /// A floating-point number.
@@ -13,15 +13,15 @@ public enum SQLiteValue: Hashable, Sendable {
 }
 
 extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral {
-    public init(integerLiteral value: Int64) { self = .integer(value) }
-    public init(stringLiteral value: String) { self = .text(value) }
-    public init(nilLiteral: ()) { self = .null }
-    public init(floatLiteral value: Double) { self = .real(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(stringLiteral value: String) { self = .text(value) }
+    package init(nilLiteral: ()) { self = .null }
+    package init(floatLiteral value: Double) { self = .real(value) }
 }
 
 extension SQLiteValue {
     /// An integer value from a Swift `Int`.
-    public static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
+    package static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
     /// A text value, or NULL when `value` is nil.
-    public static func optionalText(_ value: String?) -> SQLiteValue { value.map(SQLiteValue.text) ?? .null }
+    package static func optionalText(_ value: String?) -> SQLiteValue { value.map(SQLiteValue.text) ?? .null }
 }

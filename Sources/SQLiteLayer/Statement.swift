@@ -3,9 +3,9 @@ import CSQLite
 /// A prepared statement. Obtain one from `Connection.cached(_:)` (reused) or `Connection.prepare(_:)`.
 ///
 /// Not thread-safe: it belongs to its connection, which is used by one thread at a time.
-public final class Statement {
+package final class Statement {
     /// The SQL text this statement was prepared from.
-    public let sql: String
+    package let sql: String
     let handle: OpaquePointer
     private unowned let connection: Connection
 
@@ -26,7 +26,7 @@ public final class Statement {
 
     /// Clears earlier bindings and state, then binds `values` to parameters 1…n.
     @discardableResult
-    public func bind(_ values: [SQLiteValue]) throws -> Statement {
+    package func bind(_ values: [SQLiteValue]) throws -> Statement {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
@@ -36,7 +36,7 @@ public final class Statement {
     }
 
     /// Binds one value to the 1-based parameter `index`.
-    public func bind(_ value: SQLiteValue, at index: Int32) throws {
+    package func bind(_ value: SQLiteValue, at index: Int32) throws {
         let code: Int32
         switch value {
         case .integer(let number):
@@ -64,7 +64,7 @@ public final class Statement {
     }
 
     /// Advances to the next result row; returns false when the statement has finished.
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -77,49 +77,49 @@ public final class Statement {
     }
 
     /// Runs the statement to completion, discarding any result rows.
-    public func run() throws {
+    package func run() throws {
         defer { sqlite3_reset(handle) }
         while try step() {}
     }
 
     /// Calls `body` for every result row, then resets the statement.
-    public func forEachRow(_ body: (Statement) throws -> Void) throws {
+    package func forEachRow(_ body: (Statement) throws -> Void) throws {
         defer { sqlite3_reset(handle) }
         while try step() { try body(self) }
     }
 
     /// Maps every result row through `transform`.
-    public func map<T>(_ transform: (Statement) throws -> T) throws -> [T] {
+    package func map<T>(_ transform: (Statement) throws -> T) throws -> [T] {
         var results: [T] = []
         try forEachRow { results.append(try transform($0)) }
         return results
     }
 
     /// The first result row, mapped through `transform`, or nil when there is none.
-    public func first<T>(_ transform: (Statement) throws -> T) throws -> T? {
+    package func first<T>(_ transform: (Statement) throws -> T) throws -> T? {
         defer { sqlite3_reset(handle) }
         return try step() ? transform(self) : nil
     }
 
     /// Whether column `index` (0-based) of the current row is NULL.
-    public func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+    package func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
 
     /// Column `index` of the current row as an integer (NULL reads as 0).
-    public func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+    package func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
 
     /// Column `index` of the current row as an `Int` (NULL reads as 0).
-    public func int(_ index: Int32) -> Int { Int(sqlite3_column_int64(handle, index)) }
+    package func int(_ index: Int32) -> Int { Int(sqlite3_column_int64(handle, index)) }
 
     /// Column `index` of the current row as a floating-point number (NULL reads as 0).
-    public func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
+    package func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
     /// Column `index` of the current row as text (NULL reads as "").
-    public func text(_ index: Int32) -> String {
+    package func text(_ index: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     /// Column `index` of the current row as text, or nil when it is NULL.
-    public func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
+    package func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
 }

@@ -2,7 +2,7 @@
 /// what it will change; another process cannot slip a commit in between.
 extension Connection {
     /// How a transaction starts.
-    public enum TransactionKind: String, Sendable {
+    package enum TransactionKind: String, Sendable {
         /// Takes the write lock at once; use for every transaction that may write.
         case immediate = "BEGIN IMMEDIATE"
         /// Takes no lock until the first read; use for consistent multi-statement reads.
@@ -17,7 +17,7 @@ extension Connection {
     /// with ``FileMovedError`` when they are not: a file renamed over the path, or a `-wal` deleted, while
     /// the transaction ran is never written.
     @discardableResult
-    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         guard isAutocommit else {
             throw SQLiteError(extendedCode: 1, message: "a transaction is already open on this connection", sql: kind.rawValue)
         }
@@ -37,7 +37,7 @@ extension Connection {
 
     /// Runs `body` in a read transaction, so every statement sees one committed state. It ends with
     /// ROLLBACK: a read has nothing to commit, and ending it cannot fail on a damaged file.
-    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+    package func readTransaction<T>(_ body: () throws -> T) throws -> T {
         guard isAutocommit else {
             throw SQLiteError(extendedCode: 1, message: "a transaction is already open on this connection", sql: "BEGIN DEFERRED")
         }

@@ -111,6 +111,7 @@ import Testing
         #expect(check.status == 1)
         let line = try #require(check.stdout.split(separator: "\n").first { $0.contains("largest possible id") }, "\(check.stdout)")
         let fix = try #require(line.range(of: "fix: ").map { String(line[$0.upperBound...]) }, "\(line)")
+        #expect(fix.hasSuffix("(gives it a free id), then run `liststore repair`"), "\(fix)")
         let sql = try #require(fix.range(of: " (gives it a free id)").map { String(fix[..<$0.lowerBound]) }, "\(fix)")
         let run = try shell(cli, sql)
         #expect(run.status == 0, "the suggested SQL failed: \(sql): \(run.stderr)")

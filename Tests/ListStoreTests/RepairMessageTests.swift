@@ -40,4 +40,17 @@ import ListStore
         #expect(report.fixes.contains { $0.hasPrefix("section 0: renumbered 5 rows") }, "\(report.fixes)")
         #expect(report.unresolved.isEmpty)
     }
+
+    /// The library names its own calls, not the command line's (the CLI maps `repair()` to its command).
+    @Test(arguments: ["rows", "sections"])
+    func aUsedUpIdsRemedyNamesTheLibrarysRepair(table: String) throws {
+        let directory = try TemporaryDirectory()
+        let store = try HandEditAddressingTests.damagedStore(directory, table == "rows"
+            ? "UPDATE rows SET id = 9223372036854775807 WHERE title = 'S1 r1'"
+            : "UPDATE sections SET id = 9223372036854775807 WHERE title = 'S2'; UPDATE rows SET section_id = 9223372036854775807 WHERE title LIKE 'S2 %'")
+        let problem = try #require(try store.checkInvariants().first { $0.description.contains("largest possible id") })
+        let remedy = try #require(problem.remedy)
+        #expect(remedy.hasSuffix("(gives it a free id), then `repair()`"), "\(remedy)")
+        #expect(!remedy.contains("liststore"), "\(remedy)")
+    }
 }

@@ -51,31 +51,20 @@ extension ListSnapshot {
             before[section].rows = before[section].rows.enumerated().filter { !rows.contains($0.offset) }.map(\.element)
         }
 
-        // Sections: deletions and move sources leave; insertions and move targets take their slots;
-        // the others fill the remaining slots in their old order.
-        let removedSections = Set(changes.deletedSections.map(\.index)).union(changes.movedSections.map(\.from))
+        // Sections: where each ends up by UIKit's rule (sectionSlots).
         for section in changes.deletedSections {
             guard before.indices.contains(section.index), before[section.index].id == section.id else { throw fail("deleted section \(section.index) is not \(section.id)") }
         }
-        let newCount = before.count - changes.deletedSections.count + changes.insertedSections.count
-        guard newCount >= 0 else { throw fail("more sections deleted than there are") }
-        var slots = [SectionSnapshot?](repeating: nil, count: newCount)
-        for insertion in changes.insertedSections {
-            guard slots.indices.contains(insertion.index), slots[insertion.index] == nil else { throw fail("inserted section \(insertion.index) does not fit") }
-            slots[insertion.index] = insertion.section
-        }
         for move in changes.movedSections {
-            guard before.indices.contains(move.from), before[move.from].id == move.id,
-                  slots.indices.contains(move.to), slots[move.to] == nil else { throw fail("section move \(move.from) → \(move.to) does not fit") }
-            slots[move.to] = before[move.from]
+            guard before.indices.contains(move.from), before[move.from].id == move.id else { throw fail("section move \(move.from) → \(move.to) does not fit") }
         }
-        var survivors = before.indices.filter { !removedSections.contains($0) }.makeIterator()
-        for index in slots.indices where slots[index] == nil {
-            guard let survivor = survivors.next() else { throw fail("section counts do not add up") }
-            slots[index] = before[survivor]
+        let slots = changes.sectionSlots(oldCount: before.count)
+        if let problem = slots.problem { throw fail(problem) }
+        let inserted = Dictionary(changes.insertedSections.map { ($0.index, $0.section) }, uniquingKeysWith: { first, _ in first })
+        var after = try slots.sources.enumerated().map { new, old in
+            guard let section = old.map({ before[$0] }) ?? inserted[new] else { throw fail("section counts do not add up") }
+            return section
         }
-        guard survivors.next() == nil else { throw fail("section counts do not add up") }
-        var after = slots.compactMap { $0 }
 
         // Rows arriving: insertions and move targets, in ascending order of their final index paths.
         let insertedSectionIndexes = Set(changes.insertedSections.map(\.index))

@@ -29,15 +29,10 @@ extension ChangeSet {
     /// (deleted and moved sections leave their slots, inserted and moved ones take theirs, and the
     /// others fill the remaining slots in their old order). `oldCount` is the number of sections before.
     public func sectionIndexMapping(oldCount: Int) -> [Int: Int] {
-        let removed = Set(deletedSections.map(\.index)).union(movedSections.map(\.from))
-        let placed = Set(insertedSections.map(\.index)).union(movedSections.map(\.to))
-        let newCount = oldCount - deletedSections.count + insertedSections.count
-        var freeSlots = (0..<max(newCount, 0)).filter { !placed.contains($0) }.makeIterator()
         var mapping: [Int: Int] = [:]
-        for old in 0..<oldCount where !removed.contains(old) {
-            if let slot = freeSlots.next() { mapping[old] = slot }
+        for (new, old) in sectionSlots(oldCount: oldCount).sources.enumerated() {
+            if let old { mapping[old] = new }
         }
-        for move in movedSections { mapping[move.from] = move.to }
         return mapping
     }
 

@@ -138,7 +138,7 @@ struct ChangeTracker {
                 changes.deletedSections.append(.init(index: before, id: id))
                 gone.insert(id)
             case let (before?, after?):
-                if (record.moved && (record.renamed || record.rowsChanged)) || (record.renamed && record.rowsChanged) {
+                if ChangeSet.mustReplaceSection(moved: record.moved, renamed: record.renamed, rowsChanged: record.rowsChanged) {
                     changes.deletedSections.append(.init(index: before, id: id))
                     changes.insertedSections.append(.init(index: after, section: try Self.section(id, db)))
                     gone.insert(id)

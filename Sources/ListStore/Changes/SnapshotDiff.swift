@@ -25,7 +25,7 @@ extension ChangeSet {
         let first = rowChanges(old, new, gone: deleted, arrived: inserted, sectionAfter: newIndexOf)
         let replaced = Set(kept.map(\.old).filter { index in
             let rowsChanged = first.touchedOld.contains(index) || newIndexOf[index].map(first.touchedNew.contains) == true
-            return (moved.contains(index) && (renamed.contains(index) || rowsChanged)) || (renamed.contains(index) && rowsChanged)
+            return mustReplaceSection(moved: moved.contains(index), renamed: renamed.contains(index), rowsChanged: rowsChanged)
         })
         var changes = replaced.isEmpty ? first.changes
             : rowChanges(old, new, gone: deleted.union(replaced), arrived: inserted.union(replaced.compactMap { newIndexOf[$0] }), sectionAfter: newIndexOf).changes

@@ -39,6 +39,8 @@ public struct ListDocument: Hashable, Sendable {
 
 /// Receives the sections and rows of an import, in order, inside the import's transaction.
 /// Obtained from ``ListStore/importStream(replacing:tracksChanges:_:)``; each call validates what it is given.
+/// Usable only inside that closure: kept and called afterwards it throws ``ListStoreError/transactionFinished``
+/// and writes nothing. Not `Sendable`: use it on the thread that runs the closure.
 ///
 /// An id given twice is found by the file's own primary keys, so the importer keeps no set of ids;
 /// without change tracking it keeps nothing of what it wrote, and its memory does not grow with the import.
@@ -47,6 +49,8 @@ public final class ListImporter {
     private let insertSection: Statement
     private let insertRow: Statement
     private let tracksChanges: Bool
+    /// Usable until ``ListStore/importStream(replacing:tracksChanges:_:)``'s closure returns.
+    private let scope = HandleScope()
     private var currentSection: (id: Int64, index: Int, rows: Int)?
     /// What was written, for the change set: each section with its rows (only when tracking changes).
     private var written: [SectionSnapshot] = []
@@ -58,11 +62,11 @@ public final class ListImporter {
     public let sectionsReplaced: Int
 
     /// The sections written, as a change set inserts them.
-    fileprivate var insertedSections: [ChangeSet.SectionInsertion] {
+    var insertedSections: [ChangeSet.SectionInsertion] {
         written.enumerated().map { ChangeSet.SectionInsertion(index: $0.offset, section: $0.element) }
     }
 
-    fileprivate init(_ db: Connection, tracksChanges: Bool, sectionsReplaced: Int) throws {
+    init(_ db: Connection, tracksChanges: Bool, sectionsReplaced: Int) throws {
         self.db = db
         self.tracksChanges = tracksChanges
         self.sectionsReplaced = sectionsReplaced
@@ -72,6 +76,7 @@ public final class ListImporter {
 
     /// Adds a section after the ones added so far; the rows added next go into it.
     public func addSection(id: SectionID? = nil, title: String) throws {
+        try scope.check()
         try validateTitle(title)
         if let id, id.rawValue <= 0 { throw ListStoreError.invalidDocument("section id \(id.rawValue) is not a positive integer") }
         let index = sectionsWritten
@@ -89,6 +94,7 @@ public final class ListImporter {
 
     /// Adds a row at the end of the section added last.
     public func addRow(id: RowID? = nil, title: String, payload: String? = nil) throws {
+        try scope.check()
         guard let section = currentSection else { throw ListStoreError.invalidDocument("a row comes before any section") }
         try validateTitle(title)
         if let id, id.rawValue <= 0 { throw ListStoreError.invalidDocument("row id \(id.rawValue) is not a positive integer") }
@@ -107,6 +113,9 @@ public final class ListImporter {
         rowsWritten += 1
     }
 
+    /// Ends the importer's validity: the import's closure has returned.
+    func close() { scope.close() }
+
     /// An insert refused because the id is taken: given earlier in the document, or assigned to an
     /// earlier section or row that had none.
     private static func isDuplicateID(_ error: Error) -> Bool {
@@ -114,48 +123,5 @@ public final class ListImporter {
     }
 }
 
-extension ListStore {
-    /// Loads sections and rows, as `feed` hands them to the importer, in one transaction: a document of
-    /// any size, read as it is parsed. Without `replacing`, the store must be empty (nothing is ever
-    /// merged by accident); with it, every existing section and row is deleted first. Any error — from
-    /// the importer or thrown by `feed` — leaves the store as it was.
-    ///
-    /// The change set holds every row imported; with `tracksChanges` false none is built (an empty one
-    /// is returned, observers get a ``ListUpdate/reset(_:)``), so memory does not grow with the import.
-    @discardableResult
-    public func importStream(replacing: Bool = false, tracksChanges: Bool = true, _ feed: (ListImporter) throws -> Void) throws -> ChangeSet {
-        try mutate { db in
-            let existing = try db.cached("SELECT position, id FROM sections ORDER BY position").bind([])
-                .map { ChangeSet.SectionChange(index: $0.int(0), id: SectionID(rawValue: $0.int64(1))) }
-            if !existing.isEmpty {
-                guard replacing else { throw ListStoreError.storeNotEmpty(sectionCount: existing.count) }
-                try db.run("DELETE FROM sections")
-            }
-            let importer = try ListImporter(db, tracksChanges: tracksChanges, sectionsReplaced: existing.count)
-            try feed(importer)
-            guard tracksChanges else { return (ChangeSet(), .structure) }
-            var changes = ChangeSet()
-            changes.insertedSections = importer.insertedSections
-            changes.deletedSections = existing
-            return (changes.sorted(), .structure)
-        }
-    }
-
-    /// Loads `document` in one transaction (see ``importStream(replacing:tracksChanges:_:)``). `progress` is called
-    /// with (rows written, rows in the document) as the import goes.
-    @discardableResult
-    public func importDocument(_ document: ListDocument, replacing: Bool = false,
-                               progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }) throws -> ChangeSet {
-        let total = document.rowCount
-        return try importStream(replacing: replacing) { importer in
-            for section in document.sections {
-                try importer.addSection(id: section.id, title: section.title)
-                for row in section.rows {
-                    try importer.addRow(id: row.id, title: row.title, payload: row.payload)
-                    if importer.rowsWritten % 1_000 == 0 { progress(importer.rowsWritten, total) }
-                }
-            }
-            progress(importer.rowsWritten, total)
-        }
-    }
-}
+@available(*, unavailable, message: "an importer is used only inside its importStream closure, on that thread")
+extension ListImporter: Sendable {}

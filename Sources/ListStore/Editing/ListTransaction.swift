@@ -85,9 +85,6 @@ extension ListTransaction {
     /// The section with id `id`, with the checks an edit runs before using it.
     func checkedSection(id: SectionID) throws -> SectionRows {
         try verifiedSectionCount()
-        guard let index = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)]) else {
-            throw ListStoreError.unknownSection(id)
-        }
-        return try SectionRows.load(sectionID: id.rawValue, index: index, db)
+        return try SectionRows.load(sectionID: id.rawValue, index: try db.existingSectionIndex(id), db)
     }
 }

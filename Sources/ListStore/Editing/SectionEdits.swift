@@ -59,10 +59,7 @@ extension ListTransaction {
             if let repeated = firstRepeated(ids) { throw ListStoreError.duplicateSectionID(repeated) }
             try verifiedSectionCount()
             try delete(try ids.map { id in
-                guard let index = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id.rawValue)]) else {
-                    throw ListStoreError.unknownSection(id)
-                }
-                return ChangeSet.SectionChange(index: index, id: id)
+                ChangeSet.SectionChange(index: try db.existingSectionIndex(id), id: id)
             })
         }
     }
@@ -98,50 +95,5 @@ extension ListTransaction {
         var changes = ChangeSet()
         changes.deletedSections = doomed
         record(changes.sorted(), [.sectionsDeleted(doomed.map { [Int64($0.index), $0.id.rawValue] })])
-    }
-}
-
-/// Section edits, each its own write transaction: shorthands for ``ListStore/write(_:)`` with one edit.
-extension ListStore {
-    /// Inserts an empty section titled `title` at `index` (at the end when nil).
-    @discardableResult
-    public func insertSection(title: String, at index: Int? = nil) throws -> ChangeSet {
-        try write { try $0.insertSection(title: title, at: index) }
-    }
-
-    /// Changes the title of section `index`.
-    @discardableResult
-    public func renameSection(at index: Int, to title: String) throws -> ChangeSet {
-        try write { try $0.renameSection(at: index, to: title) }
-    }
-
-    /// Changes the title of the section with id `id`.
-    @discardableResult
-    public func renameSection(id: SectionID, to title: String) throws -> ChangeSet {
-        try write { try $0.renameSection(id: id, to: title) }
-    }
-
-    /// Moves section `from` (with its rows) so that it ends up at index `to`.
-    @discardableResult
-    public func moveSection(from: Int, to: Int) throws -> ChangeSet {
-        try write { try $0.moveSection(from: from, to: to) }
-    }
-
-    /// Moves the section with id `id` (with its rows) so that it ends up at index `to`.
-    @discardableResult
-    public func moveSection(id: SectionID, to: Int) throws -> ChangeSet {
-        try write { try $0.moveSection(id: id, to: to) }
-    }
-
-    /// Deletes the sections at `indexes`, with all their rows, in one transaction.
-    @discardableResult
-    public func deleteSections(at indexes: [Int]) throws -> ChangeSet {
-        try write { try $0.deleteSections(at: indexes) }
-    }
-
-    /// Deletes the sections with `ids`, with all their rows, in one transaction.
-    @discardableResult
-    public func deleteSections(ids: [SectionID]) throws -> ChangeSet {
-        try write { try $0.deleteSections(ids: ids) }
     }
 }

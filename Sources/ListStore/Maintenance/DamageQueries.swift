@@ -55,13 +55,13 @@ enum ValueDamage {
         var ids: [Int64] = []
         var count = 0
         try db.cached("SELECT id, payload FROM rows WHERE payload IS NOT NULL AND length(payload) > ?1")
-            .bind([.int(ListStore.maximumPayloadDepth)]).forEachRow { row in
-                guard (try? ListStore.checkPayloadDepth(row.text(1))) == nil else { return }
+            .bind([.int(PayloadDepth.maximum)]).forEachRow { row in
+                guard (try? PayloadDepth.check(row.text(1))) == nil else { return }
                 count += 1
                 if ids.count < namedLimit { ids.append(row.int64(0)) }
             }
         guard count > 0, let first = ids.first else { return [] }
-        return [IntegrityProblem(describe("row", ids, count) + " \(count == 1 ? "has" : "have") a payload nested deeper than \(ListStore.maximumPayloadDepth) levels",
+        return [IntegrityProblem(describe("row", ids, count) + " \(count == 1 ? "has" : "have") a payload nested deeper than \(PayloadDepth.maximum) levels",
                                  isRepairable: false,
                                  remedy: "UPDATE rows SET payload = json_quote(payload) WHERE id = \(first); (keeps it as a JSON string; one statement per row)")]
     }
@@ -122,24 +122,7 @@ enum ValueDamage {
     }
 }
 
-/// Ids that have run out: SQLite's AUTOINCREMENT gives a new row `max(seq, max(id)) + 1` and fails
-/// ("database or disk is full") once that would pass 2^63 − 1, as after a hand insert at that id.
-enum IDExhaustion {
-    struct State {
-        let table: String
-        let highestID: Int64
-        let sequence: Int64
-    }
-
-    static func states(_ db: Connection) throws -> [State] {
-        try ["sections", "rows"].map { table in
-            State(table: table,
-                  highestID: try db.cached("SELECT coalesce(max(id), 0) FROM \(table)").bind([]).first { $0.int64(0) } ?? 0,
-                  sequence: try db.cached("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0)")
-                    .bind([.text(table)]).first { $0.int64(0) } ?? 0)
-        }
-    }
-
+extension IDExhaustion {
     static func problems(_ db: Connection) throws -> [IntegrityProblem] {
         try states(db).compactMap { state in
             let noun = state.table == "rows" ? "row" : "section"
@@ -149,7 +132,7 @@ enum IDExhaustion {
                 let references = state.table == "sections" ? " UPDATE rows SET section_id = (SELECT max(id) FROM sections WHERE id < \(Int64.max)) WHERE section_id = \(Int64.max);" : ""
                 let move = state.table == "sections" ? "UPDATE sections SET id = \(next) WHERE id = \(Int64.max);\(references)" : "UPDATE rows SET id = \(next) WHERE id = \(Int64.max);"
                 return IntegrityProblem("\(noun) #\(state.highestID) has the largest possible id, so no \(noun) can be added", isRepairable: false,
-                                        remedy: "\(move) (gives it a free id), then run `liststore repair`")
+                                        remedy: "\(move) (gives it a free id), then `repair()`")
             }
             if state.sequence == Int64.max {
                 return IntegrityProblem("the id sequence of \(state.table) (sqlite_sequence) is at the largest possible id, so no \(noun) can be added")

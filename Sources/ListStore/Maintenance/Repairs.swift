@@ -3,6 +3,9 @@ import SQLiteLayer
 /// The fixes ``ListStore/repair()`` makes, each inside the caller's write transaction, each returning
 /// one line per thing fixed.
 enum Repairs {
+    /// The title of the section repair puts orphaned rows into (``ListStore/recoveredSectionTitle``).
+    static let recoveredSectionTitle = "Recovered rows"
+
     /// Moves rows whose section no longer exists into a new section at the end, in the order of their
     /// old section and position, so that reads show them again and nothing is lost.
     static func recoverOrphans(_ db: Connection) throws -> [String] {
@@ -14,7 +17,7 @@ enum Repairs {
         else if order.high < Int.max { position = order.high + 1 }
         else if order.low > Int.min { position = order.low - 1 }
         else { throw ListStoreError.corrupt("no free section position for recovered rows: section positions span the whole integer range") }
-        try db.run("INSERT INTO sections (position, title) VALUES (?1, ?2)", [.int(position), .text(ListStore.recoveredSectionTitle)])
+        try db.run("INSERT INTO sections (position, title) VALUES (?1, ?2)", [.int(position), .text(recoveredSectionTitle)])
         let sectionID = db.lastInsertedRowID
         try db.run("""
             UPDATE rows SET section_id = ?1, position = ranked.new_position
@@ -23,7 +26,7 @@ enum Repairs {
             WHERE rows.id = ranked.id
             """, [.integer(sectionID)])
         return orphans.map { orphan in
-            "section #\(orphan.missingSectionID) was deleted outside ListStore: moved its \(orphan.count == 1 ? "row" : "\(orphan.count) rows") into a new section \"\(ListStore.recoveredSectionTitle)\" (#\(sectionID))"
+            "section #\(orphan.missingSectionID) was deleted outside ListStore: moved its \(orphan.count == 1 ? "row" : "\(orphan.count) rows") into a new section \"\(recoveredSectionTitle)\" (#\(sectionID))"
         }
     }
 

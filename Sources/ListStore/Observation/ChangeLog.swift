@@ -136,7 +136,7 @@ enum ChangeLog {
             tracker.rowUpdated(RowID(rawValue: id), in: SectionID(rawValue: location.section), at: location.path, from: nil)
         }
         for id in handSections {
-            guard let index = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(id)]) else { continue }
+            guard let index = try db.sectionIndex(id: id) else { continue }
             tracker.sectionRenamed(SectionID(rawValue: id), at: index, from: nil)
         }
         return try tracker.changes(db)

@@ -65,3 +65,18 @@ enum SectionOrder {
         try db.run("UPDATE sections SET position = -1 - position WHERE position < 0")
     }
 }
+
+/// The section order as it is in the file (check, repair and every edit read it the same way).
+struct SectionOrderState {
+    let count: Int
+    let low: Int
+    let high: Int
+
+    /// True unless the positions are exactly `0..<count`.
+    var isDamaged: Bool { count > 0 && (low != 0 || high != count - 1) }
+
+    static func read(_ db: Connection) throws -> SectionOrderState {
+        try db.cached("SELECT count(*), coalesce(min(position), 0), coalesce(max(position), -1) FROM sections").bind([])
+            .first { SectionOrderState(count: $0.int(0), low: $0.int(1), high: $0.int(2)) } ?? SectionOrderState(count: 0, low: 0, high: -1)
+    }
+}

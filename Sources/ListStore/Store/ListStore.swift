@@ -19,17 +19,19 @@ public final class ListStore: Sendable {
     /// then cannot watch other connections: its stream ends at once with ``ListStoreError/cannotObserve(path:reason:)``
     /// (observing with `includingOtherConnections: false` still works).
     public let isImmutableSnapshot: Bool
-    /// Guards `connection` and what is known about it: one thread at a time uses them.
+    /// The connection and what is known about it: one thread at a time uses them, only inside the lock.
     private let lock: Locked<ConnectionState>
-    /// Only touched while holding `lock`, which is what makes sharing the store safe.
-    nonisolated(unsafe) private let connection: Connection
     /// How the store was opened; recognises the file again under the write lock before a migration.
     private let opener: StoreOpener
     /// Observers of committed changes, and where they are in the change log.
     let hub = ObservationHub()
 
-    /// What the store knows about its connection, guarded by `lock`.
-    private struct ConnectionState {
+    /// The store's connection and what the store knows about it, guarded by `lock`. A connection may
+    /// be used by one thread at a time: this value is reachable only through `lock.withLock`, which
+    /// is what the unchecked `Sendable` states (a `Connection` itself is not `Sendable`).
+    private struct ConnectionState: @unchecked Sendable {
+        /// The store's one connection to the file.
+        let connection: Connection
         /// The file is at an older schema version; the next transaction migrates it first.
         var migrationPending: Bool
         /// Something was committed, so closing may checkpoint the WAL into the main file.
@@ -40,9 +42,8 @@ public final class ListStore: Sendable {
         self.path = opener.path
         self.mode = opener.mode
         self.opener = opener
-        self.connection = opened.connection
         self.isImmutableSnapshot = opened.isImmutableSnapshot
-        self.lock = Locked(ConnectionState(migrationPending: opened.migrationPending))
+        self.lock = Locked(ConnectionState(connection: opened.connection, migrationPending: opened.migrationPending))
     }
 
     /// The schema version this build writes (`PRAGMA user_version` of a fully migrated file).
@@ -96,7 +97,8 @@ public final class ListStore: Sendable {
     func mutate(_ body: (Connection, LogState) throws -> (changes: ChangeSet, log: ChangeLog.Entry)) throws -> ChangeSet {
         guard mode == .readWrite else { throw ListStoreError.openedForReading(path: path) }
         return try locked { state in
-            try opener.translatingErrors {
+            let connection = state.connection
+            return try opener.translatingErrors {
                 let migrating = state.migrationPending
                 var logSequence: Int64?
                 var entry = ChangeLog.Entry.structure
@@ -118,7 +120,7 @@ public final class ListStore: Sendable {
                 } catch is NothingChanged {
                     return ChangeSet()
                 } catch let error as FileMovedError {
-                    filesMoved(error.file)
+                    filesMoved(error.file, connection)
                     throw error
                 }
                 state.migrationPending = false
@@ -143,7 +145,7 @@ public final class ListStore: Sendable {
         try locked { state in
             try opener.translatingErrors {
                 try migrateIfPending(&state)
-                return try connection.readTransaction { try body(connection) }
+                return try state.connection.readTransaction { try body(state.connection) }
             }
         }
     }
@@ -153,7 +155,7 @@ public final class ListStore: Sendable {
         try locked { state in
             try opener.translatingErrors {
                 try migrateIfPending(&state)
-                return try body(connection)
+                return try body(state.connection)
             }
         }
     }
@@ -178,9 +180,9 @@ public final class ListStore: Sendable {
     private func migrateIfPending(_ state: inout ConnectionState) throws {
         guard state.migrationPending else { return }
         do {
-            try Schema.migrator.migrate(connection, validate: { try opener.recognise($0) })
+            try Schema.migrator.migrate(state.connection, validate: { try opener.recognise($0) })
         } catch let error as FileMovedError {
-            filesMoved(error.file)
+            filesMoved(error.file, state.connection)
             throw error
         }
         state.migrationPending = false
@@ -193,8 +195,8 @@ public final class ListStore: Sendable {
     private func committed(_ state: inout ConnectionState) {
         guard !state.hasCommitted else { return }
         state.hasCommitted = true
-        try? connection.setCheckpointOnClose(true)
-        try? opener.switchToWAL(connection)
+        try? state.connection.setCheckpointOnClose(true)
+        try? opener.switchToWAL(state.connection)
     }
 
     /// After a write (or a poll) found the connection's files moved. When only the main file moved — a
@@ -204,7 +206,8 @@ public final class ListStore: Sendable {
     /// old file (the one this store recognised) and the `-wal` is truncated, best effort — another
     /// connection still reading the old file keeps them there. When the `-wal` moved, the one at the path
     /// is someone else's: closing must leave it alone.
-    func filesMoved(_ file: Connection.MovedFile) {
+    /// `connection` is the store's, lent by the lock its caller holds.
+    func filesMoved(_ file: Connection.MovedFile, _ connection: Connection) {
         guard mode == .readWrite else { return }
         switch file {
         case .database where connection.movedWALFile() == nil:
@@ -215,7 +218,6 @@ public final class ListStore: Sendable {
     }
 
     static func translatingErrors<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as SQLiteError { throw ListStoreError(error) }
-        catch let error as FileMovedError { throw ListStoreError(error) }
+        try ListStoreError.translating(body)
     }
 }

@@ -11,6 +11,17 @@ extension Connection {
         throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(self))
     }
 
+    /// The index of the section with id `id`, or nil when there is none.
+    func sectionIndex(id: Int64) throws -> Int? {
+        try cached("SELECT position FROM sections WHERE id = ?1").bind([.integer(id)]).first { $0.int(0) }
+    }
+
+    /// The index of section `id`, or an `unknownSection` error.
+    func existingSectionIndex(_ id: SectionID) throws -> Int {
+        guard let index = try sectionIndex(id: id.rawValue) else { throw ListStoreError.unknownSection(id) }
+        return index
+    }
+
     /// The current index path of row `id`, with its section's id, or `unknownRow`.
     func location(of id: RowID) throws -> (path: ListIndexPath, section: Int64) {
         let found = try cached("""
@@ -19,26 +30,4 @@ extension Connection {
         guard let found else { throw ListStoreError.unknownRow(id) }
         return (found.0, found.1)
     }
-
-    /// Throws `invalidPayload` unless `payload` is nil or valid JSON (as SQLite's `json_valid` sees it),
-    /// and `payloadTooDeep` when it nests deeper than ``ListStore/maximumPayloadDepth``.
-    func validatePayload(_ payload: String?) throws {
-        guard let payload else { return }
-        try ListStore.checkPayloadDepth(payload)
-        guard try scalarInt("SELECT json_valid(?1)", [.text(payload)]) == 1 else {
-            throw ListStoreError.invalidPayload(payload)
-        }
-    }
-}
-
-/// Throws `invalidTitle` for titles a table view cannot show or the `sqlite3` shell would cut short.
-func validateTitle(_ title: String) throws {
-    if title.isEmpty { throw ListStoreError.invalidTitle(title, reason: "a title cannot be empty") }
-    if title.utf8.contains(0) { throw ListStoreError.invalidTitle(title, reason: "a title cannot contain NUL characters") }
-}
-
-/// The first value that appears a second time in `values`, or nil when all are distinct.
-func firstRepeated<T: Hashable>(_ values: [T]) -> T? {
-    var seen = Set<T>()
-    return values.first { !seen.insert($0).inserted }
 }

@@ -48,20 +48,3 @@ extension ListStore {
             }
     }
 }
-
-/// A `sections` row as stored, before any check.
-struct StoredSection {
-    let id: Int64
-    let position: Int
-    let title: String
-    let rowBase: Int
-    let rowCount: Int
-
-    init(_ statement: Statement) {
-        id = statement.int64(0)
-        position = statement.int(1)
-        title = statement.text(2)
-        rowBase = statement.int(3)
-        rowCount = statement.int(4)
-    }
-}

@@ -69,7 +69,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// A table's automatic ids are used up: an id of 2^63 − 1, the largest SQLite allows, was written by
     /// hand, and ids are never reused, so no section (or row) can be added; nothing was changed.
     case identifiersExhausted(table: String)
-    /// A ``ListTransaction`` used after the closure of ``ListStore/write(_:)-3oqvi`` returned; nothing was changed.
+    /// A ``ListTransaction``, ``ListReader`` or ``ListImporter`` used after the closure it was given to
+    /// (``ListStore/write(_:)-3oqvi``, ``ListStore/read(_:)-9gs6v``, ``ListStore/importStream(replacing:tracksChanges:_:)``) returned; nothing was changed.
     case transactionFinished
     /// A call to the store from inside one of its own closures on the same thread (a `write` or `read`
     /// closure, a `scan` or import callback), which would wait forever for the lock its caller holds.
@@ -169,7 +170,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
         case .reentrantCall:
             return "the store was called from inside one of its own closures (write, read, scan or import), which holds its lock; nothing was changed — use the transaction or reader the closure was given, or call the store after the closure returns"
         case .transactionFinished:
-            return "the write transaction has already ended; nothing was changed — make every edit inside the closure given to write"
+            return "the transaction has already ended (the write, read or import closure that was given the transaction, reader or importer returned); nothing was changed — use it only inside that closure"
         case let .identifiersExhausted(table):
             let noun = table == "sections" ? "section" : "row"
             let moveRows = table == "sections" ? " and UPDATE rows SET section_id = <new id> WHERE section_id = \(Int64.max)" : ""
@@ -182,7 +183,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
         case let .companionFile(path, reason):
             return "cannot use \(path): \(reason); nothing was changed"
         case let .payloadTooDeep(text):
-            return "payload is nested deeper than \(ListStore.maximumPayloadDepth) levels, the most ListStore stores (SQLite's JSON functions read no deeper): \(Self.excerpt(text)); flatten it"
+            return "payload is nested deeper than \(PayloadDepth.maximum) levels, the most ListStore stores (SQLite's JSON functions read no deeper): \(Self.excerpt(text)); flatten it"
         case let .fileReplaced(path, reason):
             return "\(path) was replaced or moved while it was open here (\(reason)); nothing was written — open it again"
         case let .walFromAnotherFile(path, reason):
@@ -245,5 +246,13 @@ public struct DatabaseFailure: Error, Hashable, Sendable, CustomStringConvertibl
         message = error.message
         sql = error.sql
         description = error.description
+    }
+}
+
+extension ListStoreError {
+    /// Runs `body`, turning a SQLite failure or a moved file into the ``ListStoreError`` the store's calls throw.
+    static func translating<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as SQLiteError { throw ListStoreError(error) }
+        catch let error as FileMovedError { throw ListStoreError(error) }
     }
 }

@@ -63,7 +63,7 @@ extension ListStore {
             do {
                 try db.verifyFilesInPlace()
             } catch let error as FileMovedError {
-                filesMoved(error.file)
+                filesMoved(error.file, db)
                 throw error
             }
             try self.catchUpWithOtherConnections(db)

@@ -17,3 +17,22 @@ extension Connection {
         return ListStoreError.identifiersExhausted(table: table)
     }
 }
+
+/// Ids that have run out: SQLite's AUTOINCREMENT gives a new row `max(seq, max(id)) + 1` and fails
+/// ("database or disk is full") once that would pass 2^63 − 1, as after a hand insert at that id.
+enum IDExhaustion {
+    struct State {
+        let table: String
+        let highestID: Int64
+        let sequence: Int64
+    }
+
+    static func states(_ db: Connection) throws -> [State] {
+        try ["sections", "rows"].map { table in
+            State(table: table,
+                  highestID: try db.cached("SELECT coalesce(max(id), 0) FROM \(table)").bind([]).first { $0.int64(0) } ?? 0,
+                  sequence: try db.cached("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0)")
+                    .bind([.text(table)]).first { $0.int64(0) } ?? 0)
+        }
+    }
+}

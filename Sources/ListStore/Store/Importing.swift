@@ -1,0 +1,48 @@
+import SQLiteLayer
+
+extension ListStore {
+    /// Loads sections and rows, as `feed` hands them to the importer, in one transaction: a document of
+    /// any size, read as it is parsed. Without `replacing`, the store must be empty (nothing is ever
+    /// merged by accident); with it, every existing section and row is deleted first. Any error — from
+    /// the importer or thrown by `feed` — leaves the store as it was.
+    ///
+    /// The change set holds every row imported; with `tracksChanges` false none is built (an empty one
+    /// is returned, observers get a ``ListUpdate/reset(_:)``), so memory does not grow with the import.
+    @discardableResult
+    public func importStream(replacing: Bool = false, tracksChanges: Bool = true, _ feed: (ListImporter) throws -> Void) throws -> ChangeSet {
+        try mutate { db in
+            let existing = try db.cached("SELECT position, id FROM sections ORDER BY position").bind([])
+                .map { ChangeSet.SectionChange(index: $0.int(0), id: SectionID(rawValue: $0.int64(1))) }
+            if !existing.isEmpty {
+                guard replacing else { throw ListStoreError.storeNotEmpty(sectionCount: existing.count) }
+                try db.run("DELETE FROM sections")
+            }
+            let importer = try ListImporter(db, tracksChanges: tracksChanges, sectionsReplaced: existing.count)
+            defer { importer.close() }
+            try feed(importer)
+            guard tracksChanges else { return (ChangeSet(), .structure) }
+            var changes = ChangeSet()
+            changes.insertedSections = importer.insertedSections
+            changes.deletedSections = existing
+            return (changes.sorted(), .structure)
+        }
+    }
+
+    /// Loads `document` in one transaction (see ``importStream(replacing:tracksChanges:_:)``). `progress` is called
+    /// with (rows written, rows in the document) as the import goes.
+    @discardableResult
+    public func importDocument(_ document: ListDocument, replacing: Bool = false,
+                               progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }) throws -> ChangeSet {
+        let total = document.rowCount
+        return try importStream(replacing: replacing) { importer in
+            for section in document.sections {
+                try importer.addSection(id: section.id, title: section.title)
+                for row in section.rows {
+                    try importer.addRow(id: row.id, title: row.title, payload: row.payload)
+                    if importer.rowsWritten % 1_000 == 0 { progress(importer.rowsWritten, total) }
+                }
+            }
+            progress(importer.rowsWritten, total)
+        }
+    }
+}

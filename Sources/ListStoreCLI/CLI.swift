@@ -68,7 +68,7 @@ public enum CLI {
             return Result(status: 0, output: "liststore \(version) (schema version \(ListStore.schemaVersion))\n", error: "")
         case .help(let spec):
             return Result(status: 0, output: (spec?.help ?? Commands.programHelp) + "\n", error: "")
-        case .command(let command, _):
+        case .command(let command):
             let collected = Locked("")
             let write = environment.writeOutput ?? { text in collected.withLock { $0 += text } }
             let context = CommandContext(globals: globals, environment: environment, write: write)

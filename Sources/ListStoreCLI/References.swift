@@ -59,22 +59,22 @@ enum IDText {
 }
 
 extension ParsedCommand {
-    /// Positional `index` as a row: `S:R` or `id:N`.
-    func row(_ index: Int) throws -> RowReference {
-        try RowReference.parse(positionals[index], usage: spec.usage)
+    /// An argument naming a row: `S:R` or `id:N`.
+    func row(_ text: String) throws -> RowReference {
+        try RowReference.parse(text, usage: spec.usage)
     }
 
-    /// Positional `index` as a section: an index or `id:N`; `what` names it in errors.
-    func section(_ index: Int, _ what: String) throws -> SectionReference {
-        try SectionReference.parse(positionals[index], what, usage: spec.usage)
+    /// An argument naming a section: an index or `id:N`; `what` names it in errors.
+    func section(_ text: String, _ what: String) throws -> SectionReference {
+        try SectionReference.parse(text, what, usage: spec.usage)
     }
 
-    /// Positional `index` as a destination index path (`S:R` only: where the row is after the move).
-    func destination(_ index: Int) throws -> ListIndexPath {
-        if positionals[index].hasPrefix(IDText.prefix) {
-            throw usageError("the destination \(quoted(positionals[index])) must be an index path S:R (where the row is after the move), not an id")
+    /// An argument naming a destination index path (`S:R` only: where the row is after the move).
+    func destination(_ text: String) throws -> ListIndexPath {
+        if text.hasPrefix(IDText.prefix) {
+            throw usageError("the destination \(quoted(text)) must be an index path S:R (where the row is after the move), not an id")
         }
-        return try indexPath(index)
+        return try indexPath(text)
     }
 }
 

@@ -119,7 +119,7 @@ struct ParsedCommand: Sendable {
 
     /// `text` as a non-negative integer (a section or row index); `what` names it in the error.
     func parseIndex(_ text: String, _ what: String) throws -> Int {
-        guard let value = IDText.number(text[...]) else {
+        guard let value = DecimalInteger.parse(text[...]) else {
             throw usageError("\(what) must be a non-negative whole number, not \(quoted(text))")
         }
         return value

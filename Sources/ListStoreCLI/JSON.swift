@@ -2,7 +2,7 @@ import ListStore
 
 /// A JSON value with ordered object keys and numbers kept as written, so documents print in a stable,
 /// readable order and payloads survive an import/export round trip exactly.
-public indirect enum JSONValue: Hashable, Sendable {
+package indirect enum JSONValue: Hashable, Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -21,19 +21,19 @@ public indirect enum JSONValue: Hashable, Sendable {
     case raw(String)
 
     /// An integer number.
-    public static func int<I: BinaryInteger>(_ value: I) -> JSONValue { .number(String(value)) }
+    package static func int<I: BinaryInteger>(_ value: I) -> JSONValue { .number(String(value)) }
 
     /// The member `key` of an object, or nil.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.serialized() == rhs.serialized() }
-    public func hash(into hasher: inout Hasher) { hasher.combine(serialized()) }
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.serialized() == rhs.serialized() }
+    package func hash(into hasher: inout Hasher) { hasher.combine(serialized()) }
 
     /// Compact JSON text on one line.
-    public func serialized() -> String {
+    package func serialized() -> String {
         var out = ""
         write(to: &out)
         return out
@@ -86,12 +86,12 @@ public indirect enum JSONValue: Hashable, Sendable {
 }
 
 /// Why a JSON document could not be read, with the byte offset where reading stopped.
-public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong.
-    public let reason: String
+    package let reason: String
     /// The byte offset into the document.
-    public let offset: Int
-    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+    package let offset: Int
+    package var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
 
 /// A strict RFC 8259 reader. Nesting is limited so hostile input cannot exhaust the stack.
@@ -99,15 +99,15 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
 /// Besides parsing a whole document into a ``JSONValue``, it can walk one member or element at a
 /// time (`forEachMember`, `forEachElement`, `skipValue`), so a large document is read without
 /// building it in memory.
-public struct JSONParser {
+package struct JSONParser {
     /// The deepest nesting accepted.
-    public static let maximumDepth = 256
+    package static let maximumDepth = 256
     private let bytes: [UInt8]
     /// The byte offset the parser is at; set it to read a part of the document again.
     var position = 0
 
     /// Parses one JSON document (surrounding whitespace allowed).
-    public static func parse(_ text: String) throws -> JSONValue {
+    package static func parse(_ text: String) throws -> JSONValue {
         var parser = JSONParser(bytes: Array(text.utf8))
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)

@@ -139,12 +139,6 @@ enum RowCommands {
     }
 }
 
-/// The first element that occurs twice, in order of the second occurrence.
-func firstRepeated<T: Hashable>(_ items: [T]) -> T? {
-    var seen = Set<T>()
-    return items.first { !seen.insert($0).inserted }
-}
-
 /// Payload arguments: JSON text, checked here so the error can say where it breaks.
 enum Payload {
     /// The JSON text to store (compact, numbers as written), or nil for `null` (no payload).

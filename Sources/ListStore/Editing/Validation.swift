@@ -38,7 +38,7 @@ func validateTitle(_ title: String) throws {
 }
 
 /// The first value that appears a second time in `values`, or nil when all are distinct.
-func firstRepeated<T: Hashable>(_ values: [T]) -> T? {
+package func firstRepeated<T: Hashable>(_ values: [T]) -> T? {
     var seen = Set<T>()
     return values.first { !seen.insert($0).inserted }
 }

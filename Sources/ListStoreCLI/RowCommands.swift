@@ -157,27 +157,16 @@ enum Payload {
     }
 }
 
-/// Titles from standard input: one per line, blank lines skipped, CRLF accepted; strict UTF-8. A byte
-/// order mark before the first line (some editors write one) is not part of the first title. Lines and
-/// the whole input are limited (see ``InputLimits``).
+/// Titles from standard input: one per line, blank lines skipped, CRLF accepted; strict UTF-8 (read by
+/// ``LineReader``, with its byte order mark rule). Lines and the whole input are limited (see ``InputLimits``).
 enum StandardInputLines {
     static func titles(_ data: Data) throws -> [String] {
         guard data.count <= InputLimits.maximumInput else { throw InputLimits.tooLarge("standard input", "nothing was added") }
-        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
-        let text = data.starts(with: byteOrderMark) ? data.dropFirst(3) : data[...]
+        let reader = LineReader(bytes: [UInt8](data), name: "standard input", unit: "title") { number, problem in
+            CommandFailure("line \(number) of standard input \(problem); nothing was added")
+        }
         var titles: [String] = []
-        for (number, line) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            var bytes = line
-            if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
-            guard bytes.count <= InputLimits.maximumPiece else {
-                throw CommandFailure("line \(number + 1) of standard input is longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads for one title; nothing was added")
-            }
-            guard let title = String(strictUTF8: bytes) else {
-                throw CommandFailure("line \(number + 1) of standard input is not valid UTF-8; nothing was added")
-            }
-            if title.utf8.contains(0) {
-                throw CommandFailure("line \(number + 1) of standard input contains a NUL byte; nothing was added")
-            }
+        while let title = try reader.next() {
             if !title.allSatisfy(\.isWhitespace) { titles.append(title) }
         }
         return titles

@@ -152,7 +152,7 @@ enum DocumentReader {
     static func bytes(of data: consuming [UInt8], name: String) throws -> [UInt8] {
         var bytes = data
         guard bytes.count <= InputLimits.maximumInput else { throw InputLimits.tooLarge(name, "nothing was imported") }
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // some editors start UTF-8 files with one
+        if bytes.starts(with: ByteOrderMark.bytes) { bytes.removeFirst(ByteOrderMark.bytes.count) }
         if let nul = bytes.firstIndex(of: 0) {
             throw CommandFailure("\(name) has a NUL byte at byte \(nul): it is not a JSON document; nothing was imported")
         }

@@ -111,8 +111,10 @@ package enum CLI {
         return Result(status: status, output: output, error: "error: \(line)\n")
     }
 
-    /// A write command creates the database before it can validate its input against it; when the
-    /// command then fails, the new, still empty file goes too, so a failed command leaves nothing behind.
+    /// A single edit is tried on an empty store before a new database is created (``Mutation``), but
+    /// `batch` and `import` create the database before their input, read as it is applied, can fail
+    /// against it; when such a command then fails, the new, still empty file goes too, so a failed
+    /// command leaves nothing behind.
     /// Through a symbolic link, the file created is the one the link names (the link stays, as it was).
     private static func removeEmptyStoreCreatedByAFailedCommand(_ path: String, _ context: CommandContext) {
         guard FileManager.default.fileExists(atPath: path),

@@ -105,13 +105,19 @@ struct CommandContext {
 
     /// Opens the database for writing, creating it when it does not exist.
     func openForWriting() throws -> ListStore {
+        try refuseUnwritablePath()
+        return try ListStore.open(at: databaseFile, mode: .readWrite)
+    }
+
+    /// Refuses, before anything is opened, a path where no database can be written: what
+    /// ``refuseDirectory()`` refuses, and a file in a folder that does not exist.
+    func refuseUnwritablePath() throws {
         try refuseDirectory()
         let folder = Self.folder(of: databasePath)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file(folder), isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure("cannot create \(databasePath): the folder \(folder) does not exist; create it first or pass another --db PATH")
         }
-        return try ListStore.open(at: databaseFile, mode: .readWrite)
     }
 
     /// Refuses what cannot be a database file before anything is opened: `:memory:` (SQLite's

@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SQLiteLayerTests", dependencies: ["SQLiteLayer", "TestSupport"]),
         .testTarget(name: "ListStoreTests", dependencies: ["ListStore", "ListStoreMigrations", "SQLiteLayer", "TestSupport"]),
-        .testTarget(name: "ListStoreCLITests", dependencies: ["ListStoreCLI", "ListStore", "TestSupport"]),
+        .testTarget(name: "ListStoreCLITests", dependencies: ["ListStoreCLI", "ListStore", "SQLiteLayer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

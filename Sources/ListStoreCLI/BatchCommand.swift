@@ -24,8 +24,10 @@ enum BatchCommand {
         batch (which grows with the batch; without --json none is built, and memory stays flat). The write lock is held until the input ends: feed a file or a pipe.
         """
 
+    static let source = OptionalArgument("FILE|-")
+
     @Sendable static func run(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        let reader = try LineReader.open(command.positionals.first ?? "-", context)
+        let reader = try LineReader.open(command[source] ?? "-", context)
         let store = try context.openForWriting()
         let parser = CommandLineParser(commands: Commands.all)
         guard context.json else {
@@ -72,7 +74,7 @@ enum BatchCommand {
         if let global = refusedGlobal(globals) {
             throw UsageError("\(global) is a global option and cannot be given on a line of a batch; give it to batch itself (liststore --db PATH --json batch FILE)")
         }
-        guard case .command(let command, _) = invocation else { throw UsageError("a line of a batch must be an edit: \(editNames)") }
+        guard case .command(let command) = invocation else { throw UsageError("a line of a batch must be an edit: \(editNames)") }
         guard let prepare = command.spec.prepare else {
             throw UsageError("\(command.spec.name) cannot be used in a batch; a line must be an edit: \(editNames)")
         }

@@ -3,18 +3,18 @@ import ListStore
 
 /// The `liststore` program: parses a command line, runs it against the repository API and renders
 /// the result. It never talks to SQLite itself.
-public enum CLI {
+package enum CLI {
     /// The program's version.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// What a run printed and how it ended.
-    public struct Result: Sendable, Equatable {
+    package struct Result: Sendable, Equatable {
         /// Exit status: 0 success, 1 the operation failed, 2 usage error.
-        public var status: Int32
+        package var status: Int32
         /// Standard output.
-        public var output: String
+        package var output: String
         /// Standard error.
-        public var error: String
+        package var error: String
     }
 
     /// Runs this process's own command line, with standard input read within the CLI's size limits
@@ -24,7 +24,7 @@ public enum CLI {
     /// write past the file size limit (`ulimit -f`) fails with `EFBIG` and is reported like a full disk,
     /// and `SIGPIPE`, so a reader that closed standard output early (`| head`) is seen as `EPIPE` and
     /// liststore stops writing quietly (see ``StandardOutputClosed``).
-    public static func runProcess() -> Result {
+    package static func runProcess() -> Result {
         signal(SIGXFSZ, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
         var environment = CLIEnvironment.process
@@ -39,7 +39,7 @@ public enum CLI {
     /// Runs a command line given as the bytes of its arguments (without the program name). An argument
     /// that is not UTF-8 is refused (usage error) rather than read with its bad bytes replaced by U+FFFD,
     /// which would store, or look for, different text than the one typed.
-    public static func run(rawArguments: [[UInt8]], environment: CLIEnvironment) -> Result {
+    package static func run(rawArguments: [[UInt8]], environment: CLIEnvironment) -> Result {
         var arguments: [String] = []
         for (index, bytes) in rawArguments.enumerated() {
             guard let argument = String(strictUTF8: bytes) else {
@@ -53,7 +53,7 @@ public enum CLI {
     }
 
     /// Runs one command line (without the program name).
-    public static func run(_ arguments: [String], environment: CLIEnvironment) -> Result {
+    package static func run(_ arguments: [String], environment: CLIEnvironment) -> Result {
         let parser = CommandLineParser(commands: Commands.all)
         let wantsJSON = arguments.contains("--json")  // known even when parsing fails
         let invocation: Invocation
@@ -68,7 +68,7 @@ public enum CLI {
             return Result(status: 0, output: "liststore \(version) (schema version \(ListStore.schemaVersion))\n", error: "")
         case .help(let spec):
             return Result(status: 0, output: (spec?.help ?? Commands.programHelp) + "\n", error: "")
-        case .command(let command, _):
+        case .command(let command):
             let collected = Locked("")
             let write = environment.writeOutput ?? { text in collected.withLock { $0 += text } }
             let context = CommandContext(globals: globals, environment: environment, write: write)
@@ -92,7 +92,7 @@ public enum CLI {
     /// Writes a run's output and error to the given descriptors (the process's own by default) and
     /// returns the exit status. A failed write to standard output is one more `error:` line and exit 1,
     /// unless the reader closed it (`EPIPE`): then it is quiet and the status stays as it was.
-    public static func deliver(_ result: Result, output: Int32 = STDOUT_FILENO, error: Int32 = STDERR_FILENO) -> Int32 {
+    package static func deliver(_ result: Result, output: Int32 = STDOUT_FILENO, error: Int32 = STDERR_FILENO) -> Int32 {
         var status = result.status
         var errorText = result.error
         do {
@@ -111,8 +111,10 @@ public enum CLI {
         return Result(status: status, output: output, error: "error: \(line)\n")
     }
 
-    /// A write command creates the database before it can validate its input against it; when the
-    /// command then fails, the new, still empty file goes too, so a failed command leaves nothing behind.
+    /// A single edit is tried on an empty store before a new database is created (``Mutation``), but
+    /// `batch` and `import` create the database before their input, read as it is applied, can fail
+    /// against it; when such a command then fails, the new, still empty file goes too, so a failed
+    /// command leaves nothing behind.
     /// Through a symbolic link, the file created is the one the link names (the link stays, as it was).
     private static func removeEmptyStoreCreatedByAFailedCommand(_ path: String, _ context: CommandContext) {
         guard FileManager.default.fileExists(atPath: path),

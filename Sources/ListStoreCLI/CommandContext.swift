@@ -12,28 +12,28 @@ struct CommandOutput {
 }
 
 /// The process around the CLI: standard input, terminals, environment. Tests pass their own.
-public struct CLIEnvironment: Sendable {
+package struct CLIEnvironment: Sendable {
     /// Environment variables (`LISTSTORE_DB`).
-    public var variables: [String: String]
+    package var variables: [String: String]
     /// Reads all of standard input.
-    public var readStandardInput: @Sendable () -> Data
+    package var readStandardInput: @Sendable () -> Data
     /// Whether standard error is a terminal (progress is shown only then).
-    public var standardErrorIsTerminal: Bool
+    package var standardErrorIsTerminal: Bool
     /// Writes progress text to standard error.
-    public var writeProgress: @Sendable (String) -> Void
+    package var writeProgress: @Sendable (String) -> Void
     /// Writes output to standard output as it comes, for commands that stream (`watch`, `export`,
     /// `show`); nil collects it into ``CLI/Result/output`` instead. An error it throws ends the command
     /// with that error.
-    public var writeOutput: (@Sendable (String) throws -> Void)?
+    package var writeOutput: (@Sendable (String) throws -> Void)?
     /// The folder relative paths (`--db`, `LISTSTORE_DB`, the files commands read and write) are
     /// resolved against; nil is the process's working directory. A process has one working directory,
     /// so the CLI run in-process for several folders at once (tests) names each run's folder here.
-    public var workingDirectory: String?
+    package var workingDirectory: String?
     /// The file descriptor `batch` reads for `-` (standard input).
-    public var standardInput: Int32 = STDIN_FILENO
+    package var standardInput: Int32 = STDIN_FILENO
 
     /// An environment built from its parts.
-    public init(variables: [String: String], readStandardInput: @escaping @Sendable () -> Data,
+    package init(variables: [String: String], readStandardInput: @escaping @Sendable () -> Data,
                 standardErrorIsTerminal: Bool, writeProgress: @escaping @Sendable (String) -> Void,
                 writeOutput: (@Sendable (String) throws -> Void)? = nil) {
         self.variables = variables
@@ -45,7 +45,7 @@ public struct CLIEnvironment: Sendable {
 
     /// The real process: its environment, stdin, stdout and stderr. A failed write to standard error
     /// is ignored (there is nowhere left to report it); standard output's are reported (see ``StandardOutput``).
-    public static var process: CLIEnvironment {
+    package static var process: CLIEnvironment {
         CLIEnvironment(
             variables: ProcessInfo.processInfo.environment,
             readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() },
@@ -105,13 +105,19 @@ struct CommandContext {
 
     /// Opens the database for writing, creating it when it does not exist.
     func openForWriting() throws -> ListStore {
+        try refuseUnwritablePath()
+        return try ListStore.open(at: databaseFile, mode: .readWrite)
+    }
+
+    /// Refuses, before anything is opened, a path where no database can be written: what
+    /// ``refuseDirectory()`` refuses, and a file in a folder that does not exist.
+    func refuseUnwritablePath() throws {
         try refuseDirectory()
         let folder = Self.folder(of: databasePath)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file(folder), isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure("cannot create \(databasePath): the folder \(folder) does not exist; create it first or pass another --db PATH")
         }
-        return try ListStore.open(at: databaseFile, mode: .readWrite)
     }
 
     /// Refuses what cannot be a database file before anything is opened: `:memory:` (SQLite's

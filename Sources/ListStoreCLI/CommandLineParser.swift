@@ -9,14 +9,16 @@ struct GlobalOptions: Sendable, Equatable {
 /// What a command line asks for.
 enum Invocation: Sendable {
     /// Run a command.
-    case command(ParsedCommand, GlobalOptions)
+    case command(ParsedCommand)
     /// Show help: for one command, or for the program when nil.
     case help(CommandSpec?)
     case version
 }
 
-/// Parses `liststore [--db PATH] [--json] COMMAND [ARGS...]` against the command table.
+/// Parses `liststore [--db PATH] [--json] COMMAND [ARGS...]` against the command table's declarations.
 /// Global options may appear anywhere; command options after the command words; `--` ends options.
+/// Returns what the line asks for and the global options it gave (once: a `batch` line refuses them
+/// whatever it asks for).
 struct CommandLineParser {
     let commands: [CommandSpec]
 
@@ -101,7 +103,7 @@ struct CommandLineParser {
                 ? "\(command.name) is missing an argument" : "\(command.name) got too many arguments: \(quoted(positionals.joined(separator: " ")))"
             throw UsageError(message, usage: command.usage)
         }
-        return (.command(ParsedCommand(spec: command, values: values, flags: flags, positionals: positionals), globals), globals)
+        return (.command(ParsedCommand(spec: command, values: values, flags: flags, positionals: positionals)), globals)
     }
 
     /// The command whose words start `words`, preferring the longest.

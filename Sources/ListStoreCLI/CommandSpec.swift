@@ -1,23 +1,23 @@
-/// One command of the table that drives parsing, help and dispatch.
-struct CommandSpec: Sendable {
-    /// A command option: `--name VALUE` (or `--name=VALUE`), or a flag `--name`.
-    struct Option: Sendable {
-        let name: String
-        let valueName: String?
-        let help: String
-    }
+import Foundation
+import ListStore
 
+/// One command: its words, its declared arguments and options (``CommandDeclarations``), its help and
+/// its handler. Parsing, the usage line, `--help` and README's command table all come from this one value.
+struct CommandSpec: Sendable {
     /// The command words, e.g. `["section", "add"]`.
     let words: [String]
-    /// The arguments after the words, for the usage line, e.g. `TITLE [--at INDEX]`.
-    let arguments: String
+    /// The positional arguments after the words, in order.
+    var positionals: [any PositionalDeclaration] = []
+    /// The options, in the order help lists them.
+    var options: [any OptionDeclaration] = []
+    /// A second form of the command, selected by a flag (its flag is one of `options`).
+    var alternative: AlternativeForm? = nil
     let summary: String
     /// Longer help: what the arguments mean.
-    let details: String
+    var details = ""
     let example: String
-    let options: [Option]
-    /// How many positional arguments it takes.
-    let positionalCount: ClosedRange<Int>
+    /// The command's row in README's command table ("What it does").
+    let readme: String
     let run: @Sendable (ParsedCommand, CommandContext) throws -> CommandOutput
     /// For a command that edits the store: how its arguments become the edit (see ``PreparedEdit``).
     /// Only these commands may appear in a `batch`.
@@ -25,78 +25,108 @@ struct CommandSpec: Sendable {
 
     /// A command that edits the store: run on its own, it applies its edit and reads the new counts in one
     /// write transaction (``Mutation/run(_:_:_:)``); in a `batch`, its edit joins the batch's transaction.
-    static func mutation(words: [String], arguments: String, summary: String, details: String, example: String,
-                         options: [Option] = [], positionalCount: ClosedRange<Int>, prepare: @escaping EditPreparer) -> CommandSpec {
-        CommandSpec(words: words, arguments: arguments, summary: summary, details: details, example: example, options: options,
-                    positionalCount: positionalCount, run: { try Mutation.run($0, $1, prepare) }, prepare: prepare)
+    static func mutation(words: [String], positionals: [any PositionalDeclaration], options: [any OptionDeclaration] = [],
+                         alternative: AlternativeForm? = nil, summary: String, details: String = "", example: String,
+                         readme: String, prepare: @escaping EditPreparer) -> CommandSpec {
+        CommandSpec(words: words, positionals: positionals, options: options, alternative: alternative, summary: summary,
+                    details: details, example: example, readme: readme,
+                    run: { try Mutation.run($0, $1, prepare) }, prepare: prepare)
     }
 
     var name: String { words.joined(separator: " ") }
+
+    /// The arguments after the words, e.g. `TITLE [--at INDEX]`: the positionals, then the options in
+    /// brackets, then the alternative form (whose flag is not repeated among the options).
+    var arguments: String {
+        let optional = options.map(\.info).filter { $0.name != alternative?.flag.info.name }.map { "[\($0.label)]" }
+        let main = (positionals.map(\.info.usage) + optional).joined(separator: " ")
+        return alternative.map { main + " | " + $0.usage } ?? main
+    }
+
     var usage: String { "liststore \(name)\(arguments.isEmpty ? "" : " " + arguments)" }
 
-    func option(named name: String) -> Option? { options.first { $0.name == name } }
+    /// How many positional arguments it takes, in any of its forms.
+    var positionalCount: ClosedRange<Int> {
+        let ranges = [Self.count(positionals)] + (alternative.map { [Self.count($0.positionals)] } ?? [])
+        return (ranges.map(\.lowerBound).min() ?? 0)...(ranges.map(\.upperBound).max() ?? 0)
+    }
+
+    private static func count(_ positionals: [any PositionalDeclaration]) -> ClosedRange<Int> {
+        positionals.map(\.info.count).reduce(0...0) { total, next in
+            (total.lowerBound + next.lowerBound)...(total.upperBound == .max || next.upperBound == .max ? .max : total.upperBound + next.upperBound)
+        }
+    }
+
+    func option(named name: String) -> OptionInfo? { options.map(\.info).first { $0.name == name } }
 
     var help: String {
         var lines = ["usage: \(usage)", "", summary]
         if !details.isEmpty { lines += ["", details] }
         if !options.isEmpty {
             lines += ["", "options:"]
-            let labels = options.map { $0.name + ($0.valueName.map { " " + $0 } ?? "") }
-            let width = labels.map(\.count).max() ?? 0
-            for (label, option) in zip(labels, options) { lines.append("  \(DisplayWidth.pad(label, to: width))  \(option.help)") }
+            let infos = options.map(\.info)
+            let width = infos.map(\.label.count).max() ?? 0
+            for option in infos { lines.append("  \(DisplayWidth.pad(option.label, to: width))  \(option.help)") }
         }
         lines += ["", "global options: --db PATH, --json (before or after the command)", "", "example:", "  \(example)"]
         return lines.joined(separator: "\n")
     }
+
+    /// Its row of README's command table: `` | `section add TITLE [--at INDEX]` | insert an empty section | ``.
+    var readmeRow: String {
+        let usage = "\(name)\(arguments.isEmpty ? "" : " " + arguments)".replacingOccurrences(of: "|", with: "\\|")
+        return "| `\(usage)` | \(readme) |"
+    }
 }
 
-/// A parsed command line: the command, its options and its positional arguments.
+/// A parsed command line's command: the command, its options and its positional arguments.
 struct ParsedCommand: Sendable {
     let spec: CommandSpec
-    /// Values of options that take one, by option name (`--at` → "3").
+    /// Values of options that take one, by option name (`--at` → "3"); read them by key (``Option``).
     let values: [String: String]
-    /// Flags that were given (`--replace`).
+    /// Flags that were given (`--replace`); read them by key (``Flag``).
     let flags: Set<String>
+    /// The positional words, in order.
     let positionals: [String]
+    /// The positional words by the label of the argument they were given for.
+    let arguments: [String: [String]]
+
+    init(spec: CommandSpec, values: [String: String], flags: Set<String>, positionals: [String]) {
+        self.spec = spec
+        self.values = values
+        self.flags = flags
+        self.positionals = positionals
+        let form = spec.alternative.flatMap { flags.contains($0.flag.info.name) ? $0.positionals : nil } ?? spec.positionals
+        arguments = Self.assign(positionals, to: form)
+    }
+
+    /// Deals the words out to the declared arguments in order; one that takes one or more takes every
+    /// word the arguments after it leave.
+    private static func assign(_ words: [String], to declared: [any PositionalDeclaration]) -> [String: [String]] {
+        var assigned: [String: [String]] = [:]
+        var remaining = words[...]
+        for (offset, declaration) in declared.enumerated() {
+            let info = declaration.info
+            let after = declared.dropFirst(offset + 1).map(\.info.count.lowerBound).reduce(0, +)
+            let take = info.arity == .oneOrMore ? max(0, remaining.count - after) : min(1, remaining.count)
+            assigned[info.label] = Array(remaining.prefix(take))
+            remaining = remaining.dropFirst(take)
+        }
+        return assigned
+    }
 
     func usageError(_ message: String) -> UsageError { UsageError(message, usage: spec.usage) }
 
-    /// Positional `index` as a non-negative integer (a section or row index).
-    func index(_ index: Int, _ what: String) throws -> Int {
-        try parseIndex(positionals[index], what)
-    }
-
-    /// The value of option `name` as a non-negative integer, or nil when it is absent.
-    func indexOption(_ name: String) throws -> Int? {
-        try values[name].map { try parseIndex($0, "\(name) value") }
-    }
-
-    /// Positional `index` as an `S:R` index path.
-    func indexPath(_ index: Int) throws -> ListIndexPath {
-        try ListIndexPathText.parse(positionals[index], usage: spec.usage)
-    }
-
+    /// `text` as a non-negative integer (a section or row index); `what` names it in the error.
     func parseIndex(_ text: String, _ what: String) throws -> Int {
-        guard !text.isEmpty, text.count <= 18, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text) else {
+        guard let value = DecimalInteger.parse(text[...]) else {
             throw usageError("\(what) must be a non-negative whole number, not \(quoted(text))")
         }
         return value
     }
-}
 
-import ListStore
-
-/// Parsing of `S:R` arguments with a usage error that shows the expected form.
-enum ListIndexPathText {
-    static func parse(_ text: String, usage: String) throws -> ListIndexPath {
-        guard let path = ListIndexPath(text) else {
-            throw UsageError("\(quoted(text)) is not an index path: write SECTION:ROW with zero-based numbers, e.g. 0:1", usage: usage)
-        }
-        return path
+    /// `text` as an `S:R` index path.
+    func indexPath(_ text: String) throws -> ListIndexPath {
+        try ListIndexPathText.parse(text, usage: spec.usage)
     }
-}
-
-/// `text` in double quotes, control characters escaped and long text cut, for one-line messages.
-func quoted(_ text: String) -> String {
-    "\"\(DisplayWidth.truncate(visible(text), to: 60))\""
 }

@@ -2,7 +2,7 @@ import ListStore
 
 /// A JSON value with ordered object keys and numbers kept as written, so documents print in a stable,
 /// readable order and payloads survive an import/export round trip exactly.
-public indirect enum JSONValue: Hashable, Sendable {
+package indirect enum JSONValue: Hashable, Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -21,19 +21,19 @@ public indirect enum JSONValue: Hashable, Sendable {
     case raw(String)
 
     /// An integer number.
-    public static func int<I: BinaryInteger>(_ value: I) -> JSONValue { .number(String(value)) }
+    package static func int<I: BinaryInteger>(_ value: I) -> JSONValue { .number(String(value)) }
 
     /// The member `key` of an object, or nil.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.serialized() == rhs.serialized() }
-    public func hash(into hasher: inout Hasher) { hasher.combine(serialized()) }
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.serialized() == rhs.serialized() }
+    package func hash(into hasher: inout Hasher) { hasher.combine(serialized()) }
 
     /// Compact JSON text on one line.
-    public func serialized() -> String {
+    package func serialized() -> String {
         var out = ""
         write(to: &out)
         return out
@@ -86,12 +86,12 @@ public indirect enum JSONValue: Hashable, Sendable {
 }
 
 /// Why a JSON document could not be read, with the byte offset where reading stopped.
-public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong.
-    public let reason: String
+    package let reason: String
     /// The byte offset into the document.
-    public let offset: Int
-    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+    package let offset: Int
+    package var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
 
 /// A strict RFC 8259 reader. Nesting is limited so hostile input cannot exhaust the stack.
@@ -99,15 +99,15 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
 /// Besides parsing a whole document into a ``JSONValue``, it can walk one member or element at a
 /// time (`forEachMember`, `forEachElement`, `skipValue`), so a large document is read without
 /// building it in memory.
-public struct JSONParser {
+package struct JSONParser {
     /// The deepest nesting accepted.
-    public static let maximumDepth = 256
+    package static let maximumDepth = 256
     private let bytes: [UInt8]
     /// The byte offset the parser is at; set it to read a part of the document again.
     var position = 0
 
     /// Parses one JSON document (surrounding whitespace allowed).
-    public static func parse(_ text: String) throws -> JSONValue {
+    package static func parse(_ text: String) throws -> JSONValue {
         var parser = JSONParser(bytes: Array(text.utf8))
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
@@ -130,7 +130,20 @@ public struct JSONParser {
     var atNull: Bool { current == UInt8(ascii: "n") }
 
     mutating func skipWhitespace() {
-        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+        while let byte = current, JSONText.isWhitespace(byte) { position += 1 }
+    }
+
+    /// Runs one of ``JSONText``'s token scanners at `position`, moving past the token; returns where it began.
+    private mutating func scanToken(_ scanner: (UnsafeBufferPointer<UInt8>, inout Int, inout [UInt8], Bool) -> JSONText.Scanned?) throws -> Int {
+        let start = position
+        var end = position
+        var unused: [UInt8] = []
+        if case .failure(let reason, let offset)? = bytes.withUnsafeBufferPointer({ scanner($0, &end, &unused, false) }) {
+            position = offset
+            throw failure(reason)
+        }
+        position = end
+        return start
     }
 
     /// Throws unless only whitespace is left.
@@ -139,14 +152,6 @@ public struct JSONParser {
         guard position == bytes.count else { throw failure("unexpected text after the document") }
     }
 
-    private mutating func expect(_ literal: String, _ value: JSONValue) throws -> JSONValue {
-        let expected = Array(literal.utf8)
-        guard bytes.count - position >= expected.count, Array(bytes[position..<position + expected.count]) == expected else {
-            throw failure("expected \(literal)")
-        }
-        position += expected.count
-        return value
-    }
 
     /// Reads the value that starts here (at nesting `depth`).
     mutating func value(depth: Int) throws -> JSONValue {
@@ -162,10 +167,12 @@ public struct JSONParser {
             try forEachElement(depth: depth) { parser in items.append(try parser.value(depth: depth + 1)) }
             return .array(items)
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): return try expect("true", .bool(true))
-        case UInt8(ascii: "f"): return try expect("false", .bool(false))
-        case UInt8(ascii: "n"): return try expect("null", .null)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            _ = try scanToken(JSONText.literal)
+            return byte == UInt8(ascii: "n") ? .null : .bool(byte == UInt8(ascii: "t"))
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let start = try scanToken(JSONText.number)
+            return .number(String(decoding: bytes[start..<position], as: UTF8.self))
         default: throw failure("unexpected character")
         }
     }
@@ -251,36 +258,18 @@ public struct JSONParser {
         }
     }
 
-    private mutating func number() throws -> JSONValue {
-        let start = position
-        if current == UInt8(ascii: "-") { position += 1 }
-        guard let first = current, isDigit(first) else { throw failure("expected a digit") }
-        if first == UInt8(ascii: "0") { position += 1 } else { skipDigits() }
-        if current == UInt8(ascii: ".") {
-            position += 1
-            guard let digit = current, isDigit(digit) else { throw failure("expected a digit after '.'") }
-            skipDigits()
-        }
-        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-            position += 1
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
-            guard let digit = current, isDigit(digit) else { throw failure("expected a digit in the exponent") }
-            skipDigits()
-        }
-        return .number(String(decoding: bytes[start..<position], as: UTF8.self))
-    }
-
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-    private mutating func skipDigits() { while let byte = current, isDigit(byte) { position += 1 } }
-
+    /// The string that starts here, decoded: scanned by ``JSONText`` first, then its escapes decoded,
+    /// strictly (a lone surrogate is an error here, unlike in payloads).
     private mutating func string() throws -> String {
-        position += 1
+        let opening = try scanToken(JSONText.string)
+        let end = position
+        position = opening + 1
         let start = position
         // Most strings have no escapes: decode them straight from the document's bytes.
-        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 { position += 1 }
-        if current == UInt8(ascii: "\"") {
-            defer { position += 1 }
-            return try decode(bytes[start..<position])
+        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") { position += 1 }
+        if position == end - 1 {
+            position = end
+            return try decode(bytes[start..<end - 1])
         }
         var buffer = Array(bytes[start..<position])
         while true {

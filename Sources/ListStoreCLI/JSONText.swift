@@ -1,5 +1,6 @@
-/// Checks and compacts JSON text without building it: for payloads, which are stored, exported and
-/// imported as text.
+/// The one JSON scanner: checks and compacts JSON text without building it — for payloads, which are
+/// stored, exported and imported as text — and scans the tokens (numbers, literals, strings) that
+/// ``JSONParser`` builds values and walks documents from.
 ///
 /// It accepts exactly what SQLite's `json_valid` accepts as RFC 8259 text — including `\u` escapes of
 /// lone surrogates (`"\ud800"`), numbers of any length, and nesting of any depth (it keeps no call
@@ -93,11 +94,7 @@ enum JSONText {
             case byte("\""):
                 if let failure = string(bytes, &index, &out, keeping) { return failure }
             case byte("t"), byte("f"), byte("n"):
-                let literal: [UInt8] = current == byte("t") ? Array("true".utf8) : current == byte("f") ? Array("false".utf8) : Array("null".utf8)
-                guard bytes.count - index >= literal.count, (0..<literal.count).allSatisfy({ bytes[index + $0] == literal[$0] }) else {
-                    return .failure("unexpected character", offset: index)
-                }
-                if keeping { out += literal }; index += literal.count
+                if let failure = literal(bytes, &index, &out, keeping) { return failure }
             case byte("-"), byte("0")...byte("9"):
                 if let failure = number(bytes, &index, &out, keeping) { return failure }
             default:
@@ -108,8 +105,19 @@ enum JSONText {
         }
     }
 
+    /// Copies the literal (`true`, `false`, `null`) at `index` to `out`; nil when it is one.
+    static func literal(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ out: inout [UInt8], _ keeping: Bool) -> Scanned? {
+        let literal: [UInt8] = bytes[index] == UInt8(ascii: "t") ? Array("true".utf8) : bytes[index] == UInt8(ascii: "f") ? Array("false".utf8) : Array("null".utf8)
+        guard bytes.count - index >= literal.count, (0..<literal.count).allSatisfy({ bytes[index + $0] == literal[$0] }) else {
+            return .failure("expected \(String(decoding: literal, as: UTF8.self))", offset: index)
+        }
+        if keeping { out += literal }
+        index += literal.count
+        return nil
+    }
+
     /// Copies the string at `index` (its opening quote) to `out`; nil when it is well formed.
-    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ out: inout [UInt8], _ keeping: Bool) -> Scanned? {
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ out: inout [UInt8], _ keeping: Bool) -> Scanned? {
         let start = index
         index += 1
         while index < bytes.count {
@@ -144,7 +152,7 @@ enum JSONText {
     }
 
     /// Copies the number at `index` to `out`, exactly as written; nil when it is well formed.
-    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ out: inout [UInt8], _ keeping: Bool) -> Scanned? {
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ out: inout [UInt8], _ keeping: Bool) -> Scanned? {
         let start = index
         func isDigit(_ at: Int) -> Bool { at < bytes.count && bytes[at] >= UInt8(ascii: "0") && bytes[at] <= UInt8(ascii: "9") }
         func digits() { while isDigit(index) { index += 1 } }

@@ -1,11 +1,12 @@
 import Foundation
 
-/// Reads text one line at a time from a file descriptor (standard input or a file), holding only the
-/// line being read and one 64 KB chunk: input of any length is read in constant memory.
+/// The one reader of text input, line by line: `batch`'s lines (from a file descriptor, holding only the
+/// line being read and one 64 KB chunk, so input of any length is read in constant memory) and `add`'s
+/// titles from standard input (from bytes already read).
 ///
 /// Lines end with LF; a CR before it is dropped (CRLF files). A UTF-8 byte order mark at the very start is
-/// skipped. A line must be valid UTF-8, contain no NUL byte and be at most ``InputLimits/maximumPiece`` long;
-/// otherwise ``next()`` throws a ``CommandFailure`` naming the line.
+/// skipped (``ByteOrderMark``). A line must be valid UTF-8, contain no NUL byte and be at most
+/// ``InputLimits/maximumPiece`` long; otherwise ``next()`` throws a ``CommandFailure`` naming the line.
 final class LineReader {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
@@ -20,11 +21,26 @@ final class LineReader {
     private var chunk = [UInt8](repeating: 0, count: 65_536)
     /// The number of the line last returned (1-based).
     private(set) var lineNumber = 0
+    /// What a line holds, for messages ("line", "title").
+    private let unit: String
+    /// The error for line `number` that has `problem` ("is not valid UTF-8").
+    private let failure: (_ number: Int, _ problem: String) -> CommandFailure
 
-    private init(descriptor: Int32, ownsDescriptor: Bool, name: String) {
+    private init(descriptor: Int32, ownsDescriptor: Bool, name: String, unit: String = "line",
+                 failure: @escaping (_ number: Int, _ problem: String) -> CommandFailure = { CommandFailure("line \($0): the line \($1); nothing was changed") }) {
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
         self.name = name
+        self.unit = unit
+        self.failure = failure
+    }
+
+    /// Reads the lines of `bytes`, already read whole (standard input's titles); `unit` and `failure`
+    /// word the errors.
+    convenience init(bytes: [UInt8], name: String, unit: String, failure: @escaping (_ number: Int, _ problem: String) -> CommandFailure) {
+        self.init(descriptor: -1, ownsDescriptor: false, name: name, unit: unit, failure: failure)
+        buffer = bytes
+        atEnd = true
     }
 
     deinit { if ownsDescriptor { systemClose(descriptor) } }
@@ -61,7 +77,7 @@ final class LineReader {
                 scanned = start
                 return line
             }
-            guard buffer.count - start <= InputLimits.maximumPiece else { throw failure(lineNumber + 1, "is longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads for one line") }
+            guard buffer.count - start <= InputLimits.maximumPiece else { throw failure(lineNumber + 1, "is longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads for one \(unit)") }
             try fill()
         }
     }
@@ -94,17 +110,13 @@ final class LineReader {
     private func take(upTo end: Int) throws -> String {
         lineNumber += 1
         var bytes = buffer[start..<end]
-        if lineNumber == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        if lineNumber == 1 { bytes = ByteOrderMark.dropped(from: bytes) }
         if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
         guard bytes.count <= InputLimits.maximumPiece else {
-            throw failure(lineNumber, "is longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads for one line")
+            throw failure(lineNumber, "is longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads for one \(unit)")
         }
         guard !bytes.contains(0) else { throw failure(lineNumber, "contains a NUL byte") }
         guard let text = String(strictUTF8: bytes) else { throw failure(lineNumber, "is not valid UTF-8") }
         return text
-    }
-
-    private func failure(_ line: Int, _ problem: String) -> CommandFailure {
-        CommandFailure("line \(line): the line \(problem); nothing was changed")
     }
 }

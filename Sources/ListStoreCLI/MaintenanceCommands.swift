@@ -68,8 +68,11 @@ enum MaintenanceCommands {
 
     private static func countText(_ count: Int, _ noun: String) -> String { count == 1 ? "1 \(noun)" : "\(count) \(noun)s" }
 
+    /// `backup`'s FILE.
+    static let backupDestination = Argument("FILE")
+
     @Sendable static func backup(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        let destination = command.positionals[0]
+        let destination = command[backupDestination]
         let store = try context.openForReading()
         try store.backup(to: context.file(destination))
         let counts = try StoreCounts(store)

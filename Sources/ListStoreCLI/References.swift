@@ -26,7 +26,7 @@ enum SectionReference: Hashable {
     /// Parses a zero-based index or `id:N`; `what` names the argument in errors (`SECTION`, `INDEX`).
     static func parse(_ text: String, _ what: String, usage: String) throws -> SectionReference {
         if let id = try IDText.parse(text, usage: usage) { return .id(SectionID(rawValue: id)) }
-        guard let index = IDText.number(text[...]) else {
+        guard let index = DecimalInteger.parse(text[...]) else {
             throw UsageError("\(what) must be a non-negative whole number (the section's index) or id:N (its id), not \(quoted(text))",
                              usage: usage)
         }
@@ -44,37 +44,31 @@ enum IDText {
     static func parse(_ text: String, usage: String) throws -> Int64? {
         guard text.hasPrefix(prefix) else { return nil }
         let digits = text.dropFirst(prefix.count)
-        guard let value = number(digits) else {
+        guard let value = DecimalInteger.parse(digits) else {
             throw UsageError("\(quoted(text)) is not an id: write id:N with N the id (1 to 18 digits) that `show --json` prints, e.g. id:18",
                              usage: usage)
         }
         return Int64(value)
     }
-
-    /// A non-negative decimal number of 1 to 18 ASCII digits, nil otherwise.
-    static func number(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.count <= 18, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int(text)
-    }
 }
 
 extension ParsedCommand {
-    /// Positional `index` as a row: `S:R` or `id:N`.
-    func row(_ index: Int) throws -> RowReference {
-        try RowReference.parse(positionals[index], usage: spec.usage)
+    /// An argument naming a row: `S:R` or `id:N`.
+    func row(_ text: String) throws -> RowReference {
+        try RowReference.parse(text, usage: spec.usage)
     }
 
-    /// Positional `index` as a section: an index or `id:N`; `what` names it in errors.
-    func section(_ index: Int, _ what: String) throws -> SectionReference {
-        try SectionReference.parse(positionals[index], what, usage: spec.usage)
+    /// An argument naming a section: an index or `id:N`; `what` names it in errors.
+    func section(_ text: String, _ what: String) throws -> SectionReference {
+        try SectionReference.parse(text, what, usage: spec.usage)
     }
 
-    /// Positional `index` as a destination index path (`S:R` only: where the row is after the move).
-    func destination(_ index: Int) throws -> ListIndexPath {
-        if positionals[index].hasPrefix(IDText.prefix) {
-            throw usageError("the destination \(quoted(positionals[index])) must be an index path S:R (where the row is after the move), not an id")
+    /// An argument naming a destination index path (`S:R` only: where the row is after the move).
+    func destination(_ text: String) throws -> ListIndexPath {
+        if text.hasPrefix(IDText.prefix) {
+            throw usageError("the destination \(quoted(text)) must be an index path S:R (where the row is after the move), not an id")
         }
-        return try indexPath(index)
+        return try indexPath(text)
     }
 }
 

@@ -1,64 +1,126 @@
 import Foundation
 import ListStore
 
-/// `add`, `edit`, `move`, `delete`: each turns its arguments into an edit of a write transaction.
+/// `add`, `edit`, `move`, `delete`: each declares its arguments and turns them into an edit of a write transaction.
 enum RowCommands {
-    @Sendable static func add(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
-        let payload = try command.values["--payload"].flatMap(Payload.parse)
-        if command.flags.contains("--every-section") {
-            guard command.positionals.count == 1 else {
-                throw command.usageError("--every-section takes exactly one TITLE and no SECTION")
+    enum Add {
+        static let section = Argument("SECTION|id:N")
+        static let titles = Arguments("TITLE")
+        static let at = Option.index("--at", value: "ROW", help: "the row index of the first added row (default: the end)")
+        static let payload = Option<String>("--payload", value: "JSON", help: "a JSON value stored with each added row")
+        static let everySection = Flag("--every-section", help: "append TITLE to every section")
+
+        static let spec = CommandSpec.mutation(
+            words: ["add"], positionals: [section, titles], options: [at, payload, everySection],
+            alternative: AlternativeForm(flag: everySection, positionals: [Argument("TITLE")]),
+            summary: "Insert one or more rows into a section (at the end by default), in one transaction.",
+            details: """
+                SECTION is the section's index, or id:N with its id (as `show --json` prints it).
+                A single - as TITLE reads titles from standard input, one per line (blank lines skipped).
+                --every-section appends one row with TITLE to every section instead, in one transaction.
+                --payload attaches the same JSON value to every added row (null for none).
+                Put -- before titles that begin with a dash.
+                """,
+            example: "liststore add 0 \"Paladin\" \"Monk\" --at 2",
+            readme: "insert rows into one section in one transaction; a single `-` reads titles from standard input, one per line; `--every-section TITLE` appends one row to every section instead, in one transaction",
+            prepare: prepare)
+
+        @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
+            let payload = try command[Self.payload].flatMap(Payload.parse)
+            if command[everySection] {
+                guard command.positionals.count == 1 else {
+                    throw command.usageError("--every-section takes exactly one TITLE and no SECTION")
+                }
+                guard try command[at] == nil else { throw command.usageError("--every-section always appends; drop --at") }
+                let titles = try RowCommands.titles(from: command[Self.titles], command, input)
+                guard titles.count == 1 else { throw CommandFailure("--every-section adds one title; standard input had \(titles.count)") }
+                let row = NewRow(title: titles[0], payload: payload)
+                return PreparedEdit { try $0.appendRowToEverySection(row) }
             }
-            guard command.values["--at"] == nil else { throw command.usageError("--every-section always appends; drop --at") }
-            let titles = try titles(from: command.positionals, command, input)
-            guard titles.count == 1 else { throw CommandFailure("--every-section adds one title; standard input had \(titles.count)") }
-            let row = NewRow(title: titles[0], payload: payload)
-            return PreparedEdit { try $0.appendRowToEverySection(row) }
-        }
-        guard command.positionals.count >= 2 else { throw command.usageError("add needs a SECTION and at least one TITLE") }
-        let section = try command.section(0, "SECTION")
-        let at = try command.indexOption("--at")
-        let rows = try titles(from: Array(command.positionals.dropFirst()), command, input).map { NewRow(title: $0, payload: payload) }
-        return PreparedEdit { transaction in
-            switch section {
-            case .index(let index): try transaction.insertRows(rows, intoSection: index, at: at)
-            case .id(let id): try transaction.insertRows(rows, intoSection: id, at: at)
+            guard !command[Self.titles].isEmpty else { throw command.usageError("add needs a SECTION and at least one TITLE") }
+            let section = try command.section(command[Self.section], "SECTION")
+            let at = try command[Self.at]
+            let rows = try RowCommands.titles(from: command[Self.titles], command, input).map { NewRow(title: $0, payload: payload) }
+            return PreparedEdit { transaction in
+                switch section {
+                case .index(let index): try transaction.insertRows(rows, intoSection: index, at: at)
+                case .id(let id): try transaction.insertRows(rows, intoSection: id, at: at)
+                }
             }
         }
     }
 
-    @Sendable static func edit(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
-        let row = try command.row(0)
-        let title = command.values["--title"]
-        let payload: PayloadUpdate = try command.values["--payload"].map { try Payload.parse($0).map(PayloadUpdate.set) ?? .remove } ?? .unchanged
-        guard title != nil || payload != .unchanged else { throw command.usageError("edit needs --title and/or --payload") }
-        return PreparedEdit { transaction in
-            switch row {
-            case .path(let path): try transaction.updateRow(at: path, title: title, payload: payload)
-            case .id(let id): try transaction.updateRow(id: id, title: title, payload: payload)
+    enum Edit {
+        static let row = Argument("S:R|id:N")
+        static let title = Option<String>("--title", value: "TITLE", help: "the new title")
+        static let payload = Option<String>("--payload", value: "JSON", help: "the new JSON payload (null removes it)")
+
+        static let spec = CommandSpec.mutation(
+            words: ["edit"], positionals: [row], options: [title, payload], summary: "Change a row's title and/or payload.",
+            details: "The row is named by its index path or by id:N, its id. --payload null removes the payload.",
+            example: "liststore edit 0:1 --title \"Archmage\" --payload '{\"level\":3}'",
+            readme: "change a row (`--payload null` removes the payload)", prepare: prepare)
+
+        @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
+            let row = try command.row(command[Self.row])
+            let title = try command[Self.title]
+            let payload: PayloadUpdate = try command[Self.payload].map { try Payload.parse($0).map(PayloadUpdate.set) ?? .remove } ?? .unchanged
+            guard title != nil || payload != .unchanged else { throw command.usageError("edit needs --title and/or --payload") }
+            return PreparedEdit { transaction in
+                switch row {
+                case .path(let path): try transaction.updateRow(at: path, title: title, payload: payload)
+                case .id(let id): try transaction.updateRow(id: id, title: title, payload: payload)
+                }
             }
         }
     }
 
-    @Sendable static func move(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
-        let row = try command.row(0)
-        let to = try command.destination(1)
-        return PreparedEdit { transaction in
-            switch row {
-            case .path(let from): try transaction.moveRow(from: from, to: to)
-            case .id(let id): try transaction.moveRow(id: id, to: to)
+    enum Move {
+        static let row = Argument("S:R|id:N")
+        static let destination = Argument("S:R")
+
+        static let spec = CommandSpec.mutation(
+            words: ["move"], positionals: [row, destination],
+            summary: "Move a row; the second index path is where the row is after the move.",
+            details: """
+                The row to move is named by its index path or by id:N, its id. The destination is always an
+                index path (never an id): where the row is after the move, in the same section or another.
+                """,
+            example: "liststore move 0:0 1:2",
+            readme: "move a row, within its section or to another (the destination is always an index path)", prepare: prepare)
+
+        @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
+            let row = try command.row(command[Self.row])
+            let to = try command.destination(command[destination])
+            return PreparedEdit { transaction in
+                switch row {
+                case .path(let from): try transaction.moveRow(from: from, to: to)
+                case .id(let id): try transaction.moveRow(id: id, to: to)
+                }
             }
         }
     }
 
-    @Sendable static func delete(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
-        let rows = try command.positionals.indices.map { try command.row($0) }
-        let paths = rows.compactMap { if case .path(let path) = $0 { path } else { nil } }
-        return PreparedEdit { transaction in
-            if paths.count == rows.count { return try transaction.deleteRows(at: paths) }
-            // Ids, or a mix: the index paths name rows as they are now, inside this transaction.
-            if let repeated = firstRepeated(paths) { throw ListStoreError.duplicateIndexPath(repeated) }
-            try transaction.deleteRows(ids: try rows.map { try transaction.rowID($0) })
+    enum Delete {
+        static let rows = Arguments("S:R|id:N")
+
+        static let spec = CommandSpec.mutation(
+            words: ["delete"], positionals: [rows], summary: "Delete several rows, across sections, in one transaction: all or nothing.",
+            details: """
+                Index paths are the current ones (as `show` prints them); id:N names a row by its id (as `show --json`
+                prints it), which stays right whatever others insert or delete meanwhile. Both may be mixed; each row is named once.
+                """,
+            example: "liststore delete 2:1 2:3 0:0", readme: "delete several rows at once: all or nothing", prepare: prepare)
+
+        @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
+            let rows = try command[Self.rows].map { try command.row($0) }
+            let paths = rows.compactMap { if case .path(let path) = $0 { path } else { nil } }
+            return PreparedEdit { transaction in
+                if paths.count == rows.count { return try transaction.deleteRows(at: paths) }
+                // Ids, or a mix: the index paths name rows as they are now, inside this transaction.
+                if let repeated = firstRepeated(paths) { throw ListStoreError.duplicateIndexPath(repeated) }
+                try transaction.deleteRows(ids: try rows.map { try transaction.rowID($0) })
+            }
         }
     }
 
@@ -75,12 +137,6 @@ enum RowCommands {
         guard !titles.isEmpty else { throw CommandFailure("standard input had no titles (one per line; blank lines are skipped)") }
         return titles
     }
-}
-
-/// The first element that occurs twice, in order of the second occurrence.
-func firstRepeated<T: Hashable>(_ items: [T]) -> T? {
-    var seen = Set<T>()
-    return items.first { !seen.insert($0).inserted }
 }
 
 /// Payload arguments: JSON text, checked here so the error can say where it breaks.
@@ -101,27 +157,16 @@ enum Payload {
     }
 }
 
-/// Titles from standard input: one per line, blank lines skipped, CRLF accepted; strict UTF-8. A byte
-/// order mark before the first line (some editors write one) is not part of the first title. Lines and
-/// the whole input are limited (see ``InputLimits``).
+/// Titles from standard input: one per line, blank lines skipped, CRLF accepted; strict UTF-8 (read by
+/// ``LineReader``, with its byte order mark rule). Lines and the whole input are limited (see ``InputLimits``).
 enum StandardInputLines {
     static func titles(_ data: Data) throws -> [String] {
         guard data.count <= InputLimits.maximumInput else { throw InputLimits.tooLarge("standard input", "nothing was added") }
-        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
-        let text = data.starts(with: byteOrderMark) ? data.dropFirst(3) : data[...]
+        let reader = LineReader(bytes: [UInt8](data), name: "standard input", unit: "title") { number, problem in
+            CommandFailure("line \(number) of standard input \(problem); nothing was added")
+        }
         var titles: [String] = []
-        for (number, line) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            var bytes = line
-            if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
-            guard bytes.count <= InputLimits.maximumPiece else {
-                throw CommandFailure("line \(number + 1) of standard input is longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads for one title; nothing was added")
-            }
-            guard let title = String(strictUTF8: bytes) else {
-                throw CommandFailure("line \(number + 1) of standard input is not valid UTF-8; nothing was added")
-            }
-            if title.utf8.contains(0) {
-                throw CommandFailure("line \(number + 1) of standard input contains a NUL byte; nothing was added")
-            }
+        while let title = try reader.next() {
             if !title.allSatisfy(\.isWhitespace) { titles.append(title) }
         }
         return titles

@@ -11,9 +11,14 @@ enum StoreCommands {
             json: .object([("database", .string(context.databasePath)), ("created", .bool(!existed)), ("counts", counts.json)]))
     }
 
+    /// `show`'s SECTION.
+    static let section = OptionalArgument("SECTION|id:N")
+
     @Sendable static func show(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
+        // The argument is checked before the store is opened.
+        let section = try command[Self.section].map { try command.section($0, "SECTION") }
         let store = try context.openForReading()
-        guard !command.positionals.isEmpty else {
+        guard let section else {
             // The whole store is written as it is read, so its size does not matter.
             if context.json {
                 try TransferCommands.writeDocument(of: store, indexPaths: true, to: context.write)
@@ -22,7 +27,6 @@ enum StoreCommands {
             }
             return .streamed
         }
-        let section = try command.section(0, "SECTION")
         if context.json {
             let (index, shown): (Int, SectionSnapshot) = try store.read { reader in
                 switch section {

@@ -6,9 +6,15 @@ enum TransferCommands {
     /// Imports with at least this many rows show progress on a terminal's standard error.
     static let progressThreshold = 5_000
 
+    /// `export`'s FILE (or `-`).
+    static let exportDestination = OptionalArgument("FILE|-")
+    /// `import`'s FILE (or `-`).
+    static let importSource = Argument("FILE|-")
+    static let replace = Flag("--replace", help: "replace the current contents")
+
     @Sendable static func export(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         // `-` is standard output, as `import -` is standard input.
-        guard let destination = command.positionals.first, destination != "-" else {
+        guard let destination = command[exportDestination], destination != "-" else {
             let store = try context.openForReading()
             try writeDocument(of: store, to: context.write)
             return .streamed
@@ -92,7 +98,7 @@ enum TransferCommands {
     /// Holds the document's bytes once (it is checked whole before the store is opened, then loaded) and,
     /// without `--json`, nothing of what it wrote: memory is the document's size plus a constant.
     @Sendable static func importDocument(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        let source = command.positionals[0]
+        let source = command[importSource]
         let name = source == "-" ? "standard input" : source
         let document = try DocumentReader.bytes(of: try source == "-" ? [UInt8](context.environment.readStandardInput()) : readFile(source, context), name: name)
         // The whole document is checked before the store is opened: a bad one never creates a file.
@@ -102,7 +108,7 @@ enum TransferCommands {
         let write = context.environment.writeProgress
         var replaced = 0, imported = 0
         // Without --json no change set is printed, so none is built (it would hold every row imported).
-        let changes = try store.importStream(replacing: command.flags.contains("--replace"), tracksChanges: context.json) { importer in
+        let changes = try store.importStream(replacing: command[replace], tracksChanges: context.json) { importer in
             try DocumentReader.feed(document, name: name, into: importer) { written in
                 if showProgress && (written % 1_000 == 0 || written == total) { write("\rimporting: \(written)/\(total) rows") }
             }
@@ -146,7 +152,7 @@ enum DocumentReader {
     static func bytes(of data: consuming [UInt8], name: String) throws -> [UInt8] {
         var bytes = data
         guard bytes.count <= InputLimits.maximumInput else { throw InputLimits.tooLarge(name, "nothing was imported") }
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // some editors start UTF-8 files with one
+        if bytes.starts(with: ByteOrderMark.bytes) { bytes.removeFirst(ByteOrderMark.bytes.count) }
         if let nul = bytes.firstIndex(of: 0) {
             throw CommandFailure("\(name) has a NUL byte at byte \(nul): it is not a JSON document; nothing was imported")
         }

@@ -6,8 +6,10 @@ enum WatchCommand {
     /// How often the database is checked for commits by other connections.
     static let pollInterval: Duration = .milliseconds(100)
 
+    static let count = Option.index("--count", value: "N", help: "stop after N changes")
+
     @Sendable static func run(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        let limit = try command.values["--count"].map { try command.parseIndex($0, "--count value") }
+        let limit = try command[count]
         if limit == 0 { return .streamed }
         let store = try context.openForReading()
         guard !store.isImmutableSnapshot else {

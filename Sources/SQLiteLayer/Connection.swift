@@ -50,6 +50,7 @@ package final class Connection {
         self.path = path
         self.handle = opened
         sqlite3_extended_result_codes(opened, 1)
+        StatementRecorder.attach(opened, path: path)
     }
 
     /// The name to give SQLite for the file at `path`, so that it is read as a plain file name even

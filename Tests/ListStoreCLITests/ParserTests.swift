@@ -6,7 +6,7 @@ import Testing
 
     func command(_ arguments: [String]) throws -> (ParsedCommand, GlobalOptions) {
         let (invocation, globals) = try parser.parse(arguments)
-        guard case .command(let command, _) = invocation else {
+        guard case .command(let command) = invocation else {
             Issue.record("expected a command for \(arguments)")
             throw UsageError("not a command")
         }
@@ -31,9 +31,9 @@ import Testing
         let (command, _) = try command(["section", "add", "Weapons", "--at", "1"])
         #expect(command.spec.name == "section add")
         #expect(command.positionals == ["Weapons"])
-        #expect(command.values == ["--at": "1"])
+        #expect(try command[SectionCommands.Add.at] == 1)
         let (flagged, _) = try self.command(["import", "-", "--replace"])
-        #expect(flagged.flags == ["--replace"])
+        #expect(flagged[TransferCommands.replace])
         #expect(flagged.positionals == ["-"])
     }
 
@@ -43,7 +43,7 @@ import Testing
         #expect(globals.json == false)
         let (negative, _) = try self.command(["delete", "-1:0"])
         #expect(negative.positionals == ["-1:0"])
-        #expect(throws: UsageError.self) { try negative.indexPath(0) }
+        #expect(throws: UsageError.self) { try negative.indexPath(negative.positionals[0]) }
     }
 
     @Test func usageErrors() {
@@ -75,8 +75,8 @@ import Testing
 
     @Test func indexArgumentsAreStrict() throws {
         let (command, _) = try command(["section", "move", "+1", "2"])
-        #expect(throws: UsageError.self) { try command.index(0, "FROM") }
-        #expect(try command.index(1, "TO") == 2)
+        #expect(throws: UsageError.self) { try command.parseIndex(command.positionals[0], "FROM") }
+        #expect(try command.parseIndex(command.positionals[1], "TO") == 2)
         for text in ["1:", "1:2:3", " 1:2", "1 :2", "١:٢", "99999999999999999999:0"] {
             #expect(throws: UsageError.self) { try ListIndexPathText.parse(text, usage: "") }
         }

@@ -25,9 +25,9 @@ struct SQLiteCompatibilityTests {
         StatementRecorder.start(folder: directory.url.path)
         let recorded: Set<StatementRecorder.Recorded>
         do {
-            defer { _ = StatementRecorder.stop() }
+            defer { StatementRecorder.stop(folder: directory.url.path) }
             try await Self.runEveryKindOfStatement(in: directory)
-            recorded = StatementRecorder.stop()
+            recorded = StatementRecorder.stop(folder: directory.url.path)
         }
         #expect(recorded.count > 80, "the workload should reach most of the library's SQL; it recorded \(recorded.count) statements")
         let statementsFile = directory.url.appendingPathComponent("statements.json")

@@ -60,8 +60,8 @@ public struct ListIndexPath: Hashable, Comparable, Sendable, Codable, LosslessSt
     public init?(_ description: String) {
         let parts = description.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let section = Self.parseIndex(parts[0]),
-              let row = Self.parseIndex(parts[1]) else { return nil }
+              let section = DecimalInteger.parse(parts[0]),
+              let row = DecimalInteger.parse(parts[1]) else { return nil }
         self.init(section: section, row: row)
     }
 
@@ -71,10 +71,5 @@ public struct ListIndexPath: Hashable, Comparable, Sendable, Codable, LosslessSt
     /// A table view's order, top to bottom: by section, then row.
     public static func < (lhs: ListIndexPath, rhs: ListIndexPath) -> Bool {
         (lhs.section, lhs.row) < (rhs.section, rhs.row)
-    }
-
-    private static func parseIndex(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.count <= 18, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int(text)
     }
 }

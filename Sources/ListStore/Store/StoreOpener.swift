@@ -100,10 +100,13 @@ struct StoreOpener: Sendable {
     }
 
     /// Recognises an existing, non-empty file through a read-only connection before a connection that
-    /// may write touches it: that one would roll back a hot journal, or checkpoint someone else's -wal,
-    /// before it could tell whose file it is.
+    /// may write touches it, when a `-journal` file lies beside it: the writing connection's first read
+    /// would roll back a hot journal before it could tell whose file it is. Without one, the writing
+    /// connection's own first read changes nothing in the file (it does not checkpoint on close until it
+    /// has committed), so the file is recognised once, there.
     private func recogniseBeforeWriting() throws {
-        guard path != StorePath.inMemory, let size = StorePath.size(filePath), size > 0 else { return }
+        guard path != StorePath.inMemory, let size = StorePath.size(filePath), size > 0,
+              FileManager.default.fileExists(atPath: filePath + "-journal") else { return }
         do {
             _ = try examine(try connect(.readOnly))
         } catch let error as SQLiteError where error.isHotJournal {

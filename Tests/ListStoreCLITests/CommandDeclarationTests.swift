@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import ListStoreCLI
+
+/// The command declarations are the one source of the usage lines, `--help` and README's command table.
+@Suite struct CommandDeclarationTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// README's table between its header and the first line that is not a table row.
+    static func readmeTable() throws -> String {
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(of: "| Command | What it does |") else { return "" }
+        return lines[start...].prefix { $0.hasPrefix("|") }.joined(separator: "\n")
+    }
+
+    @Test func readmeCommandTableIsWrittenFromTheDeclarations() throws {
+        let expected = Commands.readmeTable
+        #expect(try Self.readmeTable() == expected, "README.md's command table must read:\n\(expected)")
+    }
+
+    @Test func usageLinesComeFromTheDeclaredArgumentsAndOptions() {
+        let usage = Dictionary(uniqueKeysWithValues: Commands.all.map { ($0.name, $0.usage) })
+        #expect(usage["add"] == "liststore add SECTION|id:N TITLE... [--at ROW] [--payload JSON] | --every-section TITLE")
+        #expect(usage["section add"] == "liststore section add TITLE [--at INDEX]")
+        #expect(usage["edit"] == "liststore edit S:R|id:N [--title TITLE] [--payload JSON]")
+        #expect(usage["import"] == "liststore import FILE|- [--replace]")
+        #expect(usage["show"] == "liststore show [SECTION|id:N]")
+        #expect(usage["watch"] == "liststore watch [--count N]")
+        #expect(usage["init"] == "liststore init")
+        #expect(Commands.all.first { $0.name == "add" }?.positionalCount == 1...Int.max)
+        #expect(Commands.all.first { $0.name == "move" }?.positionalCount == 2...2)
+    }
+
+    @Test func typedKeysReadWhatTheParserFound() throws {
+        let parser = CommandLineParser(commands: Commands.all)
+        guard case .command(let add) = try parser.parse(["add", "id:4", "a", "b", "--at=2", "--payload", "{}"]).0 else {
+            Issue.record("add"); return
+        }
+        #expect(add[RowCommands.Add.section] == "id:4")
+        #expect(add[RowCommands.Add.titles] == ["a", "b"])
+        #expect(try add[RowCommands.Add.at] == 2)
+        #expect(try add[RowCommands.Add.payload] == "{}")
+        #expect(add[RowCommands.Add.everySection] == false)
+        guard case .command(let every) = try parser.parse(["add", "--every-section", "x"]).0 else { Issue.record("every"); return }
+        #expect(every[RowCommands.Add.everySection])
+        #expect(every[RowCommands.Add.titles] == ["x"])
+        guard case .command(let watch) = try parser.parse(["watch", "--count", "x"]).0 else { Issue.record("watch"); return }
+        #expect(throws: UsageError.self) { try watch[WatchCommand.count] }
+        guard case .command(let show) = try parser.parse(["show"]).0 else { Issue.record("show"); return }
+        #expect(show[StoreCommands.section] == nil)
+    }
+}

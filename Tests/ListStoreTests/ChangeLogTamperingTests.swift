@@ -51,8 +51,8 @@ import SQLiteLayer
                 case let .reset(state):
                     received.append("reset")
                     mirror = state
-                case .initial, .started:
-                    throw UIKitReplay.Failure(description: "a second start")
+                case .initial, .started, .invalidated:
+                    throw UIKitReplay.Failure(description: "a second start, or a state-less reset")
                 }
             }
         }
@@ -73,8 +73,8 @@ import SQLiteLayer
                 case let .reset(state):
                     received.append("reset")
                     mirror = state
-                case .initial, .started:
-                    throw UIKitReplay.Failure(description: "a second start")
+                case .initial, .started, .invalidated:
+                    throw UIKitReplay.Failure(description: "a second start, or a state-less reset")
                 }
             }
         }

@@ -9,6 +9,7 @@ let migrationFiles = [
     "0003_change_log.sql",
     "0004_file_identity.sql",
     "0005_change_log_hardening.sql",
+    "0006_change_log_record_v2.sql",
 ]
 
 let package = Package(

@@ -10,5 +10,6 @@ package enum MigrationFiles {
         ("0003_change_log.sql", PackageResources._003_change_log_sql),
         ("0004_file_identity.sql", PackageResources._004_file_identity_sql),
         ("0005_change_log_hardening.sql", PackageResources._005_change_log_hardening_sql),
+        ("0006_change_log_record_v2.sql", PackageResources._006_change_log_record_v2_sql),
     ]
 }

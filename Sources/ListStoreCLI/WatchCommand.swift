@@ -17,9 +17,11 @@ enum WatchCommand {
             // print nothing forever.
             throw CommandFailure("cannot watch \(context.databasePath): it can only be read as a fixed snapshot (SQLite cannot create its -shm file in that folder and no -wal file exists), so changes would never be seen; watch it as a user who can write the folder")
         }
-        let stream = store.observe(includingOtherConnections: true, pollInterval: pollInterval)
-        let write = context.write
         let json = context.json
+        // Without --json nothing of the state is printed, so nothing of it is read: a marker, and resets
+        // that carry no state (the line's counts come from two counts).
+        let stream = store.observe(includingOtherConnections: true, pollInterval: pollInterval, startingWith: json ? .state : .marker)
+        let write = context.write
         context.environment.writeProgress("watching \(context.databasePath) for changes (Ctrl-C to stop)\n")
         let finished = DispatchSemaphore(value: 0)
         let delivered = Locked(0)
@@ -29,7 +31,7 @@ enum WatchCommand {
                 for try await update in stream {
                     switch update {
                     case .started:
-                        continue  // not asked for: watch starts with the state
+                        continue  // without --json: watching starts here, nothing read
                     case let .initial(snapshot):
                         // --json: first the state watching starts from, exactly as `show --json` prints it.
                         if json { try write(JSONShapes.list(snapshot.sections).serialized() + "\n") }
@@ -40,6 +42,9 @@ enum WatchCommand {
                     case let .reset(snapshot):
                         try write((json ? JSONValue.object([("reset", JSONShapes.list(snapshot.sections))]).serialized()
                                     : "\(timestamp()) reloaded: changed outside ListStore; now \(StoreCounts(sections: snapshot.sections.count, rows: snapshot.rowCount).text)") + "\n")
+                    case .invalidated:
+                        let counts = try await store.read { StoreCounts(sections: try $0.sectionCount(), rows: try $0.totalRowCount()) }
+                        try write("\(timestamp()) reloaded: changed outside ListStore; now \(counts.text)\n")
                     }
                     let count = delivered.withLock { $0 += 1; return $0 }
                     if let limit, count >= limit { break }

@@ -3,9 +3,9 @@ import Testing
 import SQLiteLayer
 @testable import ListStore
 
-/// The schema version that hardens the change log (the latest): files of every earlier version keep
-/// opening and migrate, and a SIGKILL during the migration (which commits with the first write) leaves
-/// the file at the version and content before or after, never in between.
+/// Files of every earlier version keep opening and migrate, and a SIGKILL during the migration to the
+/// latest version (6, change-log record format 2; before it 5, the hardened change log), which commits
+/// with the first write, leaves the file at the version and content before or after, never in between.
 @Suite struct ChangeLogMigrationTests {
     /// A closed file of schema `version`, as that version's ListStore left it, with one section of `rows` rows.
     static func makeFile(_ path: String, version: Int, rows: Int) throws {
@@ -23,7 +23,7 @@ import SQLiteLayer
         let directory = try TemporaryDirectory()
         let path = directory.path("v\(version).sqlite")
         try Self.makeFile(path, version: version, rows: 3)
-        if version >= 3 { try Connection(path: path, mode: .readWrite).executeScript("DELETE FROM liststore_state") }  // allowed before the hardening
+        if (3..<5).contains(version) { try Connection(path: path, mode: .readWrite).executeScript("DELETE FROM liststore_state") }  // allowed before the hardening (5)
         let store = try ListStore.open(at: path)
         #expect(try store.snapshot().sections.map { $0.rows.map(\.title) } == [["r0", "r1", "r2"]])
         #expect(try store.fileSchemaVersion() == Schema.migrator.latestVersion)

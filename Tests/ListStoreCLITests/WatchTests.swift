@@ -120,7 +120,7 @@ import ListStore
             switch try await nextElement(&updates) {
             case let .changes(changes)?: try mirror.apply(changes)
             case let .reset(state)?: mirror = state
-            case .initial?, .started?: Issue.record("a second start")
+            case .initial?, .started?, .invalidated?: Issue.record("a second start, or a state-less reset")
             case nil: Issue.record("the stream ended"); return
             }
             received += 1

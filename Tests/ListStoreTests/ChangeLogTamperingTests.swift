@@ -51,8 +51,8 @@ import SQLiteLayer
                 case let .reset(state):
                     received.append("reset")
                     mirror = state
-                case .initial, .started:
-                    throw UIKitReplay.Failure(description: "a second start")
+                case .initial, .started, .invalidated:
+                    throw UIKitReplay.Failure(description: "a second start, or a state-less reset")
                 }
             }
         }
@@ -73,8 +73,8 @@ import SQLiteLayer
                 case let .reset(state):
                     received.append("reset")
                     mirror = state
-                case .initial, .started:
-                    throw UIKitReplay.Failure(description: "a second start")
+                case .initial, .started, .invalidated:
+                    throw UIKitReplay.Failure(description: "a second start, or a state-less reset")
                 }
             }
         }
@@ -271,7 +271,7 @@ import SQLiteLayer
     static func forgery(_ random: inout SeededGenerator) throws -> Forgery {
         let events = plausibleEvents()
         let event = events.randomElement(using: &random) ?? events[0]
-        let genuine = try JSONSerialization.jsonObject(with: JSONEncoder().encode([event] + events.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random))))
+        let genuine = try JSONSerialization.jsonObject(with: Data(LogRecord.encode([event] + events.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random))).utf8))
         switch Int.random(in: 0..<9, using: &random) {
         case 0, 1, 2:
             // One number of a well-formed entry replaced by one no store could hold (or by another type).
@@ -290,8 +290,16 @@ import SQLiteLayer
             // The red team's: runs of ids that overflow, or count 4·10^18 rows.
             let runs = [[Int64.max, 2], [1, 4_000_000_000_000_000_000], [Int64.max - 1, Int64.max], [-5, 10], [1, 0], [1]].randomElement(using: &random) ?? [[1]]
             return Forgery(kind: "edits", id: nil, events: #"[{"rowsInserted":{"ids":[\#(json(runs))],"section":1,"sectionIndex":0,"at":0}}]"#, what: "runs \(runs)")
+        case 6 where Bool.random(using: &random):
+            // Wrong shapes of the current format (``LogRecord``).
+            let shapes = [#"{"v":2,"events":[{"kind":"rows-deleted","rows":[[0,1]]}]}"#, #"{"v":3,"events":[]}"#, #"{"events":[]}"#,
+                          #"{"v":2,"events":[{"kind":"row-moved","row":1,"from":[0],"fromSection":1,"to":[0,0],"toSection":1}]}"#,
+                          #"{"v":2,"events":[{"kind":"bogus"}]}"#, #"{"v":2,"events":{}}"#, #"{"v":"2","events":[]}"#,
+                          #"{"v":2,"events":[{"kind":"sections-deleted","sections":[[0,1,2]]}]}"#]
+            let shape = shapes.randomElement(using: &random) ?? "{}"
+            return Forgery(kind: "edits", id: nil, events: shape, what: "shape \(shape)")
         case 6:
-            // Wrong shapes: the right keys around the wrong values.
+            // Wrong shapes of format 1: the right keys around the wrong values.
             let shapes = [#"{"rowsDeleted":{"_0":[[0,1]]}}"#, #"{"sectionsDeleted":{"_0":[[0,1,2]]}}"#, #"{"rowsDeleted":{"_0":[]}}"#,
                           #"{"rowMoved":{"id":1}}"#, #"{"bogus":{}}"#, #"[]"#, #""edits""#, #"{"sectionInserted":{"id":1,"index":1,"extra":[[[[1]]]]}}"#]
             let shape = shapes.randomElement(using: &random) ?? "[]"

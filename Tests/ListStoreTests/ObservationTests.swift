@@ -194,7 +194,7 @@ import SQLiteLayer
                 switch try await Self.next(&updates) {
                 case let .changes(changes): try mirror.apply(changes)
                 case let .reset(state): mirror = state
-                case .initial, .started: Issue.record("a second start")
+                case .initial, .started, .invalidated: Issue.record("a second start, or a state-less reset")
                 }
                 received += 1
             }

@@ -1,7 +1,8 @@
 /// One edit of a write transaction as the ``ChangeTracker`` needs it: ids and the edit's own index
 /// paths, in the order the edits happened. A transaction's events go into the change log
-/// (`liststore_log`), so that observers in other processes can build the same change set.
-enum EditEvent: Codable, Sendable, Hashable {
+/// (`liststore_log`), so that observers in other processes can build the same change set; their
+/// on-disk form is declared by ``LogRecord``, not by these names.
+enum EditEvent: Sendable, Hashable {
     case sectionInserted(id: Int64, index: Int)
     /// Sections deleted by one edit, as `[index, id]` pairs at their indexes before that edit.
     case sectionsDeleted([[Int64]])

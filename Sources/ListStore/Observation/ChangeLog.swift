@@ -48,7 +48,7 @@ enum ChangeLog {
     static func finishWriting(_ db: Connection, _ entry: Entry) throws -> Int64 {
         switch entry {
         case let .edits(events):
-            let json = String(decoding: try JSONEncoder().encode(events), as: UTF8.self)
+            let json = try LogRecord.encode(events)
             try db.run("INSERT INTO liststore_log (kind, events) VALUES ('edits', ?1)", [.text(json)])
         case .structure:
             try db.run("INSERT INTO liststore_log (kind) VALUES ('structure')")
@@ -86,8 +86,8 @@ enum ChangeLog {
         switch entry.kind {
         case "edits":
             guard let json = entry.events else { return damaged("an 'edits' entry without events") }
-            guard let events = try? JSONDecoder().decode([EditEvent].self, from: Data(json.utf8)) else {
-                return damaged("its events are not the JSON ListStore writes")
+            guard let events = LogRecord.decode(json) else {
+                return damaged("its events are not a change-log record of a version ListStore writes")
             }
             for event in events where !event.isPlausible(limits, inserted: &inserted) {
                 return damaged("an event with an index, id or count no ListStore write of this store could have")

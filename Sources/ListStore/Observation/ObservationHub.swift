@@ -9,6 +9,8 @@ final class ObservationHub: Sendable {
     private struct Subscriber {
         let continuation: Continuation
         let watchesOtherConnections: Bool
+        /// Started with the state (`.state`): its resets carry the state too.
+        let wantsState: Bool
     }
 
     /// How far the observers have seen: the last change-log entry delivered, the `PRAGMA
@@ -59,9 +61,11 @@ final class ObservationHub: Sendable {
 
     /// Adds an observer whose first update (the initial state) it was already given; `position` is
     /// where that state is in the change log. Returns a new poller's stop flag when one must start.
-    func subscribe(_ id: UUID, _ continuation: Continuation, watchesOtherConnections: Bool, at position: Position) -> StopFlag? {
+    func subscribe(_ id: UUID, _ continuation: Continuation, watchesOtherConnections: Bool, wantsState: Bool,
+                   at position: Position) -> StopFlag? {
         state.withLock { state in
-            state.subscribers[id] = Subscriber(continuation: continuation, watchesOtherConnections: watchesOtherConnections)
+            state.subscribers[id] = Subscriber(continuation: continuation, watchesOtherConnections: watchesOtherConnections,
+                                               wantsState: wantsState)
             guard watchesOtherConnections else { return nil }
             if state.position == nil { state.position = position }
             guard state.poller == nil else { return nil }
@@ -90,6 +94,20 @@ final class ObservationHub: Sendable {
             state.subscribers.values.filter { !fromOtherConnections || $0.watchesOtherConnections }.map(\.continuation)
         }
         for continuation in continuations { continuation.yield(update) }
+    }
+
+    /// Tells every observer (or, for other connections' changes, those that watch them) that the store
+    /// changed in a way no change set describes: ``ListUpdate/reset(_:)`` with the state `read` gives to
+    /// those that started with the state — read only if there is one — and ``ListUpdate/invalidated`` to
+    /// the others. Called with the store's lock held.
+    func publishReset(fromOtherConnections: Bool = false, read: () throws -> ListSnapshot) throws {
+        let targets = state.withLock { state in
+            state.subscribers.values.filter { !fromOtherConnections || $0.watchesOtherConnections }
+        }
+        let snapshot = targets.contains(where: \.wantsState) ? try read() : nil
+        for target in targets {
+            target.continuation.yield(target.wantsState ? snapshot.map(ListUpdate.reset) ?? .invalidated : .invalidated)
+        }
     }
 
     /// Ends the streams of the observers of other connections with `error`: they can no longer be

@@ -127,7 +127,7 @@ public final class ListStore: Sendable {
                 committed(&state)
                 if changes.isEmpty, case .structure = entry, hub.hasSubscribers {
                     // Changed, but with no change set to tell (an untracked write): observers reload.
-                    hub.publish(.reset(try connection.readTransaction { try ListReader.snapshot(connection, checked: false) }))
+                    try hub.publishReset { try connection.readTransaction { try ListReader.snapshot(connection, checked: false) } }
                 } else {
                     hub.publish(.changes(changes))
                 }

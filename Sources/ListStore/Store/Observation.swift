@@ -43,7 +43,8 @@ extension ListStore {
                             try Self.position(db))
                 }
                 continuation.yield(snapshot.map(ListUpdate.initial) ?? .started)
-                return self.hub.subscribe(id, continuation, watchesOtherConnections: includingOtherConnections, at: position)
+                return self.hub.subscribe(id, continuation, watchesOtherConnections: includingOtherConnections, wantsState: start == .state,
+                                          at: position)
             }
         } catch {
             continuation.finish(throwing: error)
@@ -99,6 +100,8 @@ extension ListStore {
         guard let position = hub.position else { return }
         let version = try Self.dataVersion(db)
         guard version != position.dataVersion else { return }
+        // A change set, or nil: nothing to tell, or a reset already published (inside the read, so that
+        // its state, read only for observers that want it, is the one at this position).
         let read = { () throws -> (update: ListUpdate?, head: LogHead) in
             let head = try LogHead.read(db)
             if head.schemaVersion != position.schemaVersion {
@@ -111,7 +114,8 @@ extension ListStore {
             }
             do {
                 try SectionOrder.verify(db)
-                return (.reset(try ListReader.snapshot(db, checked: true)), head)
+                try self.hub.publishReset(fromOtherConnections: true) { try ListReader.snapshot(db, checked: true) }
+                return (nil, head)
             } catch let error as ListStoreError {
                 switch error {
                 case .positionsDamaged, .sectionOrderDamaged: throw ListStoreError.cannotObserve(path: self.path, reason: "\(error)")

@@ -62,7 +62,7 @@ final class LiveUpdates: Sendable {
                     switch update {
                     // The state observation starts from, or one no change set describes: the screen
                     // re-reads its window by pages and checks its ticks; it keeps no copy of the store.
-                    case .started, .initial, .reset: events.append(.resynchronize)
+                    case .started, .initial, .reset, .invalidated: events.append(.resynchronize)
                     case let .changes(changes): events.append(.changes(changes))
                     }
                 }

@@ -59,7 +59,7 @@ print("now \(try await addRow("Written while the UI stays responsive", to: store
         case .changes(let changes):
             try mirror.apply(changes)                      // now exactly the store's state after the commit
             draw(mirror, changes)                          // performBatchUpdates with `changes`
-        case .started:
+        case .started, .invalidated:
             break                                          // only with observe(startingWith: .marker)
         }
     }

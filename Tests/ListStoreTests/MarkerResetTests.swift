@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import SQLiteLayer
+@testable import ListStore
+
+/// An observation that starts with a marker reads nothing for a reset either: it gets `.invalidated`,
+/// while observations that start with the state still get the new state.
+@Suite struct MarkerResetTests {
+    /// The hub reads the state for a reset only when an observer that wants it is there.
+    @Test(arguments: [false, true])
+    func aResetReadsTheStateOnlyForObserversThatStartedWithIt(withStateObserver: Bool) async throws {
+        let hub = ObservationHub()
+        let position = ObservationHub.Position(logSequence: 0, dataVersion: 0, ceilings: IDCeilings(rows: 0, sections: 0), schemaVersion: 0)
+        let (marker, markerContinuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream()
+        _ = hub.subscribe(UUID(), markerContinuation, watchesOtherConnections: false, wantsState: false, at: position)
+        let (full, fullContinuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream()
+        if withStateObserver { _ = hub.subscribe(UUID(), fullContinuation, watchesOtherConnections: false, wantsState: true, at: position) }
+        var reads = 0
+        let state = ListSnapshot(sections: [])
+        try hub.publishReset { reads += 1; return state }
+        markerContinuation.finish()
+        fullContinuation.finish()
+        #expect(reads == (withStateObserver ? 1 : 0))
+        let markerUpdates = try await Self.collect(marker)
+        #expect(markerUpdates == [.invalidated])
+        #expect(try await Self.collect(full) == (withStateObserver ? [.reset(state)] : []))
+    }
+
+    /// Every element of a stream already finished.
+    static func collect(_ stream: AsyncThrowingStream<ListUpdate, any Error>) async throws -> [ListUpdate] {
+        var updates: [ListUpdate] = []
+        for try await update in stream { updates.append(update) }
+        return updates
+    }
+
+    /// A hand insert (no change set describes it) seen by a marker observer and a state observer of the
+    /// same store; without the hand edit both just get the change set of a ListStore write.
+    @Test(arguments: [false, true])
+    func aMarkerObserverGetsAResetWithoutStateAndAStateObserverTheState(handEdit: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        let store = try ListStore.open(at: path)
+        _ = try store.insertSection(title: "S")
+        _ = try store.insertRows(["a", "b"], intoSection: 0)
+        var marker = store.observe(pollInterval: .seconds(3600), startingWith: .marker).makeAsyncIterator()
+        var full = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
+        #expect(try await ObservationTests.next(&marker) == .started)
+        guard case .initial = try await ObservationTests.next(&full) else { Issue.record("no initial state"); return }
+        if handEdit {
+            try ChangeLogTamperingTests.shell(path, "INSERT INTO rows (section_id, position, title) VALUES (1, 2, 'by hand')")
+            try store.deliverChangesFromOtherConnections()
+            #expect(try await ObservationTests.next(&marker) == .invalidated)
+            guard case let .reset(state) = try await ObservationTests.next(&full) else { Issue.record("no reset"); return }
+            #expect(state.sections.map { $0.rows.map(\.title) } == [["a", "b", "by hand"]])
+        } else {
+            _ = try store.insertRow("c", intoSection: 0)
+            guard case .changes = try await ObservationTests.next(&marker), case .changes = try await ObservationTests.next(&full) else {
+                Issue.record("no change set"); return
+            }
+        }
+    }
+}

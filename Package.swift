@@ -45,10 +45,12 @@ let package = Package(
                 .linkedLibrary("ncurses", .when(platforms: [.macOS])),
             ]
         ),
-        .target(name: "ListStoreCLI", dependencies: [
-            "ListStore",
-            .target(name: "CNcurses", condition: .when(platforms: [.linux, .macOS])),
-        ]),
+        .target(
+            name: "ListStoreCLI",
+            dependencies: [
+                "ListStore",
+                .target(name: "CNcurses", condition: .when(platforms: [.linux, .macOS])),
+            ]),
         .executableTarget(name: "liststore", dependencies: ["ListStoreCLI"]),
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("sqlite3")]),
         .executableTarget(name: "liststore-bench", dependencies: ["ListStore", "CBaseline"]),

@@ -48,8 +48,9 @@ enum BatchCommand {
             }
             return try StoreCounts(transaction)
         }
-        return CommandOutput(human: HumanText.changes(changes) + "\nnow " + counts.text,
-                             json: .object([("changes", JSONShapes.changes(changes)), ("counts", counts.json)]))
+        return CommandOutput(
+            human: HumanText.changes(changes) + "\nnow " + counts.text,
+            json: .object([("changes", JSONShapes.changes(changes)), ("counts", counts.json)]))
     }
 
     /// Applies one line; every error it throws names the line. False for a blank or comment line.

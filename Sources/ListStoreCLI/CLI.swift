@@ -43,9 +43,11 @@ package enum CLI {
         var arguments: [String] = []
         for (index, bytes) in rawArguments.enumerated() {
             guard let argument = String(strictUTF8: bytes) else {
-                return failure(status: 2, message: "argument \(index + 1) (\(ArgumentBytes.shown(bytes))) is not valid UTF-8 text; "
-                                   + "pass it in UTF-8 (check the encoding of your terminal or script) (see `liststore --help`)",
-                               json: rawArguments.contains(Array("--json".utf8)))
+                return failure(
+                    status: 2,
+                    message: "argument \(index + 1) (\(ArgumentBytes.shown(bytes))) is not valid UTF-8 text; "
+                        + "pass it in UTF-8 (check the encoding of your terminal or script) (see `liststore --help`)",
+                    json: rawArguments.contains(Array("--json".utf8)))
             }
             arguments.append(argument)
         }
@@ -118,8 +120,9 @@ package enum CLI {
     /// Through a symbolic link, the file created is the one the link names (the link stays, as it was).
     private static func removeEmptyStoreCreatedByAFailedCommand(_ path: String, _ context: CommandContext) {
         guard FileManager.default.fileExists(atPath: path),
-              let store = try? ListStore.open(at: path, mode: .inspect),  // also a file left at an older version by a failed creation
-              (try? store.sectionCount()) == 0 else { return }
+            let store = try? ListStore.open(at: path, mode: .inspect),  // also a file left at an older version by a failed creation
+            (try? store.sectionCount()) == 0
+        else { return }
         let file = (try? ExportDestination.followingLinks(path, context)) ?? path
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: file + suffix) }
     }

@@ -33,9 +33,11 @@ package struct CLIEnvironment: Sendable {
     package var standardInput: Int32 = STDIN_FILENO
 
     /// An environment built from its parts.
-    package init(variables: [String: String], readStandardInput: @escaping @Sendable () -> Data,
-                standardErrorIsTerminal: Bool, writeProgress: @escaping @Sendable (String) -> Void,
-                writeOutput: (@Sendable (String) throws -> Void)? = nil) {
+    package init(
+        variables: [String: String], readStandardInput: @escaping @Sendable () -> Data,
+        standardErrorIsTerminal: Bool, writeProgress: @escaping @Sendable (String) -> Void,
+        writeOutput: (@Sendable (String) throws -> Void)? = nil
+    ) {
         self.variables = variables
         self.readStandardInput = readStandardInput
         self.standardErrorIsTerminal = standardErrorIsTerminal

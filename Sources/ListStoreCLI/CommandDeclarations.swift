@@ -76,8 +76,10 @@ struct Option<Value>: OptionDeclaration {
     let info: OptionInfo
     let convert: @Sendable (_ text: String, _ command: ParsedCommand) throws -> Value
 
-    init(_ name: String, value valueName: String, help: String,
-         convert: @escaping @Sendable (_ text: String, _ command: ParsedCommand) throws -> Value) {
+    init(
+        _ name: String, value valueName: String, help: String,
+        convert: @escaping @Sendable (_ text: String, _ command: ParsedCommand) throws -> Value
+    ) {
         info = OptionInfo(name: name, valueName: valueName, help: help)
         self.convert = convert
     }

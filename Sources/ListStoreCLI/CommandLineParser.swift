@@ -24,7 +24,7 @@ struct CommandLineParser {
 
     func parse(_ arguments: [String]) throws -> (Invocation, GlobalOptions) {
         var globals = GlobalOptions()
-        var words: [String] = []          // positional tokens, command words first
+        var words: [String] = []  // positional tokens, command words first
         var pending: [(name: String, inlineValue: String?)] = []
         var optionValues: [Int: String] = [:]  // index into `pending` → value taken from the next token
         var spec: CommandSpec?
@@ -39,7 +39,10 @@ struct CommandLineParser {
                 if spec == nil { spec = match(words) }
                 continue
             }
-            if token == "--" { optionsEnded = true; continue }
+            if token == "--" {
+                optionsEnded = true
+                continue
+            }
             let (name, inlineValue) = split(token)
             switch name {
             case "--db":
@@ -49,9 +52,15 @@ struct CommandLineParser {
                 if inlineValue == nil { index += 1 }
                 guard !value.isEmpty else { throw UsageError("--db needs a non-empty PATH") }
                 globals.databasePath = value
-            case "--json": try noValue(name, inlineValue); globals.json = true
-            case "--help", "-h": try noValue(name, inlineValue); globals.help = true
-            case "--version", "-V": try noValue(name, inlineValue); globals.version = true
+            case "--json":
+                try noValue(name, inlineValue)
+                globals.json = true
+            case "--help", "-h":
+                try noValue(name, inlineValue)
+                globals.help = true
+            case "--version", "-V":
+                try noValue(name, inlineValue)
+                globals.version = true
             default:
                 guard let command = spec ?? match(words) else {
                     if globals.help { continue }
@@ -99,7 +108,8 @@ struct CommandLineParser {
         }
         let positionals = Array(words.dropFirst(command.words.count))
         guard command.positionalCount.contains(positionals.count) else {
-            let message = positionals.count < command.positionalCount.lowerBound
+            let message =
+                positionals.count < command.positionalCount.lowerBound
                 ? "\(command.name) is missing an argument" : "\(command.name) got too many arguments: \(quoted(positionals.joined(separator: " ")))"
             throw UsageError(message, usage: command.usage)
         }

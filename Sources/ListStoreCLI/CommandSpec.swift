@@ -25,12 +25,15 @@ struct CommandSpec: Sendable {
 
     /// A command that edits the store: run on its own, it applies its edit and reads the new counts in one
     /// write transaction (``Mutation/run(_:_:_:)``); in a `batch`, its edit joins the batch's transaction.
-    static func mutation(words: [String], positionals: [any PositionalDeclaration], options: [any OptionDeclaration] = [],
-                         alternative: AlternativeForm? = nil, summary: String, details: String = "", example: String,
-                         readme: String, prepare: @escaping EditPreparer) -> CommandSpec {
-        CommandSpec(words: words, positionals: positionals, options: options, alternative: alternative, summary: summary,
-                    details: details, example: example, readme: readme,
-                    run: { try Mutation.run($0, $1, prepare) }, prepare: prepare)
+    static func mutation(
+        words: [String], positionals: [any PositionalDeclaration], options: [any OptionDeclaration] = [],
+        alternative: AlternativeForm? = nil, summary: String, details: String = "", example: String,
+        readme: String, prepare: @escaping EditPreparer
+    ) -> CommandSpec {
+        CommandSpec(
+            words: words, positionals: positionals, options: options, alternative: alternative, summary: summary,
+            details: details, example: example, readme: readme,
+            run: { try Mutation.run($0, $1, prepare) }, prepare: prepare)
     }
 
     var name: String { words.joined(separator: " ") }

@@ -11,9 +11,10 @@ enum DemoCommand {
 
     @Sendable static func run(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let store = try context.openForWriting()
-        let document = ListDocument(sections: sections.map { section in
-            ListDocument.Section(title: section.title, rows: section.rows.map { ListDocument.Row(title: $0) })
-        })
+        let document = ListDocument(
+            sections: sections.map { section in
+                ListDocument.Section(title: section.title, rows: section.rows.map { ListDocument.Row(title: $0) })
+            })
         var created = true
         do {
             try store.importDocument(document)
@@ -35,8 +36,10 @@ enum DemoCommand {
         let listing = HumanText.list(Array(snapshot.sections.enumerated()).map { (index: $0.offset, section: $0.element) })
         return CommandOutput(
             human: ([header, "", listing, ""] + tryNext).joined(separator: "\n"),
-            json: .object([("database", .string(context.databasePath)), ("created", .bool(created)),
-                           ("sections", .array(snapshot.sections.enumerated().map { JSONShapes.section($0.element, index: $0.offset) }))]))
+            json: .object([
+                ("database", .string(context.databasePath)), ("created", .bool(created)),
+                ("sections", .array(snapshot.sections.enumerated().map { JSONShapes.section($0.element, index: $0.offset) })),
+            ]))
     }
 
     static func shellQuoted(_ text: String) -> String {

@@ -49,7 +49,9 @@ enum ExportDestination {
         case S_IFSOCK: kind = "a socket"
         default: kind = "not a regular file"
         }
-        throw CommandFailure("cannot write \(destination): it is \(kind), and export FILE writes a whole new file in its place; to write the document into it, use `liststore export - > \(destination)`")
+        throw CommandFailure(
+            "cannot write \(destination): it is \(kind), and export FILE writes a whole new file in its place; to write the document into it, use `liststore export - > \(destination)`"
+        )
     }
 
     /// A new hidden name beside `target`, e.g. `.export.json.<uuid>.tmp` (the name cut short enough to

@@ -26,7 +26,10 @@ enum InputLimits {
 enum BoundedReader {
     static func read(descriptor: Int32, limit: Int = InputLimits.maximumInput) -> Data {
         var data = Data()
-        readChunks(descriptor, limit) { data.append(contentsOf: $0); return data.count }
+        readChunks(descriptor, limit) {
+            data.append(contentsOf: $0)
+            return data.count
+        }
         return data
     }
 
@@ -35,7 +38,10 @@ enum BoundedReader {
     static func readBytes(descriptor: Int32, expected: Int, limit: Int = InputLimits.maximumInput) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(expected, limit) + 1)
-        readChunks(descriptor, limit) { bytes.append(contentsOf: $0); return bytes.count }
+        readChunks(descriptor, limit) {
+            bytes.append(contentsOf: $0)
+            return bytes.count
+        }
         return bytes
     }
 
@@ -64,26 +70,26 @@ enum BoundedReader {
 /// The C library's `read(2)`, named apart from `BoundedReader.read`.
 func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     #if canImport(Darwin)
-    return Darwin.read(descriptor, buffer, count)
+        return Darwin.read(descriptor, buffer, count)
     #else
-    return Glibc.read(descriptor, buffer, count)
+        return Glibc.read(descriptor, buffer, count)
     #endif
 }
 
 /// The C library's `open(2)` for reading, named apart from the `open` methods of the CLI's types.
 func systemOpenForReading(_ path: String) -> Int32 {
     #if canImport(Darwin)
-    return Darwin.open(path, O_RDONLY | O_CLOEXEC)
+        return Darwin.open(path, O_RDONLY | O_CLOEXEC)
     #else
-    return Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        return Glibc.open(path, O_RDONLY | O_CLOEXEC)
     #endif
 }
 
 /// The C library's `close(2)`.
 func systemClose(_ descriptor: Int32) {
     #if canImport(Darwin)
-    _ = Darwin.close(descriptor)
+        _ = Darwin.close(descriptor)
     #else
-    _ = Glibc.close(descriptor)
+        _ = Glibc.close(descriptor)
     #endif
 }

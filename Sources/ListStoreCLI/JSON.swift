@@ -152,7 +152,6 @@ package struct JSONParser {
         guard position == bytes.count else { throw failure("unexpected text after the document") }
     }
 
-
     /// Reads the value that starts here (at nesting `depth`).
     mutating func value(depth: Int) throws -> JSONValue {
         guard depth < Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
@@ -203,10 +202,10 @@ package struct JSONParser {
     private mutating func scanValue(keeping: Bool) throws -> [UInt8] {
         let start = position
         switch bytes.withUnsafeBufferPointer({ JSONText.scan($0, from: start, keeping: keeping) }) {
-        case let .success(compact, end):
+        case .success(let compact, let end):
             position = end
             return compact
-        case let .failure(reason, offset):
+        case .failure(let reason, let offset):
             position = offset
             throw failure(reason)
         }
@@ -219,7 +218,10 @@ package struct JSONParser {
         guard current == UInt8(ascii: "{") else { throw failure("expected an object") }
         position += 1
         skipWhitespace()
-        if current == UInt8(ascii: "}") { position += 1; return }
+        if current == UInt8(ascii: "}") {
+            position += 1
+            return
+        }
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes") }
@@ -232,7 +234,9 @@ package struct JSONParser {
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"): position += 1; return
+            case UInt8(ascii: "}"):
+                position += 1
+                return
             default: throw failure("expected ',' or '}' in an object")
             }
         }
@@ -245,14 +249,19 @@ package struct JSONParser {
         guard current == UInt8(ascii: "[") else { throw failure("expected an array") }
         position += 1
         skipWhitespace()
-        if current == UInt8(ascii: "]") { position += 1; return }
+        if current == UInt8(ascii: "]") {
+            position += 1
+            return
+        }
         while true {
             skipWhitespace()
             try body(&self)
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"): position += 1; return
+            case UInt8(ascii: "]"):
+                position += 1
+                return
             default: throw failure("expected ',' or ']' in an array")
             }
         }
@@ -316,7 +325,8 @@ package struct JSONParser {
                 position += 1
                 let low = try hex4()
                 guard (0xDC00..<0xE000).contains(low),
-                      let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else { throw failure("invalid surrogate pair") }
+                    let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+                else { throw failure("invalid surrogate pair") }
                 return scalar
             }
             guard let scalar = Unicode.Scalar(high) else { throw failure("lone low surrogate") }

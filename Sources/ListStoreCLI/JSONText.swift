@@ -53,14 +53,20 @@ enum JSONText {
             switch expecting {
             case .colon:
                 guard current == byte(":") else { return .failure("expected ':' after a member name", offset: index) }
-                if keeping { out.append(current) }; index += 1; expecting = .value
+                if keeping { out.append(current) }
+                index += 1
+                expecting = .value
                 continue
             case .separatorOrEnd:
                 let top = open.last
                 if current == byte(",") {
-                    if keeping { out.append(current) }; index += 1; expecting = top == byte("{") ? .member : .value
+                    if keeping { out.append(current) }
+                    index += 1
+                    expecting = top == byte("{") ? .member : .value
                 } else if (current == byte("}") && top == byte("{")) || (current == byte("]") && top == byte("[")) {
-                    if keeping { out.append(current) }; index += 1; open.removeLast()
+                    if keeping { out.append(current) }
+                    index += 1
+                    open.removeLast()
                     if open.isEmpty { return .success(out, end: index) }
                 } else {
                     return .failure(top == byte("{") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array", offset: index)
@@ -68,7 +74,9 @@ enum JSONText {
                 continue
             case .member, .memberOrEnd:
                 if expecting == .memberOrEnd && current == byte("}") {
-                    if keeping { out.append(current) }; index += 1; open.removeLast()
+                    if keeping { out.append(current) }
+                    index += 1
+                    open.removeLast()
                     if open.isEmpty { return .success(out, end: index) }
                     expecting = .separatorOrEnd
                     continue
@@ -79,7 +87,9 @@ enum JSONText {
                 continue
             case .value, .valueOrEnd:
                 if expecting == .valueOrEnd && current == byte("]") {
-                    if keeping { out.append(current) }; index += 1; open.removeLast()
+                    if keeping { out.append(current) }
+                    index += 1
+                    open.removeLast()
                     if open.isEmpty { return .success(out, end: index) }
                     expecting = .separatorOrEnd
                     continue
@@ -88,7 +98,9 @@ enum JSONText {
             // A value starts here.
             switch current {
             case byte("{"), byte("["):
-                if keeping { out.append(current) }; index += 1; open.append(current)
+                if keeping { out.append(current) }
+                index += 1
+                open.append(current)
                 expecting = current == byte("{") ? .memberOrEnd : .valueOrEnd
                 continue
             case byte("\""):
@@ -133,7 +145,7 @@ enum JSONText {
                 guard index < bytes.count else { break }
                 switch bytes[index] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     index += 1
                 case UInt8(ascii: "u"):
                     // Four hex digits; like json_valid, surrogates are not required to pair up.

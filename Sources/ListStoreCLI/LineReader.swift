@@ -26,8 +26,10 @@ final class LineReader {
     /// The error for line `number` that has `problem` ("is not valid UTF-8").
     private let failure: (_ number: Int, _ problem: String) -> CommandFailure
 
-    private init(descriptor: Int32, ownsDescriptor: Bool, name: String, unit: String = "line",
-                 failure: @escaping (_ number: Int, _ problem: String) -> CommandFailure = { CommandFailure("line \($0): the line \($1); nothing was changed") }) {
+    private init(
+        descriptor: Int32, ownsDescriptor: Bool, name: String, unit: String = "line",
+        failure: @escaping (_ number: Int, _ problem: String) -> CommandFailure = { CommandFailure("line \($0): the line \($1); nothing was changed") }
+    ) {
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
         self.name = name
@@ -77,7 +79,9 @@ final class LineReader {
                 scanned = start
                 return line
             }
-            guard buffer.count - start <= InputLimits.maximumPiece else { throw failure(lineNumber + 1, "is longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads for one \(unit)") }
+            guard buffer.count - start <= InputLimits.maximumPiece else {
+                throw failure(lineNumber + 1, "is longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads for one \(unit)")
+            }
             try fill()
         }
     }

@@ -21,9 +21,12 @@ enum MaintenanceCommands {
             let repairable = problems.filter(\.isRepairable).count
             var advice: [String] = []
             if repairable > 0 { advice.append("run `liststore repair` to fix \(repairable == problems.count ? (repairable == 1 ? "it" : "them") : "\(repairable) of them")") }
-            if repairable < problems.count { advice.append("\(repairable == 0 ? "" : "the others ")need the change shown after `fix:`, which repair does not make because it would change data") }
-            throw CheckFailed(lines: problems.map(problemLine),
-                              summary: "\(countText(problems.count, "problem")) found; " + advice.joined(separator: "; "), json: json)
+            if repairable < problems.count {
+                advice.append("\(repairable == 0 ? "" : "the others ")need the change shown after `fix:`, which repair does not make because it would change data")
+            }
+            throw CheckFailed(
+                lines: problems.map(problemLine),
+                summary: "\(countText(problems.count, "problem")) found; " + advice.joined(separator: "; "), json: json)
         }
         let version = try store.fileSchemaVersion()
         let note: String
@@ -51,10 +54,12 @@ enum MaintenanceCommands {
                 ]))
         }
         let human = report.fixes.isEmpty ? "nothing to repair: positions, counts, ids and the change log are in order" : fixes.joined(separator: "\n")
-        return CommandOutput(human: human, json: .object([
-            ("repaired", .array(report.fixes.map(JSONValue.string))), ("changes", JSONShapes.changes(report.changes)),
-            ("unresolved", .array([])),
-        ]))
+        return CommandOutput(
+            human: human,
+            json: .object([
+                ("repaired", .array(report.fixes.map(JSONValue.string))), ("changes", JSONShapes.changes(report.changes)),
+                ("unresolved", .array([])),
+            ]))
     }
 
     private static func problemLine(_ problem: IntegrityProblem) -> String {
@@ -62,8 +67,10 @@ enum MaintenanceCommands {
     }
 
     private static func problemJSON(_ problem: IntegrityProblem) -> JSONValue {
-        .object([("problem", .string(problem.description)), ("repairable", .bool(problem.isRepairable)),
-                 ("remedy", problem.remedy.map(JSONValue.string) ?? .null)])
+        .object([
+            ("problem", .string(problem.description)), ("repairable", .bool(problem.isRepairable)),
+            ("remedy", problem.remedy.map(JSONValue.string) ?? .null),
+        ])
     }
 
     private static func countText(_ count: Int, _ noun: String) -> String { count == 1 ? "1 \(noun)" : "\(count) \(noun)s" }
@@ -76,8 +83,9 @@ enum MaintenanceCommands {
         let store = try context.openForReading()
         try store.backup(to: context.file(destination))
         let counts = try StoreCounts(store)
-        return CommandOutput(human: "backed up \(counts.text) to \(destination)",
-                             json: .object([("backup", .string(destination)), ("counts", counts.json)]))
+        return CommandOutput(
+            human: "backed up \(counts.text) to \(destination)",
+            json: .object([("backup", .string(destination)), ("counts", counts.json)]))
     }
 }
 

@@ -11,8 +11,9 @@ enum RowReference: Hashable {
     static func parse(_ text: String, usage: String) throws -> RowReference {
         if let id = try IDText.parse(text, usage: usage) { return .id(RowID(rawValue: id)) }
         guard let path = ListIndexPath(text) else {
-            throw UsageError("\(quoted(text)) is not an index path or id: write SECTION:ROW with zero-based numbers (e.g. 0:1), or id:N with the row's id (e.g. id:18)",
-                             usage: usage)
+            throw UsageError(
+                "\(quoted(text)) is not an index path or id: write SECTION:ROW with zero-based numbers (e.g. 0:1), or id:N with the row's id (e.g. id:18)",
+                usage: usage)
         }
         return .path(path)
     }
@@ -27,8 +28,9 @@ enum SectionReference: Hashable {
     static func parse(_ text: String, _ what: String, usage: String) throws -> SectionReference {
         if let id = try IDText.parse(text, usage: usage) { return .id(SectionID(rawValue: id)) }
         guard let index = DecimalInteger.parse(text[...]) else {
-            throw UsageError("\(what) must be a non-negative whole number (the section's index) or id:N (its id), not \(quoted(text))",
-                             usage: usage)
+            throw UsageError(
+                "\(what) must be a non-negative whole number (the section's index) or id:N (its id), not \(quoted(text))",
+                usage: usage)
         }
         return .index(index)
     }
@@ -45,8 +47,9 @@ enum IDText {
         guard text.hasPrefix(prefix) else { return nil }
         let digits = text.dropFirst(prefix.count)
         guard let value = DecimalInteger.parse(digits) else {
-            throw UsageError("\(quoted(text)) is not an id: write id:N with N the id (1 to 18 digits) that `show --json` prints, e.g. id:18",
-                             usage: usage)
+            throw UsageError(
+                "\(quoted(text)) is not an id: write id:N with N the id (1 to 18 digits) that `show --json` prints, e.g. id:18",
+                usage: usage)
         }
         return Int64(value)
     }

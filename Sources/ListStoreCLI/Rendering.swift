@@ -40,25 +40,31 @@ enum HumanText {
         try scan { item in
             damage.see(item)
             switch item {
-            case let .section(index, _, _, rowCount):
+            case .section(let index, _, _, let rowCount):
                 titleWidths[index] = 0
                 pathWidth = max(pathWidth, pathColumn(section: index, rowCount: rowCount))
-            case let .row(path, row):
+            case .row(let path, let row):
                 titleWidths[path.section] = max(titleWidths[path.section] ?? 0, DisplayWidth.of(display(row.title)))
                 pathWidth = max(pathWidth, path.description.count)
             }
         }
-        guard !titleWidths.isEmpty else { try write(emptyStore + "\n"); return }
+        guard !titleWidths.isEmpty else {
+            try write(emptyStore + "\n")
+            return
+        }
         var buffer = ""
         try scan { item in
             switch item {
-            case let .section(index, _, title, rowCount):
+            case .section(let index, _, let title, let rowCount):
                 buffer += header(index: index, title: title, rowCount: rowCount) + "\n"
-            case let .row(path, row):
+            case .row(let path, let row):
                 // Rows another process added between the two scans are printed, just not aligned.
                 buffer += line(path, row, pathWidth: pathWidth, titleWidth: titleWidths[path.section] ?? 0) + "\n"
             }
-            if buffer.utf8.count >= 65_536 { try write(buffer); buffer = "" }
+            if buffer.utf8.count >= 65_536 {
+                try write(buffer)
+                buffer = ""
+            }
         }
         try write(buffer)
         if let summary = damage.summary(wholeStore: section == nil) { warn(summary) }
@@ -115,13 +121,16 @@ enum JSONShapes {
 
     /// A section at `index`, its rows at `[index, 0]`, `[index, 1]`, …
     static func section(_ section: SectionSnapshot, index: Int) -> JSONValue {
-        .object([("index", .int(index)), ("id", .int(section.id.rawValue)), ("title", .string(section.title)),
-                 ("rows", .array(section.rows.enumerated().map { row($0.element, at: ListIndexPath(section: index, row: $0.offset)) }))])
+        .object([
+            ("index", .int(index)), ("id", .int(section.id.rawValue)), ("title", .string(section.title)),
+            ("rows", .array(section.rows.enumerated().map { row($0.element, at: ListIndexPath(section: index, row: $0.offset)) })),
+        ])
     }
 
     /// A row; with its index path first when given (the `export` document, the import format, has none).
     static func row(_ row: ListRow, at path: ListIndexPath? = nil) -> JSONValue {
-        .object((path.map { [("path", self.path($0))] } ?? [])
+        .object(
+            (path.map { [("path", self.path($0))] } ?? [])
                 + [("id", .int(row.id.rawValue)), ("title", .string(row.title)), ("payload", row.payload.map(JSONValue.raw) ?? .null)])
     }
 
@@ -137,27 +146,39 @@ enum JSONShapes {
     /// [{"from":[0,0],"to":[1,2],"id":1}],"updated":[{"path":[0,3],"id":4,"title":"…","payload":{"a":1}}]}}`
     static func changes(_ changes: ChangeSet) -> JSONValue {
         func rowValue(_ entry: ChangeSet.RowValue) -> JSONValue {
-            .object([("path", path(entry.indexPath)), ("id", .int(entry.id.rawValue)), ("title", .string(entry.row.title)),
-                     ("payload", entry.row.payload.map(JSONValue.raw) ?? .null)])
+            .object([
+                ("path", path(entry.indexPath)), ("id", .int(entry.id.rawValue)), ("title", .string(entry.row.title)),
+                ("payload", entry.row.payload.map(JSONValue.raw) ?? .null),
+            ])
         }
         return .object([
-            ("sections", .object([
-                ("deleted", .array(changes.deletedSections.map { .object([("index", .int($0.index)), ("id", .int($0.id.rawValue))]) })),
-                // Each inserted section as its text, built and serialised one at a time: an import's change
-                // set holds every row, and a tree of values for all of them at once would take several
-                // times the memory of its text.
-                ("inserted", .array(changes.insertedSections.map { .raw(section($0.section, index: $0.index).serialized()) })),
-                ("moved", .array(changes.movedSections.map { .object([("from", .int($0.from)), ("to", .int($0.to)), ("id", .int($0.id.rawValue))]) })),
-                ("updated", .array(changes.updatedSections.map {
-                    .object([("index", .int($0.index)), ("id", .int($0.id.rawValue)), ("title", .string($0.title))])
-                })),
-            ])),
-            ("rows", .object([
-                ("deleted", .array(changes.deletedRows.map { .object([("path", path($0.indexPath)), ("id", .int($0.id.rawValue))]) })),
-                ("inserted", .array(changes.insertedRows.map(rowValue))),
-                ("moved", .array(changes.movedRows.map { .object([("from", path($0.from)), ("to", path($0.to)), ("id", .int($0.id.rawValue))]) })),
-                ("updated", .array(changes.updatedRows.map(rowValue))),
-            ])),
+            (
+                "sections",
+                .object([
+                    ("deleted", .array(changes.deletedSections.map { .object([("index", .int($0.index)), ("id", .int($0.id.rawValue))]) })),
+                    // Each inserted section as its text, built and serialised one at a time: an import's change
+                    // set holds every row, and a tree of values for all of them at once would take several
+                    // times the memory of its text.
+                    ("inserted", .array(changes.insertedSections.map { .raw(section($0.section, index: $0.index).serialized()) })),
+                    ("moved", .array(changes.movedSections.map { .object([("from", .int($0.from)), ("to", .int($0.to)), ("id", .int($0.id.rawValue))]) })),
+                    (
+                        "updated",
+                        .array(
+                            changes.updatedSections.map {
+                                .object([("index", .int($0.index)), ("id", .int($0.id.rawValue)), ("title", .string($0.title))])
+                            })
+                    ),
+                ])
+            ),
+            (
+                "rows",
+                .object([
+                    ("deleted", .array(changes.deletedRows.map { .object([("path", path($0.indexPath)), ("id", .int($0.id.rawValue))]) })),
+                    ("inserted", .array(changes.insertedRows.map(rowValue))),
+                    ("moved", .array(changes.movedRows.map { .object([("from", path($0.from)), ("to", path($0.to)), ("id", .int($0.id.rawValue))]) })),
+                    ("updated", .array(changes.updatedRows.map(rowValue))),
+                ])
+            ),
         ])
     }
 }
@@ -174,14 +195,14 @@ struct DamageSpotter {
 
     mutating func see(_ item: ScannedItem) {
         switch item {
-        case let .section(index, _, _, rowCount):
+        case .section(let index, _, _, let rowCount):
             finishSection()
             if index != expectedSection { orderDamaged = true }
             expectedSection = index == Int.max ? index : index + 1
             current = index
             expectedRow = 0
             recordedCount = rowCount
-        case let .row(path, _):
+        case .row(let path, _):
             if path.row != expectedRow { markCurrent() }
             expectedRow = path.row == Int.max ? path.row : path.row + 1
         }
@@ -206,6 +227,7 @@ struct DamageSpotter {
             parts.append("the row indexes of section\(damagedSections.count == 1 ? "" : "s") \(names) have gaps or a wrong count")
         }
         guard !parts.isEmpty else { return nil }
-        return "warning: positions were changed outside ListStore: \(parts.joined(separator: "; ")); the index paths shown are the ones edits act on, and edits refuse what they can see is damaged — run `liststore check`, then `liststore repair`"
+        return
+            "warning: positions were changed outside ListStore: \(parts.joined(separator: "; ")); the index paths shown are the ones edits act on, and edits refuse what they can see is damaged — run `liststore check`, then `liststore repair`"
     }
 }

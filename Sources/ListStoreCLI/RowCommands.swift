@@ -22,7 +22,8 @@ enum RowCommands {
                 Put -- before titles that begin with a dash.
                 """,
             example: "liststore add 0 \"Paladin\" \"Monk\" --at 2",
-            readme: "insert rows into one section in one transaction; a single `-` reads titles from standard input, one per line; `--every-section TITLE` appends one row to every section instead, in one transaction",
+            readme:
+                "insert rows into one section in one transaction; a single `-` reads titles from standard input, one per line; `--every-section TITLE` appends one row to every section instead, in one transaction",
             prepare: prepare)
 
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
@@ -147,9 +148,9 @@ enum Payload {
     /// nested at most ``ListStore/maximumPayloadDepth`` deep.
     static func parse(_ text: String) throws -> String? {
         switch JSONText.check(text) {
-        case let .failure(reason, offset):
+        case .failure(let reason, let offset):
             throw CommandFailure("--payload is not valid JSON (\(reason) at byte \(offset)) in \(quoted(text)); pass a JSON value such as '{\"key\": 1}'")
-        case let .success(compact, _):
+        case .success(let compact, _):
             let payload = String(decoding: compact, as: UTF8.self)
             try ListStore.checkPayloadDepth(payload)
             return payload == "null" ? nil : payload

@@ -42,7 +42,10 @@ enum ShellWords {
                 inWord = true
                 var closed = false
                 while let quoted = characters.next() {
-                    if quoted == "'" { closed = true; break }
+                    if quoted == "'" {
+                        closed = true
+                        break
+                    }
                     word.unicodeScalars.append(quoted)
                 }
                 guard closed else { throw Failure(message: "a single quote (') is not closed on this line") }
@@ -50,7 +53,10 @@ enum ShellWords {
                 inWord = true
                 var closed = false
                 while let quoted = characters.next() {
-                    if quoted == "\"" { closed = true; break }
+                    if quoted == "\"" {
+                        closed = true
+                        break
+                    }
                     if quoted == "\\" {
                         guard let escaped = characters.next() else { break }
                         if !"\"\\$`".unicodeScalars.contains(escaped) { word.unicodeScalars.append("\\") }

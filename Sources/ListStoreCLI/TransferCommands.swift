@@ -60,8 +60,9 @@ enum TransferCommands {
             throw error
         }
         let through = target == destination ? "" : " (through the link, to \(target))"
-        return CommandOutput(human: "exported \(counts.text) to \(destination)\(through)",
-                             json: .object([("exported", .string(destination)), ("file", .string(target)), ("counts", counts.json)]))
+        return CommandOutput(
+            human: "exported \(counts.text) to \(destination)\(through)",
+            json: .object([("exported", .string(destination)), ("file", .string(target)), ("counts", counts.json)]))
     }
 
     /// Writes the whole store as one JSON document plus a newline, in pieces of about 64 KB, reading it
@@ -71,19 +72,25 @@ enum TransferCommands {
     @discardableResult
     static func writeDocument(of store: ListStore, indexPaths: Bool = false, to write: (String) throws -> Void) throws -> StoreCounts {
         var buffer = "{\"sections\":["
-        var sections = 0, rows = 0, rowsInSection = 0
+        var sections = 0
+        var rows = 0
+        var rowsInSection = 0
         func flushIfLarge() throws {
-            if buffer.utf8.count >= 65_536 { try write(buffer); buffer = "" }
+            if buffer.utf8.count >= 65_536 {
+                try write(buffer)
+                buffer = ""
+            }
         }
         // Commas follow what was written, not the index paths: on a file damaged by hand those have gaps.
         try store.scan { item in
             switch item {
-            case let .section(index, id, title, _):
-                buffer += (sections == 0 ? "" : "]},") + (indexPaths ? "{\"index\":\(index)," : "{")
+            case .section(let index, let id, let title, _):
+                buffer +=
+                    (sections == 0 ? "" : "]},") + (indexPaths ? "{\"index\":\(index)," : "{")
                     + "\"id\":\(id.rawValue),\"title\":" + JSONValue.string(title).serialized() + ",\"rows\":["
                 sections += 1
                 rowsInSection = 0
-            case let .row(path, row):
+            case .row(let path, let row):
                 buffer += (rowsInSection == 0 ? "" : ",") + JSONShapes.row(row, at: indexPaths ? path : nil).serialized()
                 rows += 1
                 rowsInSection += 1
@@ -106,7 +113,8 @@ enum TransferCommands {
         let store = try context.openForWriting()
         let showProgress = context.environment.standardErrorIsTerminal && total >= progressThreshold
         let write = context.environment.writeProgress
-        var replaced = 0, imported = 0
+        var replaced = 0
+        var imported = 0
         // Without --json no change set is printed, so none is built (it would hold every row imported).
         let changes = try store.importStream(replacing: command[replace], tracksChanges: context.json) { importer in
             try DocumentReader.feed(document, name: name, into: importer) { written in
@@ -116,10 +124,13 @@ enum TransferCommands {
         }
         if showProgress { write("\n") }
         guard context.json else {
-            let lines = [HumanText.line("deleted", "section", (0..<replaced).map(String.init)),
-                         HumanText.line("inserted", "section", (0..<imported).map(String.init))].compactMap { $0 }
-            return CommandOutput(human: (lines.isEmpty ? "nothing changed" : lines.joined(separator: "\n")) + "\nnow " + (try StoreCounts(store)).text,
-                                 json: .null)
+            let lines = [
+                HumanText.line("deleted", "section", (0..<replaced).map(String.init)),
+                HumanText.line("inserted", "section", (0..<imported).map(String.init)),
+            ].compactMap { $0 }
+            return CommandOutput(
+                human: (lines.isEmpty ? "nothing changed" : lines.joined(separator: "\n")) + "\nnow " + (try StoreCounts(store)).text,
+                json: .null)
         }
         return try mutationOutput(changes, store)
     }
@@ -168,7 +179,10 @@ enum DocumentReader {
             // Cut before a character's continuation bytes (10xxxxxx): a character has at most 3. (More
             // in a row is not UTF-8, and the piece after the cut, starting with one, says so.)
             var backed = 0
-            while end < bytes.count, backed < 3, bytes[end] & 0xC0 == 0x80 { end -= 1; backed += 1 }
+            while end < bytes.count, backed < 3, bytes[end] & 0xC0 == 0x80 {
+                end -= 1
+                backed += 1
+            }
             guard String(strictUTF8: bytes[start..<end]) != nil else { return false }
             start = end
         }
@@ -177,28 +191,34 @@ enum DocumentReader {
 
     /// Checks the whole document (payload depths included) and counts its sections and rows, keeping nothing.
     static func check(_ bytes: [UInt8], name: String) throws -> StoreCounts {
-        var sections = 0, rows = 0
-        try walk(bytes, name: name, section: { _, _ in sections += 1 }, row: { _, _, payload in
-            if let payload { try ListStore.checkPayloadDepth(payload) }
-            rows += 1
-        })
+        var sections = 0
+        var rows = 0
+        try walk(
+            bytes, name: name, section: { _, _ in sections += 1 },
+            row: { _, _, payload in
+                if let payload { try ListStore.checkPayloadDepth(payload) }
+                rows += 1
+            })
         return StoreCounts(sections: sections, rows: rows)
     }
 
     /// Hands every section and row to `importer`, calling `progress` with the rows written so far.
     static func feed(_ bytes: [UInt8], name: String, into importer: ListImporter, progress: (Int) -> Void) throws {
-        try walk(bytes, name: name,
-                 section: { id, title in try importer.addSection(id: id.map(SectionID.init), title: title) },
-                 row: { id, title, payload in
-                     try importer.addRow(id: id.map(RowID.init), title: title, payload: payload)
-                     progress(importer.rowsWritten)
-                 })
+        try walk(
+            bytes, name: name,
+            section: { id, title in try importer.addSection(id: id.map(SectionID.init), title: title) },
+            row: { id, title, payload in
+                try importer.addRow(id: id.map(RowID.init), title: title, payload: payload)
+                progress(importer.rowsWritten)
+            })
     }
 
     private typealias Failing = (_ place: String, _ problem: String) -> CommandFailure
 
-    private static func walk(_ bytes: [UInt8], name: String, section: (Int64?, String) throws -> Void,
-                             row: (Int64?, String, String?) throws -> Void) throws {
+    private static func walk(
+        _ bytes: [UInt8], name: String, section: (Int64?, String) throws -> Void,
+        row: (Int64?, String, String?) throws -> Void
+    ) throws {
         func fail(_ place: String, _ problem: String) -> CommandFailure {
             CommandFailure("\(name): \(place) \(problem); nothing was imported (expected {\"sections\":[{\"title\":…,\"rows\":[{\"title\":…}]}]})")
         }
@@ -226,10 +246,15 @@ enum DocumentReader {
     }
 
     /// One section object; its rows are read where they stand when the title came first, else afterwards.
-    private static func readSection(_ parser: inout JSONParser, place: String, name: String, _ fail: Failing,
-                                    _ section: (Int64?, String) throws -> Void, _ row: (Int64?, String, String?) throws -> Void) throws {
+    private static func readSection(
+        _ parser: inout JSONParser, place: String, name: String, _ fail: Failing,
+        _ section: (Int64?, String) throws -> Void, _ row: (Int64?, String, String?) throws -> Void
+    ) throws {
         guard parser.atObject else { throw try syntaxFirst(&parser, depth: 2, fail(place, "is not an object")) }
-        var id: Int64?, title: String?, deferredRows: Int?, reported = false
+        var id: Int64?
+        var title: String?
+        var deferredRows: Int?
+        var reported = false
         var seen = Set<String>()
         func report() throws {
             guard !reported, let title else { return }
@@ -263,15 +288,22 @@ enum DocumentReader {
         }
     }
 
-    private static func readRows(_ parser: inout JSONParser, place: String, name: String, _ fail: Failing,
-                                 _ row: (Int64?, String, String?) throws -> Void) throws {
-        if parser.atNull { _ = try parser.value(depth: 3); return }
+    private static func readRows(
+        _ parser: inout JSONParser, place: String, name: String, _ fail: Failing,
+        _ row: (Int64?, String, String?) throws -> Void
+    ) throws {
+        if parser.atNull {
+            _ = try parser.value(depth: 3)
+            return
+        }
         guard parser.atArray else { throw try syntaxFirst(&parser, depth: 3, fail(place, "has \"rows\" that is not an array")) }
         var index = 0
         try parser.forEachElement(depth: 3) { parser in
             func rowPlace() -> String { "\(place).rows[\(index)]" }  // only built for an error message
             guard parser.atObject else { throw try syntaxFirst(&parser, depth: 4, fail(rowPlace(), "is not an object")) }
-            var title: String?, id: JSONValue?, payload: String?
+            var title: String?
+            var id: JSONValue?
+            var payload: String?
             var seen: UInt8 = 0  // bits: title, id, payload, path
             func once(_ bit: UInt8, _ key: String) throws {
                 guard seen & bit == 0 else { throw fail(rowPlace(), "has \(quoted(key)) twice") }

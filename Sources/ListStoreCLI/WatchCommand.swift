@@ -15,7 +15,9 @@ enum WatchCommand {
         guard !store.isImmutableSnapshot else {
             // Without locks and a -shm file SQLite never sees other connections' commits: waiting would
             // print nothing forever.
-            throw CommandFailure("cannot watch \(context.databasePath): it can only be read as a fixed snapshot (SQLite cannot create its -shm file in that folder and no -wal file exists), so changes would never be seen; watch it as a user who can write the folder")
+            throw CommandFailure(
+                "cannot watch \(context.databasePath): it can only be read as a fixed snapshot (SQLite cannot create its -shm file in that folder and no -wal file exists), so changes would never be seen; watch it as a user who can write the folder"
+            )
         }
         let json = context.json
         // Without --json nothing of the state is printed, so nothing of it is read: a marker, and resets
@@ -32,21 +34,28 @@ enum WatchCommand {
                     switch update {
                     case .started:
                         continue  // without --json: watching starts here, nothing read
-                    case let .initial(snapshot):
+                    case .initial(let snapshot):
                         // --json: first the state watching starts from, exactly as `show --json` prints it.
                         if json { try write(JSONShapes.list(snapshot.sections).serialized() + "\n") }
                         continue
-                    case let .changes(changes):
-                        try write((json ? JSONValue.object([("changes", JSONShapes.changes(changes))]).serialized()
-                                    : "\(timestamp()) " + HumanText.changes(changes).split(separator: "\n").joined(separator: "; ")) + "\n")
-                    case let .reset(snapshot):
-                        try write((json ? JSONValue.object([("reset", JSONShapes.list(snapshot.sections))]).serialized()
-                                    : "\(timestamp()) reloaded: changed outside ListStore; now \(StoreCounts(sections: snapshot.sections.count, rows: snapshot.rowCount).text)") + "\n")
+                    case .changes(let changes):
+                        try write(
+                            (json
+                                ? JSONValue.object([("changes", JSONShapes.changes(changes))]).serialized()
+                                : "\(timestamp()) " + HumanText.changes(changes).split(separator: "\n").joined(separator: "; ")) + "\n")
+                    case .reset(let snapshot):
+                        try write(
+                            (json
+                                ? JSONValue.object([("reset", JSONShapes.list(snapshot.sections))]).serialized()
+                                : "\(timestamp()) reloaded: changed outside ListStore; now \(StoreCounts(sections: snapshot.sections.count, rows: snapshot.rowCount).text)") + "\n")
                     case .invalidated:
                         let counts = try await store.read { StoreCounts(sections: try $0.sectionCount(), rows: try $0.totalRowCount()) }
                         try write("\(timestamp()) reloaded: changed outside ListStore; now \(counts.text)\n")
                     }
-                    let count = delivered.withLock { $0 += 1; return $0 }
+                    let count = delivered.withLock {
+                        $0 += 1
+                        return $0
+                    }
                     if let limit, count >= limit { break }
                 }
             } catch {
@@ -63,7 +72,8 @@ enum WatchCommand {
         }
         guard let limit, count >= limit else {
             // The stream ends by itself only when the store can no longer be read.
-            throw CommandFailure("stopped watching \(context.databasePath) after \(count) change\(count == 1 ? "" : "s"): the database can no longer be read; check it with `liststore check`")
+            throw CommandFailure(
+                "stopped watching \(context.databasePath) after \(count) change\(count == 1 ? "" : "s"): the database can no longer be read; check it with `liststore check`")
         }
         return .streamed
     }

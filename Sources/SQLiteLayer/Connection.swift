@@ -100,8 +100,9 @@ package final class Connection {
     /// change the main file's bytes — one that only reads, or has not yet recognised the file — turns
     /// it off (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`), leaving committed frames in the `-wal` file.
     package func setCheckpointOnClose(_ enabled: Bool) throws {
-        try check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1),
-                  sql: "sqlite3_db_config(SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE)")
+        try check(
+            csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1),
+            sql: "sqlite3_db_config(SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE)")
     }
 
     /// A prepared statement for `sql`, reused across calls. Use for fixed SQL text.
@@ -160,8 +161,9 @@ package final class Connection {
         let extended = sqlite3_extended_errcode(handle)
         // sqlite3_errmsg describes the most recent failure, which is this one when the codes agree.
         let message = (extended & 0xFF) == (code & 0xFF) ? String(cString: sqlite3_errmsg(handle)) : String(cString: sqlite3_errstr(code))
-        return SQLiteError(extendedCode: (extended & 0xFF) == (code & 0xFF) ? extended : code, message: message, sql: sql,
-                           systemErrno: sqlite3_system_errno(handle))
+        return SQLiteError(
+            extendedCode: (extended & 0xFF) == (code & 0xFF) ? extended : code, message: message, sql: sql,
+            systemErrno: sqlite3_system_errno(handle))
     }
 
     private func check(_ code: Int32, sql: String) throws {

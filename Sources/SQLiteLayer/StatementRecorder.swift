@@ -58,14 +58,16 @@ package enum StatementRecorder {
     static func attach(_ handle: OpaquePointer, path: String) {
         guard let folder = state.lock.withLock({ state.folder(of: path) }) else { return }
         let context = Unmanaged.passRetained(folder as NSString).toOpaque()  // one small string per traced connection, kept
-        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, _, text in
-            // For SQLITE_TRACE_STMT the last argument is the statement's text; a trigger's body starts with "--".
-            guard let context, let text else { return 0 }
-            let sql = String(cString: text.assumingMemoryBound(to: CChar.self))
-            guard !sql.hasPrefix("--") else { return 0 }
-            let folder = Unmanaged<NSString>.fromOpaque(context).takeUnretainedValue() as String
-            StatementRecorder.state.lock.withLock { StatementRecorder.state.recordings[folder]?.executed.append(sql) }
-            return 0
-        }, context)
+        sqlite3_trace_v2(
+            handle, UInt32(SQLITE_TRACE_STMT),
+            { _, context, _, text in
+                // For SQLITE_TRACE_STMT the last argument is the statement's text; a trigger's body starts with "--".
+                guard let context, let text else { return 0 }
+                let sql = String(cString: text.assumingMemoryBound(to: CChar.self))
+                guard !sql.hasPrefix("--") else { return 0 }
+                let folder = Unmanaged<NSString>.fromOpaque(context).takeUnretainedValue() as String
+                StatementRecorder.state.lock.withLock { StatementRecorder.state.recordings[folder]?.executed.append(sql) }
+                return 0
+            }, context)
     }
 }

@@ -100,7 +100,8 @@ struct LitestreamBench {
     mutating func run() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let version = Measurement.spawn(binary, ["version"], output: directory.appendingPathComponent("version").path)
-        let versionText = (try? String(contentsOf: directory.appendingPathComponent("version"), encoding: .utf8))?
+        let versionText =
+            (try? String(contentsOf: directory.appendingPathComponent("version"), encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
         guard version.status == 0 else { throw BenchmarkFailure("\(binary) version exited with \(version.status)") }
         let rows = quick ? 1_000 : 10_000
@@ -116,10 +117,17 @@ struct LitestreamBench {
             let replicated = try makeStore("replicated-\(index).sqlite", rows: rows)
             let replicator = try Replicator(binary: binary, database: replicated.path, settings: settings, in: directory, name: "cost-\(index)")
             defer { replicator.stop() }
-            for (name, count, operation) in [("append one row", appends, { (store: ListStore) in _ = try store.insertRow("appended", intoSection: 0) }),
-                                             ("insert 1,000 rows", bulkInserts, { (store: ListStore) in
-                                                 _ = try store.insertRows((0..<1_000).map { NewRow(title: "bulk \($0)") }, intoSection: 0, at: 0) })] {
-                var without: [Double] = [], with: [Double] = []
+            for (name, count, operation) in [
+                ("append one row", appends, { (store: ListStore) in _ = try store.insertRow("appended", intoSection: 0) }),
+                (
+                    "insert 1,000 rows", bulkInserts,
+                    { (store: ListStore) in
+                        _ = try store.insertRows((0..<1_000).map { NewRow(title: "bulk \($0)") }, intoSection: 0, at: 0)
+                    }
+                ),
+            ] {
+                var without: [Double] = []
+                var with: [Double] = []
                 for repetition in 0..<count {
                     for replicatedFirst in repetition % 2 == 0 ? [false, true] : [true, false] {
                         let store = replicatedFirst ? replicated.store : plain.store
@@ -129,8 +137,9 @@ struct LitestreamBench {
                 }
                 guard replicator.process.isRunning else { throw BenchmarkFailure("litestream stopped during the write measurement") }
                 let (a, b) = (Measurement.median(without), Measurement.median(with))
-                print(pad(name, 22) + pad(settings.name, 38) + pad(Measurement.format(a), 11, right: true) + pad(Measurement.format(b), 11, right: true)
-                      + pad(String(format: "%.2fx", b / a), 16, right: true))
+                print(
+                    pad(name, 22) + pad(settings.name, 38) + pad(Measurement.format(a), 11, right: true) + pad(Measurement.format(b), 11, right: true)
+                        + pad(String(format: "%.2fx", b / a), 16, right: true))
             }
             guard try replicated.store.rowCount(inSection: 0) == plain.store.rowCount(inSection: 0) else {
                 throw BenchmarkFailure("the two stores differ after the same writes")
@@ -160,8 +169,9 @@ struct LitestreamBench {
                 guard lag < 30 else { throw BenchmarkFailure("a commit did not reach the replica within 30 s") }
                 lags.append(lag)
             }
-            print(pad(settings.name, 38) + pad(Measurement.format(Measurement.median(lags)), 11, right: true)
-                  + pad(Measurement.format(lags.max() ?? .nan), 11, right: true))
+            print(
+                pad(settings.name, 38) + pad(Measurement.format(Measurement.median(lags)), 11, right: true)
+                    + pad(Measurement.format(lags.max() ?? .nan), 11, right: true))
         }
     }
 }

@@ -20,13 +20,14 @@ enum Measurement {
     /// the memory of a parent that spawned this process with vfork.
     static func peakResidentKiB() -> Int? {
         #if os(Linux)
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
-        return Int(line.split(separator: " ").dropFirst().first ?? "")
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+            else { return nil }
+            return Int(line.split(separator: " ").dropFirst().first ?? "")
         #else
-        var usage = rusage()
-        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
-        return Int(usage.ru_maxrss) / 1024  // bytes on Apple platforms
+            var usage = rusage()
+            guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
+            return Int(usage.ru_maxrss) / 1024  // bytes on Apple platforms
         #endif
     }
 
@@ -43,11 +44,11 @@ enum Measurement {
     static func spawn(_ executable: String, _ arguments: [String], output: String = "/dev/null") -> (status: Int32, seconds: Double) {
         var pid: pid_t = 0
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
+            var actions: posix_spawn_file_actions_t?
         #else
-        var actions = posix_spawn_file_actions_t()
+            var actions = posix_spawn_file_actions_t()
         #endif
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -55,7 +56,10 @@ enum Measurement {
         var usage = rusage()
         var status: Int32 = 0
         let seconds = Measurement.seconds {
-            guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { status = -1; return }
+            guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
+                status = -1
+                return
+            }
             wait4(pid, &status, 0, &usage)
         }
         _ = usage

@@ -34,14 +34,16 @@ struct ObservationBench {
         print("observation: an observer of other connections (observe(), poll 100 ms), the stream drained by a task while writes are timed")
         print("insert at head, alternately on a store being observed and on one that is not (fresh copies of the n-row fixture);")
         print("first = the first write after opening (as in the table above), warm = the \(Self.warmWrites) writes after it")
-        print(pad("operation", 34) + pad("n", 9, right: true) + pad("observed", 12, right: true) + pad("unobserved", 12, right: true)
-              + pad("obs / unobs", 13, right: true))
+        print(
+            pad("operation", 34) + pad("n", 9, right: true) + pad("observed", 12, right: true) + pad("unobserved", 12, right: true)
+                + pad("obs / unobs", 13, right: true))
         var figures: [Int: Figures] = [:]
         for n in sizes {
             let (cold, warm) = try measureInserts(n: n)
             for (label, pair) in [("insert at head, observed (first)", cold), ("insert at head, observed (warm)", warm)] {
-                print(pad(label, 34) + pad(String(n), 9, right: true) + pad(Measurement.format(pair.observed), 12, right: true)
-                      + pad(Measurement.format(pair.unobserved), 12, right: true) + pad(String(format: "%.2fx", pair.observed / pair.unobserved), 13, right: true))
+                print(
+                    pad(label, 34) + pad(String(n), 9, right: true) + pad(Measurement.format(pair.observed), 12, right: true)
+                        + pad(Measurement.format(pair.unobserved), 12, right: true) + pad(String(format: "%.2fx", pair.observed / pair.unobserved), 13, right: true))
             }
             figures[n] = Figures(insertCold: cold, insertWarm: warm, noticeProcess: .nan, noticeConnection: .nan, deliverCall: .nan)
         }
@@ -57,11 +59,13 @@ struct ObservationBench {
             figures[n]?.noticeConnection = notice.connection
             figures[n]?.deliverCall = notice.deliverCall
             if cli != nil {
-                print(pad("other process's commit noticed", 34) + pad(String(n), 9, right: true)
-                      + pad(Measurement.format(notice.process), 12, right: true) + pad(Measurement.format(notice.processDeliverCall), 14, right: true))
+                print(
+                    pad("other process's commit noticed", 34) + pad(String(n), 9, right: true)
+                        + pad(Measurement.format(notice.process), 12, right: true) + pad(Measurement.format(notice.processDeliverCall), 14, right: true))
             }
-            print(pad("other connection's commit noticed", 34) + pad(String(n), 9, right: true)
-                  + pad(Measurement.format(notice.connection), 12, right: true) + pad(Measurement.format(notice.deliverCall), 14, right: true))
+            print(
+                pad("other connection's commit noticed", 34) + pad(String(n), 9, right: true)
+                    + pad(Measurement.format(notice.connection), 12, right: true) + pad(Measurement.format(notice.deliverCall), 14, right: true))
         }
         if cli == nil {
             print("(other process's commit noticed — skipped: build the CLI next to this binary, e.g. swift build -c release)")
@@ -81,7 +85,8 @@ struct ObservationBench {
     /// Medians of the first write after opening and of the warm writes after it, observed and unobserved.
     private func measureInserts(n: Int) throws -> (cold: (observed: Double, unobserved: Double), warm: (observed: Double, unobserved: Double)) {
         let template = try fixtures.template(rows: n)
-        var cold: [Bool: [Double]] = [true: [], false: []], warm: [Bool: [Double]] = [true: [], false: []]
+        var cold: [Bool: [Double]] = [true: [], false: []]
+        var warm: [Bool: [Double]] = [true: [], false: []]
         for repetition in 0..<repetitions {
             // Alternate which side runs first, so neither always gets the warmer cache.
             for observed in repetition % 2 == 0 ? [true, false] : [false, true] {
@@ -91,8 +96,10 @@ struct ObservationBench {
                 warm[observed, default: []].append(contentsOf: times.dropFirst())
             }
         }
-        return ((Measurement.median(cold[true] ?? []), Measurement.median(cold[false] ?? [])),
-                (Measurement.median(warm[true] ?? []), Measurement.median(warm[false] ?? [])))
+        return (
+            (Measurement.median(cold[true] ?? []), Measurement.median(cold[false] ?? [])),
+            (Measurement.median(warm[true] ?? []), Measurement.median(warm[false] ?? []))
+        )
     }
 
     /// Opens `path`, observes it (initial state taken before any timing) when `observed`, and times
@@ -107,7 +114,8 @@ struct ObservationBench {
             receiver = started
             try expectInitial(try started.next().update, rows: n)
         }
-        var times: [Double] = [], written: [ChangeSet] = []
+        var times: [Double] = []
+        var written: [ChangeSet] = []
         for _ in 0...Self.warmWrites {
             var changes = ChangeSet()
             times.append(try Measurement.seconds { changes = try store.insertRow(Self.insertedTitle, intoSection: 0, at: 0) })
@@ -118,7 +126,7 @@ struct ObservationBench {
         // so the writing thread never waits for the receiver between writes.
         if let receiver {
             for (index, changes) in written.enumerated() {
-                guard case let .changes(delivered) = try receiver.next().update, delivered == changes else {
+                guard case .changes(let delivered) = try receiver.next().update, delivered == changes else {
                     throw BenchmarkFailure("insert at head, observed: write \(index) was not delivered as its own change set")
                 }
             }
@@ -141,7 +149,10 @@ struct ObservationBench {
     /// `ListStore` on the same file.
     private func measureNotices(n: Int) throws -> Notices {
         let template = try fixtures.template(rows: n)
-        var process: [Double] = [], processCall: [Double] = [], connection: [Double] = [], connectionCall: [Double] = []
+        var process: [Double] = []
+        var processCall: [Double] = []
+        var connection: [Double] = []
+        var connectionCall: [Double] = []
         for _ in 0..<repetitions {
             let path = try fixtures.copy(template, to: "work-noticed.sqlite")
             let observed = try ListStore.open(at: path)
@@ -173,21 +184,24 @@ struct ObservationBench {
             }
             try check(observed, rows: rows, what: "commit noticed")
         }
-        return Notices(process: Measurement.median(process), processDeliverCall: Measurement.median(processCall),
-                       connection: Measurement.median(connection), deliverCall: Measurement.median(connectionCall))
+        return Notices(
+            process: Measurement.median(process), processDeliverCall: Measurement.median(processCall),
+            connection: Measurement.median(connection), deliverCall: Measurement.median(connectionCall))
     }
 
     /// Runs `commit` (another connection's write, not timed), then times `deliverChangesFromOtherConnections()`
     /// on `observed` until `receiver` has the change set, which must be exactly the one inserted row.
-    private func notice(_ receiver: UpdateReceiver, _ observed: ListStore, what: String,
-                        commit: () throws -> Void) throws -> (noticed: Double, deliverCall: Double) {
+    private func notice(
+        _ receiver: UpdateReceiver, _ observed: ListStore, what: String,
+        commit: () throws -> Void
+    ) throws -> (noticed: Double, deliverCall: Double) {
         try commit()
         guard receiver.pending == 0 else { throw BenchmarkFailure("\(what): delivered before it was asked for (by the poller?)") }
         let start = ContinuousClock.now
         try observed.deliverChangesFromOtherConnections()
         let returned = ContinuousClock.now
         let (update, arrived) = try receiver.next()
-        guard case let .changes(changes) = update else { throw BenchmarkFailure("\(what): received \(update) instead of a change set") }
+        guard case .changes(let changes) = update else { throw BenchmarkFailure("\(what): received \(update) instead of a change set") }
         try expectOneInsertedRow(changes, title: Self.noticedTitle, what: what)
         guard receiver.pending == 0 else { throw BenchmarkFailure("\(what): \(receiver.pending) more updates than the one commit") }
         return (seconds(start, arrived), seconds(start, returned))
@@ -196,7 +210,7 @@ struct ObservationBench {
     // MARK: - Checks
 
     private func expectInitial(_ update: ListUpdate, rows: Int) throws {
-        guard case let .initial(snapshot) = update else { throw BenchmarkFailure("the first observation update is \(update), not .initial") }
+        guard case .initial(let snapshot) = update else { throw BenchmarkFailure("the first observation update is \(update), not .initial") }
         guard snapshot.sections.count == 1, snapshot.rowCount == rows else {
             throw BenchmarkFailure("the initial snapshot has \(snapshot.sections.count) sections and \(snapshot.rowCount) rows, not 1 and \(rows)")
         }

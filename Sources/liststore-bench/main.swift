@@ -52,7 +52,8 @@ if onlyObservation, arguments.firstIndex(of: "--only").map({ arguments.indices.c
     FileHandle.standardError.write(Data("error: --only takes observation (the one part that can run alone)\n".utf8))
     exit(2)
 }
-let repetitions = arguments.firstIndex(of: "--repetitions").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
+let repetitions =
+    arguments.firstIndex(of: "--repetitions").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
     ?? (quick ? 3 : 5)
 let sizes = quick ? [100, 1_000] : large ? [1_000, 10_000, 100_000, 1_000_000] : [1_000, 10_000, 100_000]
 let (smallest, largest) = (sizes[0], sizes[sizes.count - 1])
@@ -122,14 +123,14 @@ if !onlyObservation {
         for n in sizes {
             for operation in Operation.all {
                 let template = try fixtures.template(rows: operation.fixtureRows(n))
-                var ours: [Double] = [], theirs: [Double] = []
+                var ours: [Double] = []
+                var theirs: [Double] = []
                 for repetition in 0..<repetitions {
                     // Alternate which side runs first, so neither always gets the warmer cache.
                     let order = repetition % 2 == 0 ? [true, false] : [false, true]
                     for isListStore in order {
                         let path = try fixtures.copy(template, to: isListStore ? "work-liststore.sqlite" : "work-c.sqlite")
-                        if isListStore { ours.append(try measureListStore(operation, n: n, path: path)) }
-                        else { theirs.append(try measureBaseline(operation, n: n, path: path)) }
+                        if isListStore { ours.append(try measureListStore(operation, n: n, path: path)) } else { theirs.append(try measureBaseline(operation, n: n, path: path)) }
                     }
                 }
                 let result = Result(operation: operation.name, n: n, listStore: Measurement.median(ours), baseline: Measurement.median(theirs))
@@ -139,12 +140,18 @@ if !onlyObservation {
 
             // Opening an existing store (migrations checked) and reading the section count.
             let template = try fixtures.template(rows: n)
-            var ours: [Double] = [], theirs: [Double] = []
+            var ours: [Double] = []
+            var theirs: [Double] = []
             for _ in 0..<repetitions {
                 ours.append(try Measurement.seconds { _ = try ListStore.open(at: template).sectionCount() })
-                theirs.append(Measurement.seconds {
-                    if let db = baseline_open(template) { var count: Int64 = 0; _ = baseline_section_count(db, &count); baseline_close(db) }
-                })
+                theirs.append(
+                    Measurement.seconds {
+                        if let db = baseline_open(template) {
+                            var count: Int64 = 0
+                            _ = baseline_section_count(db, &count)
+                            baseline_close(db)
+                        }
+                    })
             }
             let open = Result(operation: "open + section count", n: n, listStore: Measurement.median(ours), baseline: Measurement.median(theirs))
             results.append(open)
@@ -192,8 +199,10 @@ if !onlyObservation {
 
 // Observation: a write with an observer of other connections, and another process's commit noticed.
 do {
-    try ObservationBench(fixtures: fixtures, sizes: sizes, repetitions: repetitions, quick: quick,
-                         cli: FileManager.default.isExecutableFile(atPath: cli) ? cli : nil).run()
+    try ObservationBench(
+        fixtures: fixtures, sizes: sizes, repetitions: repetitions, quick: quick,
+        cli: FileManager.default.isExecutableFile(atPath: cli) ? cli : nil
+    ).run()
 } catch {
     fail("observation: \(error)")
 }

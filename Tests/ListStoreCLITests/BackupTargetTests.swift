@@ -56,9 +56,11 @@ import Testing
         try files.linkItem(atPath: cli.database, toPath: cli.directory.appendingPathComponent("hard.sqlite").path)
         let before = try cli.dump()
         let bytes = cli.bytes()
-        let targets = ["liststore.sqlite", "liststore.sqlite-wal", "liststore.sqlite-shm", "liststore.sqlite-journal",
-                       "./liststore.sqlite-wal", "sub/../liststore.sqlite-journal", "here/liststore.sqlite-shm",
-                       cli.database + "-wal", "soft.sqlite", "hard.sqlite"]
+        let targets = [
+            "liststore.sqlite", "liststore.sqlite-wal", "liststore.sqlite-shm", "liststore.sqlite-journal",
+            "./liststore.sqlite-wal", "sub/../liststore.sqlite-journal", "here/liststore.sqlite-shm",
+            cli.database + "-wal", "soft.sqlite", "hard.sqlite",
+        ]
         for target in targets {
             let run = try cli.run(["backup", target], process: true)
             #expect(run.status == 1, "\(target): \(run.stdout)")
@@ -119,7 +121,9 @@ import Testing
         try cli.run(["demo"])
         let run = try cli.run(["backup", "missing/copy.sqlite"], process: true)
         #expect(run.status == 1)
-        #expect(run.stderr == "error: cannot back up to missing/copy.sqlite: the folder missing does not exist; no backup was written and the database is unchanged — create it first\n")
+        #expect(
+            run.stderr == "error: cannot back up to missing/copy.sqlite: the folder missing does not exist; no backup was written and the database is unchanged — create it first\n"
+        )
         #expect(Self.strayFiles(cli) == [])
     }
 
@@ -151,7 +155,10 @@ import Testing
         try FileSystemFaults.makeStore(at: cli.database)  // about 270 KB
         let limited = try FileSystemFaults.runLimited(blocks: 200, ["backup", "copy.sqlite"], in: cli.directory)  // 100 KiB
         #expect(limited.status == 1, "killed by SIGXFSZ? \(limited.status)")
-        #expect(limited.stderr == "error: cannot back up to copy.sqlite: the file size limit (ulimit -f) of 102400 bytes was reached; no backup was written and the database is unchanged — raise the limit (ulimit -f) and try again\n")
+        #expect(
+            limited.stderr
+                == "error: cannot back up to copy.sqlite: the file size limit (ulimit -f) of 102400 bytes was reached; no backup was written and the database is unchanged — raise the limit (ulimit -f) and try again\n"
+        )
         #expect(Self.strayFiles(cli) == [], "no partial file, no journal, no temporary")
         // The same backup under a limit it fits in.
         let roomy = try FileSystemFaults.runLimited(blocks: 4_000, ["backup", "copy.sqlite"], in: cli.directory)

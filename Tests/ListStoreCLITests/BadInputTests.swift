@@ -49,7 +49,9 @@ import Testing
         Case(arguments: ["import", "-"], status: 1, message: "standard input is not valid JSON", stdin: "{\"sections\": [}"),
         Case(arguments: ["import", "-", "--replace"], status: 1, message: "sections[0] has an unknown member \"titel\"", stdin: "{\"sections\":[{\"titel\":\"x\"}]}"),
         Case(arguments: ["import", "-"], status: 1, message: "the store is not empty", stdin: "{\"sections\":[]}"),
-        Case(arguments: ["import", "-", "--replace"], status: 1, message: "is given twice", stdin: "{\"sections\":[{\"title\":\"a\",\"rows\":[{\"id\":1,\"title\":\"x\"},{\"id\":1,\"title\":\"y\"}]}]}"),
+        Case(
+            arguments: ["import", "-", "--replace"], status: 1, message: "is given twice",
+            stdin: "{\"sections\":[{\"title\":\"a\",\"rows\":[{\"id\":1,\"title\":\"x\"},{\"id\":1,\"title\":\"y\"}]}]}"),
         Case(arguments: ["import", "-", "--replace"], status: 1, message: "nested deeper than", stdin: String(repeating: "[", count: 5000)),
         Case(arguments: ["add", "0", "'; DROP TABLE rows; --", "--at", "99"], status: 1, message: "cannot put a row at 0:99"),
     ]

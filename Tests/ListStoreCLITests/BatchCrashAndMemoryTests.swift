@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ListStore
+import Testing
 
 /// `batch` killed at any moment leaves all of it or nothing; its memory does not grow with its input.
 @Suite struct BatchCrashAndMemoryTests {
@@ -21,7 +21,8 @@ import ListStore
         try cli.run(["section", "add", "A"])
         try cli.run(["batch"], stdin: Data((0..<2_000).map { "add 0 'r\($0)'" }.joined(separator: "\n").utf8))
         var random = SeededGenerator(seed: 77)
-        var outcomes = (before: 0, after: 0), kills = 0
+        var outcomes = (before: 0, after: 0)
+        var kills = 0
         for step in 0..<8 {
             let input = cli.directory.appendingPathComponent("batch\(step).txt")
             try Data(Self.batch(step, lines: 2_000).utf8).write(to: input)
@@ -44,15 +45,23 @@ import ListStore
             try process.run()
             usleep(UInt32(duration * Double.random(in: 0.1...1.3, using: &random) * 1_000_000))
             let killed = process.isRunning
-            if killed { kill(process.processIdentifier, SIGKILL); kills += 1 }
+            if killed {
+                kill(process.processIdentifier, SIGKILL)
+                kills += 1
+            }
             process.waitUntilExit()
 
             let reopened = try ListStore.open(at: cli.database)
             #expect(try reopened.checkInvariants().isEmpty)
             let now = try cli.run(["export"]).stdout
-            if now == before { outcomes.before += 1 }
-            else if now == after { outcomes.after += 1 }
-            else { Issue.record("step \(step): the store is neither before nor after the batch (killed: \(killed))"); return }
+            if now == before {
+                outcomes.before += 1
+            } else if now == after {
+                outcomes.after += 1
+            } else {
+                Issue.record("step \(step): the store is neither before nor after the batch (killed: \(killed))")
+                return
+            }
             #expect(killed || now == after, "a batch that ran to its end committed")
         }
         #expect(kills > 0 && outcomes.before > 0, "some kills land inside the batch: \(outcomes), \(kills) kills")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import ListStore
+import Testing
+
 @testable import ListStoreCLI
 
 /// `liststore batch`: one edit per line, one transaction, the failing line named, nothing changed on failure.
@@ -36,14 +37,15 @@ import ListStore
         #expect(entries("rows", "deleted").map { $0["path"] as? [Int] } == [[0, 0], [2, 0], [2, 1]])
         #expect(entries("rows", "inserted").map { $0["path"] as? [Int] } == [[2, 6]])
         #expect(json["counts"] as? [String: Int] == ["sections": 4, "rows": 26])
-        #expect(try cli.run(["show", "3"]).stdout == """
-            [3] New fruit (4 rows)
-                3:0  野蠻人
-                3:1  Blood orange (Sicily)  {"ripe":true}
-                3:2  Kiwi                   {"ripe":true}
-                3:3  it's                   {"ripe":true}
+        #expect(
+            try cli.run(["show", "3"]).stdout == """
+                [3] New fruit (4 rows)
+                    3:0  野蠻人
+                    3:1  Blood orange (Sicily)  {"ripe":true}
+                    3:2  Kiwi                   {"ripe":true}
+                    3:3  it's                   {"ripe":true}
 
-            """)
+                """)
         #expect(try cli.run(["show", "1"]).stdout.hasPrefix("[1] Monsters"))
         #expect(try cli.run(["check"]).status == 0)
     }
@@ -51,9 +53,11 @@ import ListStore
     /// The same commands, run one by one on the command line and as one batch, give the same store
     /// (ids included) and each its documented output.
     @Test func aLineMeansWhatTheCommandMeans() throws {
-        let single = try CLIHarness(), batched = try CLIHarness()
+        let single = try CLIHarness()
+        let batched = try CLIHarness()
         var random = SeededGenerator(seed: 2_024)
-        var lines: [String] = [], commands: [[String]] = []
+        var lines: [String] = []
+        var commands: [[String]] = []
         for cli in [single, batched] { try cli.run(["demo"]) }
         for step in 0..<60 {
             // Commands valid on the demo store's evolving shape are generated from a model of its counts.
@@ -139,8 +143,10 @@ import ListStore
         let cli = try CLIHarness()
         try cli.run(["demo"])
         let before = try cli.dump()
-        for command in ["show", "show 0", "export", "export out.json", "import in.json", "watch", "batch", "batch x.txt", "init", "demo",
-                        "check", "repair", "backup copy.sqlite"] {
+        for command in [
+            "show", "show 0", "export", "export out.json", "import in.json", "watch", "batch", "batch x.txt", "init", "demo",
+            "check", "repair", "backup copy.sqlite",
+        ] {
             let run = try cli.run(["batch"], stdin: Data("add 0 fine\n\(command)\n".utf8))
             let name = command.split(separator: " ")[0]
             #expect(run.status == 2, "\(command): \(run.stderr)")
@@ -158,7 +164,8 @@ import ListStore
         let run = try cli.run(["batch", "edits.txt"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == "applied 2 commands in one transaction (--json lists the changes)\nnow 1 section, 2 rows\n")
-        #expect(try cli.run(["batch", "-"], stdin: Data("\u{FEFF}add 0 z\n".utf8)).stdout == "applied 1 command in one transaction (--json lists the changes)\nnow 1 section, 3 rows\n")
+        #expect(
+            try cli.run(["batch", "-"], stdin: Data("\u{FEFF}add 0 z\n".utf8)).stdout == "applied 1 command in one transaction (--json lists the changes)\nnow 1 section, 3 rows\n")
         #expect(try cli.run(["batch"], stdin: Data()).stdout == "applied 0 commands in one transaction (--json lists the changes)\nnow 1 section, 3 rows\n")
         #expect(try cli.run(["show", "0"]).stdout.contains("0:2  z"))
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteLayer
+import Testing
+
 @testable import ListStore
 
 /// Files of every earlier version keep opening and migrate, and a SIGKILL during the migration to the
@@ -34,7 +35,10 @@ import SQLiteLayer
         _ = try #require(try await nextElement(&updates))
         try Connection(path: path, mode: .readWrite).executeScript("UPDATE rows SET id = 100 WHERE id = 1")
         try store.deliverChangesFromOtherConnections()
-        guard case let .reset(state) = try #require(try await nextElement(&updates)) else { Issue.record("no reset"); return }
+        guard case .reset(let state) = try #require(try await nextElement(&updates)) else {
+            Issue.record("no reset")
+            return
+        }
         #expect(state.sections[0].rows.map(\.id.rawValue) == [100, 2, 3])
     }
 
@@ -58,7 +62,8 @@ import SQLiteLayer
         let input = cli.directory.appendingPathComponent("stdin")
         try Data((0..<5_000).map { "new \($0)" }.joined(separator: "\n").utf8).write(to: input)
         var random = SeededGenerator(seed: 4_004)
-        var outcomes = (before: 0, after: 0), kills = 0
+        var outcomes = (before: 0, after: 0)
+        var kills = 0
         /// Starts the first write (migration and 5,000 rows, one transaction) on a fresh copy of the file.
         func start() throws -> Process {
             for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: cli.database + suffix) }
@@ -83,13 +88,18 @@ import SQLiteLayer
             // The kill lands at a random moment: this sleep is the point of the test, not a wait for a condition.
             usleep(UInt32(duration * 1.2 * 1e6 * Double.random(in: 0.05...1, using: &random)))
             let killed = process.isRunning
-            if killed { kill(process.processIdentifier, SIGKILL); kills += 1 }
+            if killed {
+                kill(process.processIdentifier, SIGKILL)
+                kills += 1
+            }
             process.waitUntilExit()
             let (version, rows) = try Self.outcome(cli.database)
             switch (version, rows) {
             case (earlier, 20_000): outcomes.before += 1
             case (Schema.migrator.latestVersion, 25_000): outcomes.after += 1
-            default: Issue.record("attempt \(attempt) (seed 4004, killed: \(killed), the write takes \(duration) s): version \(version) with \(rows) rows is neither before nor after"); return
+            default:
+                Issue.record("attempt \(attempt) (seed 4004, killed: \(killed), the write takes \(duration) s): version \(version) with \(rows) rows is neither before nor after")
+                return
             }
             #expect(try ListStore.open(at: cli.database).checkInvariants().isEmpty, "attempt \(attempt)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ListStoreCLI
 
 /// The command declarations are the one source of the usage lines, `--help` and README's command table.
@@ -35,19 +36,29 @@ import Testing
     @Test func typedKeysReadWhatTheParserFound() throws {
         let parser = CommandLineParser(commands: Commands.all)
         guard case .command(let add) = try parser.parse(["add", "id:4", "a", "b", "--at=2", "--payload", "{}"]).0 else {
-            Issue.record("add"); return
+            Issue.record("add")
+            return
         }
         #expect(add[RowCommands.Add.section] == "id:4")
         #expect(add[RowCommands.Add.titles] == ["a", "b"])
         #expect(try add[RowCommands.Add.at] == 2)
         #expect(try add[RowCommands.Add.payload] == "{}")
         #expect(add[RowCommands.Add.everySection] == false)
-        guard case .command(let every) = try parser.parse(["add", "--every-section", "x"]).0 else { Issue.record("every"); return }
+        guard case .command(let every) = try parser.parse(["add", "--every-section", "x"]).0 else {
+            Issue.record("every")
+            return
+        }
         #expect(every[RowCommands.Add.everySection])
         #expect(every[RowCommands.Add.titles] == ["x"])
-        guard case .command(let watch) = try parser.parse(["watch", "--count", "x"]).0 else { Issue.record("watch"); return }
+        guard case .command(let watch) = try parser.parse(["watch", "--count", "x"]).0 else {
+            Issue.record("watch")
+            return
+        }
         #expect(throws: UsageError.self) { try watch[WatchCommand.count] }
-        guard case .command(let show) = try parser.parse(["show"]).0 else { Issue.record("show"); return }
+        guard case .command(let show) = try parser.parse(["show"]).0 else {
+            Issue.record("show")
+            return
+        }
         #expect(show[StoreCommands.section] == nil)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ListStore
+import Testing
 
 /// Many processes and threads appending and deleting in one section at once: every operation succeeds
 /// or fails clearly, and the final store has exactly the rows of the successful ones.
@@ -11,9 +11,16 @@ import ListStore
         private(set) var deleted = Set<Int64>()
         private(set) var failures: [String] = []
         func record(inserted ids: [Int64] = [], deleted gone: [Int64] = []) {
-            lock.lock(); inserted.formUnion(ids); deleted.formUnion(gone); lock.unlock()
+            lock.lock()
+            inserted.formUnion(ids)
+            deleted.formUnion(gone)
+            lock.unlock()
         }
-        func fail(_ message: String) { lock.lock(); failures.append(message); lock.unlock() }
+        func fail(_ message: String) {
+            lock.lock()
+            failures.append(message)
+            lock.unlock()
+        }
     }
 
     static func ids(_ json: [String: Any], _ kind: String) -> [Int64] {
@@ -30,7 +37,10 @@ import ListStore
         let cli = try CLIHarness()
         try cli.run(["section", "add", "Shared"])
         let ledger = Ledger()
-        let processes = 8, processOperations = 200, threads = 4, threadOperations = 300
+        let processes = 8
+        let processOperations = 200
+        let threads = 4
+        let threadOperations = 300
         let path = cli.database
 
         // Real threads, not tasks: the workers block on processes and locks, which must not starve the task pool.
@@ -74,7 +84,10 @@ import ListStore
         let done = DispatchGroup()
         for work in workers {
             done.enter()
-            Thread { work(); done.leave() }.start()
+            Thread {
+                work()
+                done.leave()
+            }.start()
         }
         // Bounded: every process the workers run is killed after CLIHarness.processTimeout, so they end;
         // a deadlock in the library would not, and fails here instead of hanging the suite.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ListStore
 
 /// SIGKILL at random moments during large edits: the file always reopens sound, equal to the state
@@ -80,7 +81,8 @@ import Testing
         var outcomes = (before: 0, after: 0)
         // Stop after `wantedKills` kills, or after `stepLimit` edits, whichever comes first: an edit that
         // finishes before its kill does not count, and on a fast machine many might.
-        let wantedKills = 60, stepLimit = 400
+        let wantedKills = 60
+        let stepLimit = 400
         var kills = 0
         var step = 0
         // The state before each edit is the one the previous step read back (and checked) after its kill.
@@ -124,9 +126,14 @@ import Testing
             try #require(problems.isEmpty, "\(context): \(problems)")
             let snapshot = try reopened.snapshot()
             let now = Self.content(snapshot)
-            if now == expectedBefore { outcomes.before += 1 }
-            else if now == expectedAfter { outcomes.after += 1 }
-            else { Issue.record("\(context): the store is neither before nor after the edit"); return }
+            if now == expectedBefore {
+                outcomes.before += 1
+            } else if now == expectedAfter {
+                outcomes.after += 1
+            } else {
+                Issue.record("\(context): the store is neither before nor after the edit")
+                return
+            }
             (before, expectedBefore) = (snapshot, now)
             step += 1
         }

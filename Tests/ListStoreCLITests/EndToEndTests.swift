@@ -102,7 +102,9 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try titles(cli, section: 0) == ["Austria", "Belgium", "Canada", "Belgium"])
         let before = try cli.dump()
-        var bad = Data("Denmark\nEgy".utf8); bad.append(0xFF); bad.append(contentsOf: Array("pt\n".utf8))
+        var bad = Data("Denmark\nEgy".utf8)
+        bad.append(0xFF)
+        bad.append(contentsOf: Array("pt\n".utf8))
         let invalid = try cli.run(["add", "0", "-"], stdin: bad)
         #expect(invalid.status == 1)
         #expect(invalid.stderr == "error: line 2 of standard input is not valid UTF-8; nothing was added\n")
@@ -132,17 +134,22 @@ import Testing
         let refused = try cli.run(["--db", copy, "import", "-"], stdin: Data(exported.stdout.utf8))
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("--replace"))
-        let replaced = try cli.run(["--db", copy, "import", "-", "--replace"], stdin: Data("{\"sections\":[{\"title\":\"Only\",\"rows\":[{\"title\":\"x\",\"payload\":{\"a\":[1,true,null]}}]}]}".utf8))
+        let replaced = try cli.run(
+            ["--db", copy, "import", "-", "--replace"], stdin: Data("{\"sections\":[{\"title\":\"Only\",\"rows\":[{\"title\":\"x\",\"payload\":{\"a\":[1,true,null]}}]}]}".utf8))
         #expect(replaced.status == 0, "\(replaced.stderr)")
         #expect(try cli.run(["--db", copy, "export"]).stdout.contains("\"payload\":{\"a\":[1,true,null]}"))
     }
 
     @Test func importAcceptsMembersInAnyOrder() throws {
         let cli = try CLIHarness()
-        let document = #"{"sections":[{"rows":[{"payload":[1],"title":"a0"},{"title":"a1","id":40}],"title":"A","id":7},{"title":"B","rows":null},{"id":9,"title":"C","rows":[{"title":"c0"}]}]}"#
+        let document =
+            #"{"sections":[{"rows":[{"payload":[1],"title":"a0"},{"title":"a1","id":40}],"title":"A","id":7},{"title":"B","rows":null},{"id":9,"title":"C","rows":[{"title":"c0"}]}]}"#
         let run = try cli.run(["import", "-"], stdin: Data(document.utf8))
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try cli.run(["export"]).stdout == #"{"sections":[{"id":7,"title":"A","rows":[{"id":1,"title":"a0","payload":[1]},{"id":40,"title":"a1","payload":null}]},{"id":8,"title":"B","rows":[]},{"id":9,"title":"C","rows":[{"id":41,"title":"c0","payload":null}]}]}"# + "\n")
+        #expect(
+            try cli.run(["export"]).stdout
+                == #"{"sections":[{"id":7,"title":"A","rows":[{"id":1,"title":"a0","payload":[1]},{"id":40,"title":"a1","payload":null}]},{"id":8,"title":"B","rows":[]},{"id":9,"title":"C","rows":[{"id":41,"title":"c0","payload":null}]}]}"#
+                + "\n")
         // An id the document assigns explicitly after the store gave it to an earlier row is refused, whole.
         let clash = try cli.run(["--db", "clash.sqlite", "import", "-"], stdin: Data(#"{"sections":[{"title":"A","rows":[{"title":"x"},{"title":"y","id":1}]}]}"#.utf8))
         #expect(clash.status == 1)
@@ -164,8 +171,10 @@ import Testing
         let help = try cli.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("usage: liststore [--db PATH] [--json] COMMAND [ARGS...]"))
-        for command in [["init"], ["demo"], ["show"], ["section", "add"], ["section", "rename"], ["section", "move"], ["section", "delete"],
-                        ["add"], ["edit"], ["move"], ["delete"], ["export"], ["import"], ["check"], ["repair"], ["backup"], ["watch"]] {
+        for command in [
+            ["init"], ["demo"], ["show"], ["section", "add"], ["section", "rename"], ["section", "move"], ["section", "delete"],
+            ["add"], ["edit"], ["move"], ["delete"], ["export"], ["import"], ["check"], ["repair"], ["backup"], ["watch"],
+        ] {
             let run = try cli.run(command + ["--help"])
             #expect(run.status == 0)
             #expect(run.stdout.hasPrefix("usage: liststore \(command.joined(separator: " "))"))

@@ -22,7 +22,8 @@ enum FileSystemFaults {
     /// Whether this process may mount a tmpfs (root, outside a restricted container): tried once.
     static let canMountTmpfs: Bool = {
         guard getuid() == 0, let directory = try? TemporaryDirectory(prefix: "tmpfs-probe"),
-              let path = try? mountTmpfs(in: directory.url, kilobytes: 64) else { return false }
+            let path = try? mountTmpfs(in: directory.url, kilobytes: 64)
+        else { return false }
         unmount(path)
         return true
     }()

@@ -34,8 +34,10 @@ import Testing
 
     @Test func aFileURIIsAPlainFileNameForReadsAndWritesAlike() throws {
         let cli = try CLIHarness()
-        for (arguments, environment) in [(["--db", "file:x.sqlite"], [String: String]()), ([], ["LISTSTORE_DB": "file:x.sqlite"]),
-                                         (["--db", "file:y.sqlite?mode=memory"], [:])] {
+        for (arguments, environment) in [
+            (["--db", "file:x.sqlite"], [String: String]()), ([], ["LISTSTORE_DB": "file:x.sqlite"]),
+            (["--db", "file:y.sqlite?mode=memory"], [:]),
+        ] {
             let name = arguments.last ?? environment["LISTSTORE_DB"] ?? ""
             let created = try cli.run(arguments + ["section", "add", "Kept"], environment: environment, process: true)
             #expect(created.status == 0, "\(created.stderr)")
@@ -107,12 +109,13 @@ import Testing
             .appendingPathComponent("Migrations")
         let version1 = try String(contentsOf: migrations.appendingPathComponent("0001_create_lists.sql"), encoding: .utf8)
         // The file exactly as the previous version wrote it, made by the sqlite3 shell.
-        let script = "PRAGMA journal_mode = WAL; PRAGMA application_id = 1281979252;\n" + version1 + """
+        let script =
+            "PRAGMA journal_mode = WAL; PRAGMA application_id = 1281979252;\n" + version1 + """
 
-            PRAGMA user_version = 1;
-            INSERT INTO sections (position, title) VALUES (0, 'Roles');
-            INSERT INTO rows (section_id, position, title) VALUES (1, 0, 'Barbarian'), (1, 1, 'Wizard');
-            """
+                PRAGMA user_version = 1;
+                INSERT INTO sections (position, title) VALUES (0, 'Roles');
+                INSERT INTO rows (section_id, position, title) VALUES (1, 0, 'Barbarian'), (1, 1, 'Wizard');
+                """
         let made = try CLIHarness.process("/usr/bin/env", ["sqlite3", "-bail", cli.database], in: cli.directory, stdin: Data(script.utf8))
         try #require(made.status == 0, "\(made.stderr)")
         let before = try #require(cli.bytes())

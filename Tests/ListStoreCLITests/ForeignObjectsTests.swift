@@ -32,8 +32,10 @@ import Testing
         INSERT INTO notes (row_id, body) SELECT id, 'about ' || title FROM rows WHERE title = 'Argentina';
         """
 
-    static let othersNames = ["_litestream_lock", "_litestream_seq", "countries", "notes", "notes_by_lower_body", "notes_by_row",
-                              "notes_stamped", "rows_by_title", "sqlite_stat1"]
+    static let othersNames = [
+        "_litestream_lock", "_litestream_seq", "countries", "notes", "notes_by_lower_body", "notes_by_row",
+        "notes_stamped", "rows_by_title", "sqlite_stat1",
+    ]
 
     @Test func everyCommandWorksBesideOtherToolsObjects() throws {
         let cli = try CLIHarness()
@@ -100,10 +102,11 @@ import Testing
     static let refused: [Refused] = [
         Refused(sql: "CREATE TRIGGER audit AFTER UPDATE ON rows BEGIN SELECT 1; END", object: "trigger audit"),
         Refused(sql: "CREATE TRIGGER renumber BEFORE DELETE ON sections BEGIN SELECT 1; END", object: "trigger renumber"),
-        Refused(sql: """
-            CREATE TABLE inbox (title TEXT);
-            CREATE TRIGGER inbox_to_list AFTER INSERT ON inbox BEGIN INSERT INTO "rows" (section_id, position, title) VALUES (1, 100, NEW.title); END
-            """, object: "trigger inbox_to_list"),
+        Refused(
+            sql: """
+                CREATE TABLE inbox (title TEXT);
+                CREATE TRIGGER inbox_to_list AFTER INSERT ON inbox BEGIN INSERT INTO "rows" (section_id, position, title) VALUES (1, 100, NEW.title); END
+                """, object: "trigger inbox_to_list"),
         Refused(sql: "CREATE UNIQUE INDEX one_title ON rows (title)", object: "index one_title"),
         Refused(sql: "CREATE INDEX by_length ON rows (length(title))", object: "index by_length"),
         Refused(sql: "CREATE INDEX with_payload ON rows (title) WHERE payload IS NOT NULL", object: "index with_payload"),
@@ -122,8 +125,10 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cli.database + "-wal"))
         let before = try #require(cli.bytes())
         let files = try FileManager.default.contentsOfDirectory(atPath: cli.directory.path).sorted()
-        for arguments in [["show"], ["add", "0", "x"], ["delete", "0:0"], ["move", "0:0", "0:1"], ["section", "add", "y"],
-                          ["export", "out.json"], ["repair"], ["backup", "copy.sqlite"], ["watch", "--count", "1"], ["--json", "show"]] {
+        for arguments in [
+            ["show"], ["add", "0", "x"], ["delete", "0:0"], ["move", "0:0", "0:1"], ["section", "add", "y"],
+            ["export", "out.json"], ["repair"], ["backup", "copy.sqlite"], ["watch", "--count", "1"], ["--json", "show"],
+        ] {
             let run = try cli.run(arguments)
             #expect(run.status == 1, "\(arguments)")
             let lines = run.stderr.split(separator: "\n")

@@ -1,14 +1,17 @@
 import Foundation
 import Testing
+
 @testable import ListStoreCLI
 
 /// Random and mutated command lines and import documents: no crash, no hang, only exit codes 0, 1, 2,
 /// and never a damaged store.
 @Suite struct FuzzTests {
-    static let words = ["init", "demo", "show", "section", "add", "rename", "move", "delete", "edit", "export", "import", "watch",
-                        "check", "repair", "backup", "--json", "--db", "--at", "--payload", "--title", "--every-section", "--replace",
-                        "--count", "--help", "--version", "-", "--", "0", "1", "2", "9", "-1", "0:0", "1:2", "2:7", "0:x", ":1", "1:",
-                        "99999999999999999999", "{\"a\":1}", "{bad", "null", "", "'; DROP TABLE rows; --", "長い", "\u{7}", "a\tb"]
+    static let words = [
+        "init", "demo", "show", "section", "add", "rename", "move", "delete", "edit", "export", "import", "watch",
+        "check", "repair", "backup", "--json", "--db", "--at", "--payload", "--title", "--every-section", "--replace",
+        "--count", "--help", "--version", "-", "--", "0", "1", "2", "9", "-1", "0:0", "1:2", "2:7", "0:x", ":1", "1:",
+        "99999999999999999999", "{\"a\":1}", "{bad", "null", "", "'; DROP TABLE rows; --", "長い", "\u{7}", "a\tb",
+    ]
 
     /// Words that make a command write a file named by another argument (`export`, `backup`, `--db`),
     /// or wait forever (`watch`); the binary-based fuzz, which runs in a temporary directory, keeps them.
@@ -53,8 +56,9 @@ import Testing
         for attempt in 0..<attempts {
             let words = Self.randomArguments(&random)
             let document = Self.randomDocument(&random)
-            let environment = CLIEnvironment(variables: [:], readStandardInput: { document }, standardErrorIsTerminal: false,
-                                             writeProgress: { _ in })
+            let environment = CLIEnvironment(
+                variables: [:], readStandardInput: { document }, standardErrorIsTerminal: false,
+                writeProgress: { _ in })
             // In process, relative paths are the test runner's working directory (the package): leave out
             // everything that names a file to write there, and `watch`, which runs until interrupted.
             if words.contains(where: { Self.writesFilesOrWaits.contains($0) || $0.hasPrefix("--db=") }) { continue }
@@ -62,14 +66,18 @@ import Testing
             let result = CLI.run(arguments, environment: environment)
             try #require([0, 1, 2].contains(result.status), "seed \(random.seed), attempt \(attempt): \(arguments) → \(result.status)")
             if result.status != 0 {
-                #expect(result.error.hasPrefix("error: ") && result.error.filter { $0 == "\n" }.count == 1,
-                        "seed \(random.seed), attempt \(attempt): \(arguments): \(result.error)")
+                #expect(
+                    result.error.hasPrefix("error: ") && result.error.filter { $0 == "\n" }.count == 1,
+                    "seed \(random.seed), attempt \(attempt): \(arguments): \(result.error)")
             }
             runs += 1
         }
         #expect(runs > attempts / 2, "most generated command lines must run (not be left out): \(runs) of \(attempts)")
-        let check = CLI.run(["--db", cli.database, "check"], environment: CLIEnvironment(variables: [:], readStandardInput: { Data() },
-                                                                                         standardErrorIsTerminal: false, writeProgress: { _ in }))
+        let check = CLI.run(
+            ["--db", cli.database, "check"],
+            environment: CLIEnvironment(
+                variables: [:], readStandardInput: { Data() },
+                standardErrorIsTerminal: false, writeProgress: { _ in }))
         #expect(check.status == 0 || !FileManager.default.fileExists(atPath: cli.database), "\(check.output)")
     }
 

@@ -42,7 +42,8 @@ import Testing
     }
 
     func handEdit(_ random: inout SeededGenerator, step: Int, sectionsMade: Int) -> String {
-        let row = Int.random(in: 1...(8 * sectionsMade + step / 2), using: &random), other = Int.random(in: 1...(8 * sectionsMade + step / 2), using: &random)
+        let row = Int.random(in: 1...(8 * sectionsMade + step / 2), using: &random)
+        let other = Int.random(in: 1...(8 * sectionsMade + step / 2), using: &random)
         let section = Int.random(in: 1...(sectionsMade + 1), using: &random)
         let value = Self.extremes.randomElement(using: &random) ?? "0"
         let templates = [
@@ -78,7 +79,8 @@ import Testing
         }
         for _ in 0..<3 { try replenish() }
         var random = SeededGenerator(seed: 0x5EED_11)
-        var actedOnShownRow = 0, refused = 0
+        var actedOnShownRow = 0
+        var refused = 0
         for step in 0..<200 {
             if Bool.random(using: &random) { _ = try sqlite(cli, handEdit(&random, step: step, sectionsMade: sectionsMade)) }
             if step % 15 == 14 { _ = try cli.run(["repair"]) }
@@ -122,8 +124,9 @@ import Testing
             let after = try allTitles(cli)
             if run.status == 0 {
                 actedOnShownRow += 1
-                #expect(after.filter { $0.value > 0 } == expectedAfter.filter { $0.value > 0 },
-                        "seed \(random.seed), step \(step): \(command) did not act on what show printed\n\(show.stdout)")
+                #expect(
+                    after.filter { $0.value > 0 } == expectedAfter.filter { $0.value > 0 },
+                    "seed \(random.seed), step \(step): \(command) did not act on what show printed\n\(show.stdout)")
                 if command.first == "move", let moved = shown.rows.first(where: { $0.path == command[1] }) {
                     // The moved row is the one show printed at the source path: it is now at the destination.
                     let now = Self.parse(try cli.run(["show"]).stdout)

@@ -25,7 +25,9 @@ import Testing
     @Test func damagedPayloadsAndTitlesStillGiveOneValidJSONDocument() throws {
         let cli = try CLIHarness()
         try cli.run(["demo"])
-        try Self.sql(cli, """
+        try Self.sql(
+            cli,
+            """
             UPDATE rows SET payload = '{bad' WHERE id = 1;
             UPDATE rows SET payload = CAST(X'22FF22' AS TEXT) WHERE id = 2;
             UPDATE rows SET title = CAST(X'41FF42' AS TEXT) WHERE id = 3;
@@ -113,7 +115,8 @@ import Testing
             .replacingOccurrences(of: "1E+400", with: "0")
         let exported = Self.rows(try Self.parse(foundationReadable))
         // (Foundation also drops a leading U+FEFF from a string: that title is compared as bytes.)
-        #expect(exported.map { $0["title"] as? String }.enumerated().filter { $0.offset != 8 }.map(\.element)
+        #expect(
+            exported.map { $0["title"] as? String }.enumerated().filter { $0.offset != 8 }.map(\.element)
                 == titles.enumerated().filter { $0.offset != 8 }.map(\.element))
         #expect(text.utf8.starts(with: Array("{".utf8)) && text.contains("\"title\":\"\u{FEFF}bom\""))
         #expect(try cli.run(["--db", copy, "check"]).status == 0)

@@ -1,8 +1,9 @@
 import Foundation
 import ListStore
-import Testing
-@testable import ListStoreCLI
 @_exported import TestSupport
+import Testing
+
+@testable import ListStoreCLI
 
 /// Runs `liststore` command lines in a fresh temporary directory: in this process through the CLI's
 /// entry point (`CLI.run`), or, where a separate process is the point, as the built binary.
@@ -38,13 +39,16 @@ final class CLIHarness: Sendable {
     /// process start-up); `process: true` (or `asUser`, which needs `setpriv`) runs the built binary in a
     /// process of its own — for crashes, signals, other processes, terminals and process memory.
     @discardableResult
-    func run(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:], asUser uid: Int? = nil,
-             process: Bool = false) throws -> Run {
+    func run(
+        _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:], asUser uid: Int? = nil,
+        process: Bool = false
+    ) throws -> Run {
         guard process || uid != nil else { return try runInProcess(arguments, stdin: stdin, environment: environment) }
         let binary = try #require(Self.binary, "build the liststore executable first (swift build)")
         if let uid {
-            return try Self.process("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", binary.path] + arguments,
-                                    in: directory, stdin: stdin, environment: environment)
+            return try Self.process(
+                "/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", binary.path] + arguments,
+                in: directory, stdin: stdin, environment: environment)
         }
         return try Self.process(binary.path, arguments, in: directory, stdin: stdin, environment: environment)
     }
@@ -58,18 +62,22 @@ final class CLIHarness: Sendable {
     /// is on a thread of its own, waited for at most `timeout`: a command that hangs fails its test (its
     /// thread cannot be killed and is left to end by itself). One difference remains: a library error that
     /// names the database names it by the resolved path (the harness directory's), not as written.
-    func runInProcess(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:],
-                      timeout: TimeInterval = processTimeout) throws -> Run {
+    func runInProcess(
+        _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:],
+        timeout: TimeInterval = processTimeout
+    ) throws -> Run {
         let scratch = try TemporaryDirectory(prefix: "liststore-io")
         let inURL = scratch.url.appendingPathComponent("in")
         try stdin.write(to: inURL)
         let input = try FileHandle(forReadingFrom: inURL)  // closed when the run ends, even after a time-out
         let descriptor = input.fileDescriptor
-        let output = Locked(""), errors = Locked("")
-        var cli = CLIEnvironment(variables: Self.childEnvironment(environment),
-                                 readStandardInput: { BoundedReader.read(descriptor: descriptor) }, standardErrorIsTerminal: false,
-                                 writeProgress: { text in errors.withLock { $0 += text } },
-                                 writeOutput: { text in output.withLock { $0 += text } })
+        let output = Locked("")
+        let errors = Locked("")
+        var cli = CLIEnvironment(
+            variables: Self.childEnvironment(environment),
+            readStandardInput: { BoundedReader.read(descriptor: descriptor) }, standardErrorIsTerminal: false,
+            writeProgress: { text in errors.withLock { $0 += text } },
+            writeOutput: { text in output.withLock { $0 += text } })
         cli.workingDirectory = directory.path
         cli.standardInput = descriptor
         // The bytes a process would get in argv: a C string ends at its first NUL.
@@ -111,10 +119,14 @@ final class CLIHarness: Sendable {
         var description: String { "\(command.joined(separator: " ")) still ran after \(Int(seconds)) s and \(fate)" }
     }
 
-    static func process(_ executable: String, _ arguments: [String], in directory: URL?, stdin: Data = Data(),
-                        environment: [String: String] = [:], timeout: TimeInterval = processTimeout) throws -> Run {
+    static func process(
+        _ executable: String, _ arguments: [String], in directory: URL?, stdin: Data = Data(),
+        environment: [String: String] = [:], timeout: TimeInterval = processTimeout
+    ) throws -> Run {
         let scratch = try TemporaryDirectory(prefix: "liststore-io")
-        let inURL = scratch.url.appendingPathComponent("in"), outURL = scratch.url.appendingPathComponent("out"), errURL = scratch.url.appendingPathComponent("err")
+        let inURL = scratch.url.appendingPathComponent("in")
+        let outURL = scratch.url.appendingPathComponent("out")
+        let errURL = scratch.url.appendingPathComponent("err")
         try stdin.write(to: inURL)
         try Data().write(to: outURL)
         try Data().write(to: errURL)
@@ -123,8 +135,14 @@ final class CLIHarness: Sendable {
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         process.environment = childEnvironment(environment)
-        let input = try FileHandle(forReadingFrom: inURL), output = try FileHandle(forWritingTo: outURL), error = try FileHandle(forWritingTo: errURL)
-        defer { try? input.close(); try? output.close(); try? error.close() }
+        let input = try FileHandle(forReadingFrom: inURL)
+        let output = try FileHandle(forWritingTo: outURL)
+        let error = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? input.close()
+            try? output.close()
+            try? error.close()
+        }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
@@ -137,9 +155,10 @@ final class CLIHarness: Sendable {
             throw TimedOut(command: [executable] + arguments, seconds: timeout)
         }
         process.waitUntilExit()
-        return Run(status: process.terminationStatus,
-                   stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
-                   stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+        return Run(
+            status: process.terminationStatus,
+            stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
     }
 
     /// `sqlite3 FILE .dump`: the whole content, to compare before and after a command.
@@ -157,4 +176,3 @@ final class CLIHarness: Sendable {
         return try #require(object as? [String: Any], "not a JSON object: \(text)")
     }
 }
-

@@ -51,7 +51,8 @@ import Testing
     }
 
     @Test func aRunInThisProcessGivesWhatTheBinaryGives() throws {
-        let inProcess = try CLIHarness(), binary = try CLIHarness()
+        let inProcess = try CLIHarness()
+        let binary = try CLIHarness()
         let unique = "harness-\(UUID().uuidString)"
         let workingDirectory = FileManager.default.currentDirectoryPath
         for step in Self.steps(unique) {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ListStore
+import Testing
 
 /// `id:N` wherever a command acts on a row or a section, and counts read in the mutation's own transaction.
 @Suite struct IDAddressingTests {
@@ -24,7 +24,8 @@ import ListStore
         try cli.run(["demo"])
         // Countries: Argentina, Belgium, Canada, Denmark, Canada, Egypt, France, Germany.
         let countries = try Self.ids(cli, section: 2)
-        let canada2 = countries.rows[4], belgium = countries.rows[1]
+        let canada2 = countries.rows[4]
+        let belgium = countries.rows[1]
 
         #expect(try cli.run(["delete", "id:\(canada2)", "2:0"]).status == 0)  // ids and index paths mixed
         #expect(try Self.titles(cli, section: 2) == ["Belgium", "Canada", "Denmark", "Egypt", "France", "Germany"])
@@ -58,9 +59,11 @@ import ListStore
         let before = try cli.dump()
         let bad = ["id:", "id:-1", "id:x", "id:1x", "id: 1", "id:+1", "id:1234567890123456789", "id:99999999999999999999", "ID:1"]
         for text in bad {
-            for arguments in [["delete", text], ["delete", "0:0", text], ["edit", text, "--title", "x"], ["move", text, "0:0"],
-                              ["add", text, "x"], ["section", "rename", text, "x"], ["section", "move", text, "0"],
-                              ["section", "delete", text], ["show", text]] {
+            for arguments in [
+                ["delete", text], ["delete", "0:0", text], ["edit", text, "--title", "x"], ["move", text, "0:0"],
+                ["add", text, "x"], ["section", "rename", text, "x"], ["section", "move", text, "0"],
+                ["section", "delete", text], ["show", text],
+            ] {
                 let run = try cli.run(arguments)
                 #expect(run.status == 2, "\(arguments): \(run.stderr)")
                 #expect(run.stderr.hasPrefix("error: ") && run.stderr.filter { $0 == "\n" }.count == 1, "\(arguments): \(run.stderr)")
@@ -79,10 +82,12 @@ import ListStore
         let cli = try CLIHarness()
         try cli.run(["demo"])
         let before = try cli.dump()
-        for arguments in [["delete", "id:999"], ["delete", "0:0", "id:999"], ["edit", "id:999", "--title", "x"], ["move", "id:999", "0:0"],
-                          ["add", "id:999", "x"], ["section", "rename", "id:999", "x"], ["section", "move", "id:999", "0"],
-                          ["section", "delete", "0", "id:999"], ["show", "id:999"], ["delete", "id:1", "0:0"],
-                          ["section", "delete", "id:1", "0"], ["move", "id:1", "0:99"]] {
+        for arguments in [
+            ["delete", "id:999"], ["delete", "0:0", "id:999"], ["edit", "id:999", "--title", "x"], ["move", "id:999", "0:0"],
+            ["add", "id:999", "x"], ["section", "rename", "id:999", "x"], ["section", "move", "id:999", "0"],
+            ["section", "delete", "0", "id:999"], ["show", "id:999"], ["delete", "id:1", "0:0"],
+            ["section", "delete", "id:1", "0"], ["move", "id:1", "0:99"],
+        ] {
             let run = try cli.run(arguments)
             #expect(run.status == 1, "\(arguments): \(run.stderr)")
             #expect(run.stderr.hasPrefix("error: ") && run.stderr.filter { $0 == "\n" }.count == 1, "\(arguments): \(run.stderr)")
@@ -102,8 +107,9 @@ import ListStore
         try cli.run(["section", "add", "Queue"])
         try cli.run(["add", "0", "a", "b", "c", "d", "e"])
         let read = try Self.ids(cli, section: 0).rows  // as a script would read them, then act later
-        let other = try CLIHarness.process(try #require(CLIHarness.binary).path,
-                                           ["--db", cli.database, "add", "0", "new-1", "new-2", "--at", "0"], in: cli.directory)
+        let other = try CLIHarness.process(
+            try #require(CLIHarness.binary).path,
+            ["--db", cli.database, "add", "0", "new-1", "new-2", "--at", "0"], in: cli.directory)
         #expect(other.status == 0)
         #expect(try cli.run(["delete", "0:0"]).status == 0)  // another edit: removes "new-1"
         // Index path 0:2 now names "b"; id of "c" still names "c".
@@ -136,7 +142,10 @@ import ListStore
         var reports: [(id: Int64, rows: Int)] = []
         for step in 0..<60 {
             let run = try cli.run(["--json", "add", "0", "c\(step)"])
-            guard run.status == 0 else { Issue.record("add failed: \(run.stderr)"); continue }
+            guard run.status == 0 else {
+                Issue.record("add failed: \(run.stderr)")
+                continue
+            }
             let json = try CLIHarness.json(run.stdout)
             let rows = try #require((json["counts"] as? [String: Any])?["rows"] as? Int)
             let inserted = (((json["changes"] as? [String: Any])?["rows"] as? [String: Any])?["inserted"] as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.int64Value }

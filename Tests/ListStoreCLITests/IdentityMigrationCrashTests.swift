@@ -31,8 +31,12 @@ import Testing
 
     /// `PRAGMA user_version`, the number of rows and whether the identity is there, as the sqlite3 shell reads them.
     static func state(_ cli: CLIHarness) throws -> String {
-        let run = try CLIHarness.process("/usr/bin/env", ["sqlite3", "-readonly", cli.database,
-            "SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM rows), (SELECT count(*) FROM sqlite_sequence WHERE name = 'liststore_file_identity')"],
+        let run = try CLIHarness.process(
+            "/usr/bin/env",
+            [
+                "sqlite3", "-readonly", cli.database,
+                "SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM rows), (SELECT count(*) FROM sqlite_sequence WHERE name = 'liststore_file_identity')",
+            ],
             in: cli.directory)
         try #require(run.status == 0, "\(run.stderr)")
         return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -50,7 +54,9 @@ import Testing
         let input = cli.directory.appendingPathComponent("titles")
         try Data((0..<Self.added).map { "t\($0)" }.joined(separator: "\n").utf8).write(to: input)
         var random = SeededGenerator(seed: 4_004)
-        var outcomes = (before: 0, after: 0), kills = 0, step = 0
+        var outcomes = (before: 0, after: 0)
+        var kills = 0
+        var step = 0
         // Step 0 runs to the end, unkilled: how long a whole write takes here sets the range the kills land
         // in; every write that ends before its kill sets it again, so the range follows the machine's load.
         var duration = 0.0
@@ -81,9 +87,14 @@ import Testing
             if killed { kills += 1 }
             let state = try Self.state(cli)
             let context = "seed \(random.seed), step \(step), killed: \(killed)"
-            if state == before { outcomes.before += 1 }
-            else if state == after { outcomes.after += 1 }
-            else { Issue.record("\(context): neither version 3 as it was nor migrated and edited: \(state)"); return }
+            if state == before {
+                outcomes.before += 1
+            } else if state == after {
+                outcomes.after += 1
+            } else {
+                Issue.record("\(context): neither version 3 as it was nor migrated and edited: \(state)")
+                return
+            }
             let check = try cli.run(["check"])
             #expect(check.status == 0, "\(context): \(check.stdout)\(check.stderr)")
             step += 1

@@ -9,9 +9,9 @@ import Testing
     /// and peak resident set size in bytes, from the kernel's accounting of that one child (`wait4`).
     static func peakMemory(_ executable: String, _ arguments: [String]) throws -> (status: Int32, bytes: Int) {
         #if canImport(Glibc)
-        var actions = posix_spawn_file_actions_t()
+            var actions = posix_spawn_file_actions_t()
         #else
-        var actions: posix_spawn_file_actions_t?
+            var actions: posix_spawn_file_actions_t?
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -19,7 +19,7 @@ import Testing
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         try #require(spawned == 0, "posix_spawn failed: \(spawned)")
@@ -31,9 +31,9 @@ import Testing
         defer { watchdog.cancel() }
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         #if os(Linux)
-        let bytes = usage.ru_maxrss * 1_024  // kilobytes on Linux
+            let bytes = usage.ru_maxrss * 1_024  // kilobytes on Linux
         #else
-        let bytes = usage.ru_maxrss  // bytes on Darwin
+            let bytes = usage.ru_maxrss  // bytes on Darwin
         #endif
         return ((status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), Int(bytes))
     }
@@ -46,8 +46,10 @@ import Testing
         while text.utf8.count < megabytes << 20 {
             if section > 0 { text += "," }
             text += #"{"title":"Section \#(section)","rows":["#
-            text += (0..<rowsPerSection).map { #"{"title":"row \#($0) of section \#(section) with some words","payload":{"n":\#($0),"tags":["a","b"],"note":"xxxxxxxxxxxxxxxxxxxx"}}"# }
-                .joined(separator: ",")
+            text += (0..<rowsPerSection).map {
+                #"{"title":"row \#($0) of section \#(section) with some words","payload":{"n":\#($0),"tags":["a","b"],"note":"xxxxxxxxxxxxxxxxxxxx"}}"#
+            }
+            .joined(separator: ",")
             text += "]}"
             section += 1
         }
@@ -57,7 +59,8 @@ import Testing
     @Test func importMemoryIsTheDocumentOncePlusAConstant() throws {
         let binary = try #require(CLIHarness.binary).path
         let directory = try TemporaryDirectory()
-        let small = directory.path("small.json"), large = directory.path("large.json")
+        let small = directory.path("small.json")
+        let large = directory.path("large.json")
         try Data(#"{"sections":[{"title":"A","rows":[{"title":"r"}]}]}"#.utf8).write(to: URL(fileURLWithPath: small))
         let document = Self.document(megabytes: 40)
         try document.write(to: URL(fileURLWithPath: large))
@@ -83,7 +86,8 @@ import Testing
             return (run.status, run.stderr)
         }
         let directory = try TemporaryDirectory()
-        let head = Array(#"{"sections":[{"title":""#.utf8), tail = Array(#""}]}"#.utf8)
+        let head = Array(#"{"sections":[{"title":""#.utf8)
+        let tail = Array(#""}]}"#.utf8)
         let piece = 1 << 20
         for offset in -4...4 {
             // A title of ASCII, then a 4-byte character placed around the first piece boundary.

@@ -1,10 +1,14 @@
 import Foundation
+
 @testable import ListStoreCLI
 
 /// Runs the CLI in this process, through its entry point, with `stdin` as standard input.
 func runInProcess(_ arguments: [String], stdin: Data = Data()) -> CLI.Result {
-    CLI.run(arguments, environment: CLIEnvironment(variables: [:], readStandardInput: { stdin }, standardErrorIsTerminal: false,
-                                                   writeProgress: { _ in }))
+    CLI.run(
+        arguments,
+        environment: CLIEnvironment(
+            variables: [:], readStandardInput: { stdin }, standardErrorIsTerminal: false,
+            writeProgress: { _ in }))
 }
 
 /// `text` written to a new file in `directory`, for commands that read a file (`batch` reads standard

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ListStoreCLI
 
 /// The edges of what the CLI reads and writes: `export -`, symbolic links, arguments that are not UTF-8,
@@ -117,9 +118,11 @@ import Testing
     }
 
     @Test func theReaderStopsJustPastItsLimitAndAtTheFirstNUL() throws {
-        for (input, limit, expected) in [(Array(repeating: UInt8(ascii: "a"), count: 200_000), 100_000, 100_001),
-                                         (Array(repeating: UInt8(ascii: "a"), count: 5_000), 100_000, 5_000),
-                                         (Array("ab".utf8) + [0] + Array(repeating: UInt8(ascii: "c"), count: 90_000), 100_000, 3)] {
+        for (input, limit, expected) in [
+            (Array(repeating: UInt8(ascii: "a"), count: 200_000), 100_000, 100_001),
+            (Array(repeating: UInt8(ascii: "a"), count: 5_000), 100_000, 5_000),
+            (Array("ab".utf8) + [0] + Array(repeating: UInt8(ascii: "c"), count: 90_000), 100_000, 3),
+        ] {
             let temporary = try TemporaryDirectory()
             let path = temporary.path("input")
             try Data(input).write(to: URL(fileURLWithPath: path))
@@ -129,7 +132,8 @@ import Testing
             #expect(data.count == expected)
             #expect(Array(data) == Array(input.prefix(expected)))
         }
-        #expect(InputLimits.tooLarge("standard input", "nothing was imported").description
+        #expect(
+            InputLimits.tooLarge("standard input", "nothing was imported").description
                 == "standard input is larger than 1 GiB, the most liststore reads; nothing was imported — split it into smaller parts")
     }
 
@@ -151,7 +155,9 @@ import Testing
     @Test func usedUpIdsAreNamedNotReportedAsAFullDisk() throws {
         let cli = try CLIHarness()
         try cli.run(["demo"])
-        try HandEditTests.sql(cli, """
+        try HandEditTests.sql(
+            cli,
+            """
             INSERT INTO rows (id, section_id, position, title) VALUES (9223372036854775807, 1,
                 (SELECT row_base + row_count FROM sections WHERE id = 1), 'last');
             """)
@@ -169,7 +175,9 @@ import Testing
         expectUnchanged(cli, full, try cli.run(["section", "add", "T"]), "cannot add a section: the ids of table sections are used up")
 
         // Following the advice makes room again.
-        try HandEditTests.sql(cli, """
+        try HandEditTests.sql(
+            cli,
+            """
             UPDATE rows SET id = 1000 WHERE id = 9223372036854775807;
             UPDATE sqlite_sequence SET seq = (SELECT max(id) FROM rows) WHERE name = 'rows';
             """)

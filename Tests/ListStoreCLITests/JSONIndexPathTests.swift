@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ListStoreCLI
+import Testing
 
 /// Every section in `--json` output carries its `"index"` and every row its `"path"` — the ones edits
 /// act on, which after hand edits can differ from the positions in the arrays — so a script never has
@@ -9,7 +9,8 @@ import ListStoreCLI
     /// Each section's index and each row's path and title, as `show --json` gives them.
     static func paths(_ json: String) throws -> (sections: [Int], rows: [(path: String, title: String)]) {
         let document = try CLIHarness.json(json)
-        var sections: [Int] = [], rows: [(String, String)] = []
+        var sections: [Int] = []
+        var rows: [(String, String)] = []
         for section in document["sections"] as? [[String: Any]] ?? [] {
             sections.append(try #require(section["index"] as? Int, "a section without \"index\": \(section)"))
             for row in section["rows"] as? [[String: Any]] ?? [] {
@@ -53,9 +54,11 @@ import ListStoreCLI
         #expect(imported.status == 0, "\(imported.error)")
         #expect(runInProcess(["--db", copy, "export"]).output == run(cli, ["export"]).output)
         // They are ignored, but must have their shape; and are not given twice.
-        for (document, message) in [(#"{"sections":[{"index":"0","title":"a"}]}"#, #"sections[0] has an "index" that is not a number"#),
-                                    (#"{"sections":[{"title":"a","rows":[{"path":1,"title":"r"}]}]}"#, #"sections[0].rows[0] has a "path" that is not an array"#),
-                                    (#"{"sections":[{"title":"a","rows":[{"path":[0,0],"path":[0,1],"title":"r"}]}]}"#, #"sections[0].rows[0] has "path" twice"#)] {
+        for (document, message) in [
+            (#"{"sections":[{"index":"0","title":"a"}]}"#, #"sections[0] has an "index" that is not a number"#),
+            (#"{"sections":[{"title":"a","rows":[{"path":1,"title":"r"}]}]}"#, #"sections[0].rows[0] has a "path" that is not an array"#),
+            (#"{"sections":[{"title":"a","rows":[{"path":[0,0],"path":[0,1],"title":"r"}]}]}"#, #"sections[0].rows[0] has "path" twice"#),
+        ] {
             let refused = runInProcess(["--db", copy, "import", "--replace", try inputFile(document, in: directory, named: "bad.json")])
             #expect(refused.status == 1 && refused.error.contains(message), "\(refused.error)")
         }
@@ -108,7 +111,8 @@ import ListStoreCLI
             let paths = try Self.paths(json.output)
             #expect(paths.sections == shown.sections.map(\.index), "seed \(random.seed), step \(step)")
             #expect(paths.rows.map(\.path) == shown.rows.map(\.path), "seed \(random.seed), step \(step)\n\(show.output)")
-            let dense = shown.sections.enumerated().allSatisfy { $0.offset == $0.element.index }
+            let dense =
+                shown.sections.enumerated().allSatisfy { $0.offset == $0.element.index }
                 && paths.rows.map(\.path) == shown.sections.enumerated().flatMap { s in s.element.titles.indices.map { "\(s.element.index):\($0)" } }
             if !dense { gapped += 1 }
         }

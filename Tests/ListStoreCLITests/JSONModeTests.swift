@@ -1,6 +1,7 @@
 import Foundation
 import ListStore
 import Testing
+
 @testable import ListStoreCLI
 
 /// With `--json`, every command prints exactly one JSON document on standard output.
@@ -27,8 +28,9 @@ import Testing
         let document = Data("{\"sections\":[{\"title\":\"big\",\"rows\":[\(rows)]}]}".utf8)
         for terminal in [true, false] {
             let progress = Locked("")
-            let environment = CLIEnvironment(variables: [:], readStandardInput: { document }, standardErrorIsTerminal: terminal,
-                                             writeProgress: { text in progress.withLock { $0 += text } })
+            let environment = CLIEnvironment(
+                variables: [:], readStandardInput: { document }, standardErrorIsTerminal: terminal,
+                writeProgress: { text in progress.withLock { $0 += text } })
             let path = directory.directory.appendingPathComponent("big-\(terminal).sqlite").path
             let result = CLI.run(["--db", path, "import", "-"], environment: environment)
             #expect(result.status == 0, "\(result.error)")

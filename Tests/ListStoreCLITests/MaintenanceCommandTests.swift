@@ -74,7 +74,9 @@ import Testing
         let sql: String
         switch damage {
         case "gap": sql = "DELETE FROM liststore_log WHERE seq = (SELECT max(seq) - 1 FROM liststore_log)"
-        case "forged": sql = #"BEGIN; UPDATE liststore_state SET writing = 1; INSERT INTO liststore_log (kind, events) VALUES ('edits', '[{"rowsInserted":{"ids":[[1,4000000000000000000]],"section":1,"sectionIndex":0,"at":0}}]'); UPDATE liststore_state SET writing = 0; COMMIT"#
+        case "forged":
+            sql =
+                #"BEGIN; UPDATE liststore_state SET writing = 1; INSERT INTO liststore_log (kind, events) VALUES ('edits', '[{"rowsInserted":{"ids":[[1,4000000000000000000]],"section":1,"sectionIndex":0,"at":0}}]'); UPDATE liststore_state SET writing = 0; COMMIT"#
         case "stuck": sql = "UPDATE liststore_state SET writing = 1"
         default: sql = "UPDATE rows SET title = 'by hand' WHERE id = 1"  // without the attack
         }
@@ -103,8 +105,10 @@ import Testing
         try cli.run(["init"])
         try cli.run(["section", "add", "S"])
         try cli.run(["add", "0", "only"])
-        let move = table == "rows" ? "UPDATE rows SET id = 9223372036854775807"
-                                   : "UPDATE sections SET id = 9223372036854775807; UPDATE rows SET section_id = 9223372036854775807"
+        let move =
+            table == "rows"
+            ? "UPDATE rows SET id = 9223372036854775807"
+            : "UPDATE sections SET id = 9223372036854775807; UPDATE rows SET section_id = 9223372036854775807"
         let edited = try shell(cli, move)
         try #require(edited.status == 0, "\(edited.stderr)")
         let check = try cli.run(["check"])

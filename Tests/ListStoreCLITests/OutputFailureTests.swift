@@ -59,7 +59,8 @@ import Testing
         let cli = try CLIHarness()
         try cli.run(["demo"])
         let binary = try #require(CLIHarness.binary)
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         let process = Process()
         process.executableURL = binary
         process.arguments = ["watch"]
@@ -68,7 +69,12 @@ import Testing
         process.standardOutput = output.fileHandleForWriting
         process.standardError = errors.fileHandleForWriting
         try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        defer {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
         try output.fileHandleForWriting.close()
         try errors.fileHandleForWriting.close()
         try output.fileHandleForReading.close()  // the reader is gone before the first change
@@ -82,8 +88,9 @@ import Testing
         }
         try #require(!process.isRunning, "watch still ran after \(edits) changes without a reader")
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0,
-                "\(process.terminationReason) \(process.terminationStatus)")
+        #expect(
+            process.terminationReason == .exit && process.terminationStatus == 0,
+            "\(process.terminationReason) \(process.terminationStatus)")
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(!stderr.contains("error"), "\(stderr)")
     }
@@ -117,8 +124,10 @@ import Testing
         let cases: [([String], String)] = [
             (["export", "out.json"], "error: cannot write out.json: \(limit); nothing was changed (out.json is as it was) — raise the limit (ulimit -f) and try again\n"),
             (["--db", "new.sqlite", "import", "doc.json"], "error: \(limit) (disk I/O error); nothing was changed — raise the limit (ulimit -f) and try again\n"),
-            (["add", "0", "big", "--payload", "\"" + String(repeating: "y", count: 80_000) + "\""],
-             "error: \(limit) (disk I/O error); nothing was changed — raise the limit (ulimit -f) and try again\n"),
+            (
+                ["add", "0", "big", "--payload", "\"" + String(repeating: "y", count: 80_000) + "\""],
+                "error: \(limit) (disk I/O error); nothing was changed — raise the limit (ulimit -f) and try again\n"
+            ),
         ]
         for (arguments, message) in cases {
             let run = try FileSystemFaults.runLimited(blocks: 100, arguments, in: cli.directory)  // 50 KiB
@@ -126,8 +135,9 @@ import Testing
             #expect(run.stderr == message, "\(arguments.prefix(3))")
         }
         #expect(try cli.dump() == before)
-        #expect(FileSystemFaults.names(in: cli.directory.path).filter { !$0.hasPrefix("liststore.sqlite") } == ["doc.json"],
-                "no export, no new database, no temporary")
+        #expect(
+            FileSystemFaults.names(in: cli.directory.path).filter { !$0.hasPrefix("liststore.sqlite") } == ["doc.json"],
+            "no export, no new database, no temporary")
         // The same commands under a limit they fit in.
         for arguments in cases.map(\.0) {
             let run = try FileSystemFaults.runLimited(blocks: 8_000, arguments, in: cli.directory)
@@ -170,7 +180,10 @@ import Testing
         for (name, kind) in targets {
             let run = try cli.run(["export", name])
             #expect(run.status == 1)
-            #expect(run.stderr == "error: cannot write \(name): it is \(kind), and export FILE writes a whole new file in its place; to write the document into it, use `liststore export - > \(name)`\n")
+            #expect(
+                run.stderr
+                    == "error: cannot write \(name): it is \(kind), and export FILE writes a whole new file in its place; to write the document into it, use `liststore export - > \(name)`\n"
+            )
             var info = stat()
             #expect(stat(cli.directory.appendingPathComponent(name).path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG, "\(name) is still what it was")
         }

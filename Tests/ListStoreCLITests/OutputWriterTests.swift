@@ -1,6 +1,7 @@
 import Foundation
 import ListStore
 import Testing
+
 @testable import ListStoreCLI
 
 /// The one writer of standard output, in process: a failed write (here `/dev/full`) ends a streamed
@@ -8,8 +9,9 @@ import Testing
 /// every byte. (The same through the binary, and closed pipes, are in ``OutputFailureTests``.)
 @Suite struct OutputWriterTests {
     static func environment(output: Int32) -> CLIEnvironment {
-        CLIEnvironment(variables: [:], readStandardInput: { Data() }, standardErrorIsTerminal: false, writeProgress: { _ in },
-                       writeOutput: { try StandardOutput(descriptor: output).write($0) })
+        CLIEnvironment(
+            variables: [:], readStandardInput: { Data() }, standardErrorIsTerminal: false, writeProgress: { _ in },
+            writeOutput: { try StandardOutput(descriptor: output).write($0) })
     }
 
     static func devFull() throws -> FileHandle {
@@ -44,7 +46,8 @@ import Testing
         #expect(result.status == 0)
         let status = CLI.deliver(result, output: full.fileDescriptor, error: errorHandle.fileDescriptor)
         #expect(status == 1)
-        #expect(String(decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self)
+        #expect(
+            String(decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self)
                 == "error: could not write to standard output: the disk is full; the command itself completed, only its output was lost\n")
         #expect(try ListStore.open(at: path, mode: .readOnly).rows(inSection: 0).last?.title == "new row")
     }
@@ -59,8 +62,11 @@ import Testing
         defer { try? output.close() }
         let result = CLI.run(["--db", path, "show"], environment: Self.environment(output: output.fileDescriptor))
         #expect(result.status == 0, "\(result.error)")
-        let collected = CLI.run(["--db", path, "show"], environment: CLIEnvironment(variables: [:], readStandardInput: { Data() },
-                                                                                    standardErrorIsTerminal: false, writeProgress: { _ in }))
+        let collected = CLI.run(
+            ["--db", path, "show"],
+            environment: CLIEnvironment(
+                variables: [:], readStandardInput: { Data() },
+                standardErrorIsTerminal: false, writeProgress: { _ in }))
         #expect(FileManager.default.contents(atPath: outputPath) == Data(collected.output.utf8))
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListStoreCLI
 
 @Suite struct ParserTests {
@@ -14,12 +15,17 @@ import Testing
     }
 
     func usageError(_ arguments: [String]) -> UsageError? {
-        do { _ = try parser.parse(arguments); return nil } catch { return error as? UsageError }
+        do {
+            _ = try parser.parse(arguments)
+            return nil
+        } catch { return error as? UsageError }
     }
 
     @Test func globalOptionsBeforeOrAfterTheCommand() throws {
-        for arguments in [["--db", "x.sqlite", "--json", "delete", "0:1"], ["delete", "0:1", "--json", "--db", "x.sqlite"],
-                          ["delete", "--db=x.sqlite", "0:1", "--json"]] {
+        for arguments in [
+            ["--db", "x.sqlite", "--json", "delete", "0:1"], ["delete", "0:1", "--json", "--db", "x.sqlite"],
+            ["delete", "--db=x.sqlite", "0:1", "--json"],
+        ] {
             let (command, globals) = try command(arguments)
             #expect(command.spec.name == "delete")
             #expect(command.positionals == ["0:1"])
@@ -59,10 +65,19 @@ import Testing
     }
 
     @Test func helpAndVersionRouting() throws {
-        guard case .help(nil) = try parser.parse(["--help"]).0 else { Issue.record("program help"); return }
-        guard case .help(let spec?) = try parser.parse(["section", "move", "-h"]).0 else { Issue.record("command help"); return }
+        guard case .help(nil) = try parser.parse(["--help"]).0 else {
+            Issue.record("program help")
+            return
+        }
+        guard case .help(let spec?) = try parser.parse(["section", "move", "-h"]).0 else {
+            Issue.record("command help")
+            return
+        }
         #expect(spec.name == "section move")
-        guard case .version = try parser.parse(["--version"]).0 else { Issue.record("version"); return }
+        guard case .version = try parser.parse(["--version"]).0 else {
+            Issue.record("version")
+            return
+        }
     }
 
     @Test func everyCommandHasHelpWithAnExample() {

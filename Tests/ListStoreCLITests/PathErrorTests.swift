@@ -11,8 +11,10 @@ import Testing
     func useThroughout(_ db: String) throws {
         let scratch = try TemporaryDirectory()
         let batch = try inputFile("add 0 from-batch\n", in: scratch)
-        for arguments in [["section", "add", "Added"], ["add", "0", "r1", "r2"], ["show"], ["--json", "show"], ["export"], ["check"],
-                          ["edit", "0:0", "--title", "R1"], ["batch", batch]] {
+        for arguments in [
+            ["section", "add", "Added"], ["add", "0", "r1", "r2"], ["show"], ["--json", "show"], ["export"], ["check"],
+            ["edit", "0:0", "--title", "R1"], ["batch", batch],
+        ] {
             let run = runInProcess(["--db", db] + arguments)
             #expect(run.status == 0, "\(db) \(arguments): \(run.error)")
         }
@@ -85,7 +87,11 @@ import Testing
     /// A folder inside `directory` whose path makes `directory/…/f.sqlite` exactly `length` bytes long
     /// once links are resolved (the temporary folder may itself be a link).
     func fileWithFullPath(of length: Int, in directory: TemporaryDirectory) throws -> String {
-        let base = try #require(realpath(directory.url.path, nil).map { pointer in defer { free(pointer) }; return String(cString: pointer) })
+        let base = try #require(
+            realpath(directory.url.path, nil).map { pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            })
         var folder = base
         let name = "/f.sqlite"
         while true {
@@ -140,7 +146,9 @@ import Testing
         for arguments in [["show"], ["section", "add", "X"]] {
             let run = runInProcess(["--db", linked] + arguments)
             #expect(run.status == 1)
-            #expect(run.error.contains("\(linked)\(suffix) is a symbolic link (to \(other.path("elsewhere"))), and SQLite refuses to open its -wal or -shm through a link"), "\(arguments): \(run.error)")
+            #expect(
+                run.error.contains("\(linked)\(suffix) is a symbolic link (to \(other.path("elsewhere"))), and SQLite refuses to open its -wal or -shm through a link"),
+                "\(arguments): \(run.error)")
             #expect(!run.error.contains("SQLite error"))
         }
         #expect(fileBytes(linked) == before)
@@ -156,7 +164,8 @@ import Testing
     func anotherUsersWALAndSHMAreNamedWithTheirOwner() throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.setAttributes([.posixPermissions: 0o1777], ofItemAtPath: directory.url.path)
-        let owner = 1234, reader = 65534
+        let owner = 1234
+        let reader = 65534
         #expect(try run(as: owner, ["--db", "a.sqlite", "demo"], in: directory.url).status == 0)
         // Without the attack: the owner reads, then writes.
         #expect(try run(as: owner, ["--db", "a.sqlite", "show"], in: directory.url).status == 0)
@@ -169,8 +178,9 @@ import Testing
         let before = try #require(fileBytes(directory.path("a.sqlite")))
         let refused = try run(as: owner, ["--db", "a.sqlite", "section", "add", "Blocked"], in: directory.url)
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("a.sqlite-wal belongs to") && refused.stderr.contains("(uid \(reader)), who opened the database as themselves"),
-                "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("a.sqlite-wal belongs to") && refused.stderr.contains("(uid \(reader)), who opened the database as themselves"),
+            "\(refused.stderr)")
         #expect(refused.stderr.contains("uid \(owner)") && refused.stderr.contains("cannot write it"))
         #expect(refused.stderr.contains("remove a.sqlite-wal and a.sqlite-shm"))
         #expect(!refused.stderr.contains("check the file permissions"))
@@ -202,8 +212,11 @@ import Testing
                 let run = try run(as: user, ["--db", "a.sqlite"] + arguments, in: URL(fileURLWithPath: folder))
                 if readOnly {
                     #expect(run.status == 1)
-                    #expect(run.stderr.contains("a.sqlite-wal holds changes not yet in the file (left by a writer that did not close, or one still connected), and SQLite cannot read them without creating a.sqlite-shm, which the folder . does not allow"),
-                            "\(arguments): \(run.stderr)")
+                    #expect(
+                        run.stderr.contains(
+                            "a.sqlite-wal holds changes not yet in the file (left by a writer that did not close, or one still connected), and SQLite cannot read them without creating a.sqlite-shm, which the folder . does not allow"
+                        ),
+                        "\(arguments): \(run.stderr)")
                     #expect(!run.stderr.contains("SQLite error"))
                     #expect(fileBytes(folder + "/a.sqlite") == before)
                 } else {

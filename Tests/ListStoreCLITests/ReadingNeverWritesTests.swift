@@ -7,8 +7,10 @@ import Testing
 /// else's `-wal` file — and a file ListStore refuses is never written by any command.
 @Suite struct ReadingNeverWritesTests {
     /// The reading commands, each with the arguments it needs (`backup` writes only its new FILE).
-    static let readingCommands: [[String]] = [["show"], ["show", "0"], ["--json", "show"], ["export"], ["export", "out.json"],
-                                              ["check"], ["backup", "copy.sqlite"]]
+    static let readingCommands: [[String]] = [
+        ["show"], ["show", "0"], ["--json", "show"], ["export"], ["export", "out.json"],
+        ["check"], ["backup", "copy.sqlite"],
+    ]
 
     /// Feeds `script` to `sqlite3 DATABASE` (the shell, as a person would type it; dot commands
     /// included), requiring success.
@@ -40,7 +42,9 @@ import Testing
         // A writer that commits and never closes: while it is still connected, its file and -wal are
         // copied — exactly what a writer killed at that moment leaves behind.
         let killed = cli.directory.appendingPathComponent("killed.sqlite").path
-        try Self.shell(cli, cli.database, """
+        try Self.shell(
+            cli, cli.database,
+            """
             PRAGMA wal_autocheckpoint = 0;
             UPDATE rows SET title = 'Committed, never checkpointed' WHERE title = 'Argentina';
             .shell cp liststore.sqlite killed.sqlite
@@ -75,7 +79,9 @@ import Testing
         try #require(try cli.run(["demo"]).status == 0)
         let dumpOfOurs = try cli.dump()
         let other = cli.directory.appendingPathComponent("other.sqlite").path
-        try Self.shell(cli, other, """
+        try Self.shell(
+            cli, other,
+            """
             PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;
             CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('Ada');
             .shell cp other.sqlite-wal liststore.sqlite-wal
@@ -104,7 +110,9 @@ import Testing
         let dumpBefore = try cli.dump()
         // A rollback-journal writer whose big transaction has spilled pages into the file, copied
         // with its journal while it is still open: a writer killed at that moment.
-        try Self.shell(cli, cli.database, """
+        try Self.shell(
+            cli, cli.database,
+            """
             PRAGMA journal_mode = DELETE; PRAGMA cache_size = 1;
             BEGIN;
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
@@ -155,8 +163,11 @@ import Testing
         try Self.shell(cli, newer, "PRAGMA user_version = 99")
         try Self.shell(cli, altered, "DROP TRIGGER rows_counted_on_insert")
         try Self.shell(cli, foreign, "PRAGMA journal_mode = WAL; CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('Ada')")
-        let everyCommand = Self.readingCommands + [["init"], ["demo"], ["add", "0", "x"], ["section", "add", "S"], ["delete", "0:0"],
-                                                   ["repair"], ["import", "--replace", "-"]]
+        let everyCommand =
+            Self.readingCommands + [
+                ["init"], ["demo"], ["add", "0", "x"], ["section", "add", "S"], ["delete", "0:0"],
+                ["repair"], ["import", "--replace", "-"],
+            ]
         for path in [newer, altered, foreign] {
             let before = try #require(cli.bytes(path))
             for arguments in everyCommand {

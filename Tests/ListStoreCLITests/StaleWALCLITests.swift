@@ -24,14 +24,17 @@ import Testing
     @Test func everyCommandRefusesAnotherListStoreFilesWAL() throws {
         let cli = try CLIHarness()
         let crashed = try Self.restoreBesideAStrangersWAL(cli)
-        let bytes = try #require(cli.bytes()), walBytes = try #require(cli.bytes(cli.database + "-wal"))
+        let bytes = try #require(cli.bytes())
+        let walBytes = try #require(cli.bytes(cli.database + "-wal"))
         // The harness's default --db is the relative name, which messages repeat.
         let advice = "move liststore.sqlite-wal and liststore.sqlite-shm away"
         for arguments in [["show"], ["export"], ["check"], ["add", "0", "x"], ["init"], ["repair"]] {
             let run = try cli.run(arguments, process: true)  // the binary's own words: paths as typed
             #expect(run.status == 1, "\(arguments)")
             #expect(run.stdout.isEmpty, "\(arguments): \(run.stdout)")
-            #expect(run.stderr.hasPrefix("error: liststore.sqlite-wal does not belong to liststore.sqlite") && run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
+            #expect(
+                run.stderr.hasPrefix("error: liststore.sqlite-wal does not belong to liststore.sqlite") && run.stderr.split(separator: "\n").count == 1,
+                "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains(advice), "\(run.stderr)")
         }
         let json = try cli.run(["--json", "show"], process: true)

@@ -28,7 +28,12 @@ import Testing
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        defer {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
         input.fileHandleForWriting.write(Data(first.utf8))
         let deadline = Date().addingTimeInterval(60)
         while try !writeLockIsHeld(cli, cli.database) {

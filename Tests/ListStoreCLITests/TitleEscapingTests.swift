@@ -1,6 +1,7 @@
 import Foundation
 import ListStore
 import Testing
+
 @testable import ListStoreCLI
 
 /// Titles holding bidirectional controls, line and paragraph separators and C1 controls: `show`, `ui`
@@ -80,8 +81,9 @@ import Testing
         let exported = CLI.run(["--db", path, "export"], environment: Self.environment())
         let document = Data(exported.output.utf8)
         let copy = directory.path("copy.sqlite")
-        let imported = CLI.run(["--db", copy, "import", "-"],
-                               environment: CLIEnvironment(variables: [:], readStandardInput: { document }, standardErrorIsTerminal: false, writeProgress: { _ in }))
+        let imported = CLI.run(
+            ["--db", copy, "import", "-"],
+            environment: CLIEnvironment(variables: [:], readStandardInput: { document }, standardErrorIsTerminal: false, writeProgress: { _ in }))
         #expect(imported.status == 0, "\(imported.error)")
         let rows = try ListStore.open(at: copy, mode: .readOnly).rows(inSection: 0).map(\.title)
         #expect(rows == Self.titles + ["plain title", "עברית ltr"])

@@ -1,6 +1,7 @@
 import Foundation
 import ListStore
 import Testing
+
 @testable import ListStoreCLI
 
 /// A `ListReader` that counts what it is asked to read, to show the screen reads only its window.
@@ -216,8 +217,11 @@ final class CountingReader: ScreenReading {
         let store = try ListStore.open(at: directory.path("wide.sqlite"))
         try store.write { tx in
             try tx.insertSection(title: "漢字セクション")
-            _ = try tx.insertRows([NewRow(title: String(repeating: "長", count: 80), payload: #"{"k":1}"#),
-                                   NewRow(title: "emoji 😀🎉 row"), NewRow(title: "tab\there")], intoSection: 0)
+            _ = try tx.insertRows(
+                [
+                    NewRow(title: String(repeating: "長", count: 80), payload: #"{"k":1}"#),
+                    NewRow(title: "emoji 😀🎉 row"), NewRow(title: "tab\there"),
+                ], intoSection: 0)
         }
         let controller = try UIController(store: store, height: 8)
         let frame = ScreenLayout.frame(controller, width: 50, height: 10)

@@ -23,8 +23,10 @@ final class TmuxPane {
         self.tmux = tmux
         socketFolder = try TemporaryDirectory(prefix: "tmux")
         socket = socketFolder.path("tmux.sock")
-        try run(["-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "40", "-s", "ui",
-                 "env PS1='\(Self.prompt) ' sh"])
+        try run([
+            "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "40", "-s", "ui",
+            "env PS1='\(Self.prompt) ' sh",
+        ])
         serverPID = Int32(try run(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
@@ -47,8 +49,10 @@ final class TmuxPane {
     /// Polls the screen until `condition` holds (bounded: `timeout` seconds), and returns it; records an
     /// issue with the last screen when it never holds.
     @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 20, sourceLocation: SourceLocation = #_sourceLocation,
-                 _ condition: (String) -> Bool) throws -> String {
+    func waitFor(
+        _ what: String, timeout: TimeInterval = 20, sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: (String) -> Bool
+    ) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         repeat {
@@ -79,7 +83,8 @@ final class TmuxPane {
     @discardableResult
     private func run(_ arguments: [String]) throws -> String {
         let scratch = try TemporaryDirectory(prefix: "tmux-io")
-        let outPath = scratch.path("out"), errPath = scratch.path("err")
+        let outPath = scratch.path("out")
+        let errPath = scratch.path("err")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -97,7 +102,7 @@ final class TmuxPane {
         environment["LISTSTORE_DB"] = nil
         let argv = ([tmux, "-u", "-S", socket] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, tmux, &actions, nil, argv, envp)
         guard spawned == 0 else { throw CommandError("cannot start tmux: error \(spawned)") }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ListStore
+import Testing
 
 /// `liststore watch` without `--json` prints none of the state, so it reads none: it starts from a
 /// marker and its reset lines come from counts. Measured by the child's peak memory (`VmHWM`) on a
@@ -9,7 +9,8 @@ import ListStore
     /// The child's peak resident memory in KiB, from `/proc/PID/status`.
     static func peakMemory(_ pid: Int32) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return nil }
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
@@ -26,8 +27,9 @@ import ListStore
         try #require(watcher.waitForLines(errors: true) { $0.contains { $0.hasPrefix("watching") } }.count >= 1, "watch did not start")
         if json { try #require(watcher.waitForLines { $0.count >= 1 }.count == 1, "no initial state") }
         // A hand insert no change set describes: a reset.
-        let run = try CLIHarness.process("/usr/bin/env", ["sqlite3", cli.database, "INSERT INTO rows (section_id, position, title) VALUES (1, 100000, 'by hand')"],
-                                         in: cli.directory)
+        let run = try CLIHarness.process(
+            "/usr/bin/env", ["sqlite3", cli.database, "INSERT INTO rows (section_id, position, title) VALUES (1, 100000, 'by hand')"],
+            in: cli.directory)
         try #require(run.status == 0, "\(run.stderr)")
         let lines = watcher.waitForLines { $0.count >= (json ? 2 : 1) }
         try #require(lines.count == (json ? 2 : 1), "\(lines.map { $0.prefix(80) }) \(watcher.lines(errors: true))")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ListStore
+import Testing
 
 /// `liststore watch` picks up edits by other `liststore` processes and by the `sqlite3` shell quickly.
 @Suite struct WatchTests {
@@ -20,7 +20,8 @@ import ListStore
         let cli = try CLIHarness()
         try cli.run(["demo"])
         let binary = try #require(CLIHarness.binary)
-        let output = cli.directory.appendingPathComponent("watch.out"), errors = cli.directory.appendingPathComponent("watch.err")
+        let output = cli.directory.appendingPathComponent("watch.out")
+        let errors = cli.directory.appendingPathComponent("watch.err")
         try Data().write(to: output)
         try Data().write(to: errors)
         let watcher = Process()
@@ -80,10 +81,13 @@ import ListStore
         let store = try ListStore.open(at: cli.database)
         let stream = store.observe(pollInterval: .milliseconds(20))
         var updates = stream.makeAsyncIterator()
-        guard case .initial = try await nextElement(&updates) else { Issue.record("the first update is not the initial state"); return }
+        guard case .initial = try await nextElement(&updates) else {
+            Issue.record("the first update is not the initial state")
+            return
+        }
         try cli.run(["add", "0", "聖騎士", "--at", "0"], process: true)
         var received: ChangeSet?
-        if case let .changes(changes) = try await nextElement(&updates) { received = changes }
+        if case .changes(let changes) = try await nextElement(&updates) { received = changes }
         #expect(received?.insertedRows.map(\.indexPath) == [ListIndexPath(section: 0, row: 0)])
     }
 }
@@ -109,7 +113,10 @@ import ListStore
         // Let the other process get going, then start observing in the middle of its commits.
         for _ in 0..<600 where try store.totalRowCount() < 20 { usleep(10_000) }
         var updates = store.observe(pollInterval: .milliseconds(10)).makeAsyncIterator()
-        guard case var .initial(mirror) = try await nextElement(&updates) else { Issue.record("no initial state first"); return }
+        guard case .initial(var mirror) = try await nextElement(&updates) else {
+            Issue.record("no initial state first")
+            return
+        }
         #expect(mirror.rowCount < 81, "observation started after the writer had finished: nothing was tested")
         for _ in 0..<3_000 where writer.isRunning { usleep(10_000) }
         #expect(!writer.isRunning && writer.terminationStatus == 0, "the writer failed or did not finish")
@@ -118,10 +125,12 @@ import ListStore
         var received = 0
         while mirror != final && received < 500 {
             switch try await nextElement(&updates) {
-            case let .changes(changes)?: try mirror.apply(changes)
-            case let .reset(state)?: mirror = state
+            case .changes(let changes)?: try mirror.apply(changes)
+            case .reset(let state)?: mirror = state
             case .initial?, .started?, .invalidated?: Issue.record("a second start, or a state-less reset")
-            case nil: Issue.record("the stream ended"); return
+            case nil:
+                Issue.record("the stream ended")
+                return
             }
             received += 1
         }
@@ -150,7 +159,8 @@ import ListStore
         try #require(lines.count == 2, "\(lines) \(watcher.lines(errors: true))")
         #expect(lines[1].hasPrefix(#"{"changes""#))
         for runs in ["[[9223372036854775807,2]]", "[[1,4000000000000000000]]"] {
-            try shell("""
+            try shell(
+                """
                 BEGIN; UPDATE liststore_state SET writing = 1;
                 INSERT INTO liststore_log (kind, events) VALUES ('edits', '[{"rowsInserted":{"ids":\(runs),"section":1,"sectionIndex":0,"at":0}}]');
                 UPDATE liststore_state SET writing = 0;

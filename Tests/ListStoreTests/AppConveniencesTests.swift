@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
+import ListStore
 import SQLiteLayer
 import Testing
-import ListStore
 
 /// What an app embedding the library relies on: re-entrant calls fail clearly instead of hanging or
 /// crashing, async writes leave the caller's thread free, URLs and `IndexPath`s, `String` titles,

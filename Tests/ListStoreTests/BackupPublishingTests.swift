@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ListStore
 
 /// How ``ListStore/backup(to:)`` names its finished copy: never over a file that appeared at the

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import SQLiteLayer
 import ListStore
+import SQLiteLayer
+import Testing
 
 /// A write that cannot get the lock fails after one busy timeout — not one per connection it opens.
 @Suite struct BusyWaitTests {

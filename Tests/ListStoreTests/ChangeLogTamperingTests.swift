@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteLayer
+import Testing
+
 @testable import ListStore
 
 /// The change log cannot silently lie: hand edits that change what a table view shows reach observers
@@ -22,7 +23,7 @@ import SQLiteLayer
             self.path = path
             store = try ListStore.open(at: path)
             updates = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
-            guard case let .initial(state) = try await ObservationTests.next(&updates) else { throw UIKitReplay.Failure(description: "no initial state") }
+            guard case .initial(let state) = try await ObservationTests.next(&updates) else { throw UIKitReplay.Failure(description: "no initial state") }
             mirror = state
         }
 
@@ -36,19 +37,21 @@ import SQLiteLayer
             received = []
             try store.deliverChangesFromOtherConnections()
             sentinels += 1
-            let sentinel = try store.snapshot().sections.isEmpty ? try store.insertSection(title: "sentinel \(sentinels)")
-                                                                 : try store.renameSection(at: 0, to: "sentinel \(sentinels)")
+            let sentinel =
+                try store.snapshot().sections.isEmpty
+                ? try store.insertSection(title: "sentinel \(sentinels)")
+                : try store.renameSection(at: 0, to: "sentinel \(sentinels)")
             while true {
                 let update = try await ObservationTests.next(&updates, timeout: .seconds(20))
                 switch update {
-                case let .changes(changes):
+                case .changes(let changes):
                     try mirror.apply(changes)
                     if changes == sentinel {
                         guard mirror == (try store.snapshot()) else { throw UIKitReplay.Failure(description: "the mirror differs from the store") }
                         return
                     }
                     received.append("changes")
-                case let .reset(state):
+                case .reset(let state):
                     received.append("reset")
                     mirror = state
                 case .initial, .started, .invalidated:
@@ -66,11 +69,11 @@ import SQLiteLayer
             while mirror != expected {
                 guard received.count < 3 else { throw UIKitReplay.Failure(description: "the mirror never reached the store") }
                 switch try await ObservationTests.next(&updates, timeout: wait) {
-                case let .changes(changes):
+                case .changes(let changes):
                     received.append("changes")
                     try UIKitReplay.checkAll(changes, from: mirror, to: expected)
                     try mirror.apply(changes)
-                case let .reset(state):
+                case .reset(let state):
                     received.append("reset")
                     mirror = state
                 case .initial, .started, .invalidated:
@@ -106,8 +109,10 @@ import SQLiteLayer
         try await observer.catchUp()
         #expect(observer.received == ["changes"])
         // README's advice for used-up ids: give one a new id. The observer must not keep the old one.
-        let sql = table == "rows" ? "UPDATE rows SET id = 1000 WHERE id = 2"
-                                  : "UPDATE sections SET id = 1000 WHERE id = 3"  // the section without rows
+        let sql =
+            table == "rows"
+            ? "UPDATE rows SET id = 1000 WHERE id = 2"
+            : "UPDATE sections SET id = 1000 WHERE id = 3"  // the section without rows
         try Self.shell(path, sql)
         try await observer.catchUp()
         #expect(observer.received == ["reset"])
@@ -215,10 +220,12 @@ import SQLiteLayer
     // MARK: Forged and damaged entries
 
     /// Numbers no store can have as an index, count or id (its ids are small), and values of other types.
-    static func implausible() -> [Any] { [
-        -1, Int64.min, Int64.max, Int64.max - 1, 1 << 48, 1 << 62, 4_000_000_000_000_000_000, 1_000_000_000_000_000,
-        -4_611_686_018_427_387_904, 1e300, 0.5, "7", NSNull(), [Any](), [String: Any](),
-    ] }
+    static func implausible() -> [Any] {
+        [
+            -1, Int64.min, Int64.max, Int64.max - 1, 1 << 48, 1 << 62, 4_000_000_000_000_000_000, 1_000_000_000_000_000,
+            -4_611_686_018_427_387_904, 1e300, 0.5, "7", NSNull(), [Any](), [String: Any](),
+        ]
+    }
 
     /// Events of every kind with plausible numbers for the store `makeStore` builds.
     static func plausibleEvents() -> [EditEvent] {
@@ -292,24 +299,30 @@ import SQLiteLayer
             return Forgery(kind: "edits", id: nil, events: #"[{"rowsInserted":{"ids":[\#(json(runs))],"section":1,"sectionIndex":0,"at":0}}]"#, what: "runs \(runs)")
         case 6 where Bool.random(using: &random):
             // Wrong shapes of the current format (``LogRecord``).
-            let shapes = [#"{"v":2,"events":[{"kind":"rows-deleted","rows":[[0,1]]}]}"#, #"{"v":3,"events":[]}"#, #"{"events":[]}"#,
-                          #"{"v":2,"events":[{"kind":"row-moved","row":1,"from":[0],"fromSection":1,"to":[0,0],"toSection":1}]}"#,
-                          #"{"v":2,"events":[{"kind":"bogus"}]}"#, #"{"v":2,"events":{}}"#, #"{"v":"2","events":[]}"#,
-                          #"{"v":2,"events":[{"kind":"sections-deleted","sections":[[0,1,2]]}]}"#]
+            let shapes = [
+                #"{"v":2,"events":[{"kind":"rows-deleted","rows":[[0,1]]}]}"#, #"{"v":3,"events":[]}"#, #"{"events":[]}"#,
+                #"{"v":2,"events":[{"kind":"row-moved","row":1,"from":[0],"fromSection":1,"to":[0,0],"toSection":1}]}"#,
+                #"{"v":2,"events":[{"kind":"bogus"}]}"#, #"{"v":2,"events":{}}"#, #"{"v":"2","events":[]}"#,
+                #"{"v":2,"events":[{"kind":"sections-deleted","sections":[[0,1,2]]}]}"#,
+            ]
             let shape = shapes.randomElement(using: &random) ?? "{}"
             return Forgery(kind: "edits", id: nil, events: shape, what: "shape \(shape)")
         case 6:
             // Wrong shapes of format 1: the right keys around the wrong values.
-            let shapes = [#"{"rowsDeleted":{"_0":[[0,1]]}}"#, #"{"sectionsDeleted":{"_0":[[0,1,2]]}}"#, #"{"rowsDeleted":{"_0":[]}}"#,
-                          #"{"rowMoved":{"id":1}}"#, #"{"bogus":{}}"#, #"[]"#, #""edits""#, #"{"sectionInserted":{"id":1,"index":1,"extra":[[[[1]]]]}}"#]
+            let shapes = [
+                #"{"rowsDeleted":{"_0":[[0,1]]}}"#, #"{"sectionsDeleted":{"_0":[[0,1,2]]}}"#, #"{"rowsDeleted":{"_0":[]}}"#,
+                #"{"rowMoved":{"id":1}}"#, #"{"bogus":{}}"#, #"[]"#, #""edits""#, #"{"sectionInserted":{"id":1,"index":1,"extra":[[[[1]]]]}}"#,
+            ]
             let shape = shapes.randomElement(using: &random) ?? "[]"
             return Forgery(kind: "edits", id: nil, events: "[\(shape)]", what: "shape \(shape)")
         case 7:
-            return Forgery(kind: ["row", "section"].randomElement(using: &random) ?? "row",
-                           id: [nil, Int64.max, Int64.min, -1, 0, 1_000_000].randomElement(using: &random) ?? nil, events: nil, what: "hand entry")
+            return Forgery(
+                kind: ["row", "section"].randomElement(using: &random) ?? "row",
+                id: [nil, Int64.max, Int64.min, -1, 0, 1_000_000].randomElement(using: &random) ?? nil, events: nil, what: "hand entry")
         default:
-            return Forgery(kind: ["bogus", "", "EDITS", "edits"].randomElement(using: &random) ?? "bogus", id: 1,
-                           events: [nil, "", "null", "{}", "[null]"].randomElement(using: &random) ?? nil, what: "wrong kind")
+            return Forgery(
+                kind: ["bogus", "", "EDITS", "edits"].randomElement(using: &random) ?? "bogus", id: 1,
+                events: [nil, "", "null", "{}", "[null]"].randomElement(using: &random) ?? nil, what: "wrong kind")
         }
     }
 
@@ -319,8 +332,9 @@ import SQLiteLayer
         try shell.run("PRAGMA ignore_check_constraints = 1")
         try shell.transaction(.immediate) {
             try shell.run("UPDATE liststore_state SET writing = 1")
-            try shell.run("INSERT INTO liststore_log (kind, id, events) VALUES (?1, ?2, ?3)",
-                          [.text(forgery.kind), forgery.id.map(SQLiteValue.integer) ?? .null, forgery.events.map(SQLiteValue.text) ?? .null])
+            try shell.run(
+                "INSERT INTO liststore_log (kind, id, events) VALUES (?1, ?2, ?3)",
+                [.text(forgery.kind), forgery.id.map(SQLiteValue.integer) ?? .null, forgery.events.map(SQLiteValue.text) ?? .null])
             try shell.run("UPDATE liststore_state SET writing = 0")
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListStore
 
 /// Replays a change set on the old snapshot the way UIKit's batch updates do, and checks that it gives
@@ -83,15 +84,18 @@ enum UIKitReplay {
 
         // The same changes as CollectionDifferences over ids.
         guard let sectionDifference = changes.sectionDifference,
-              old.sections.map(\.id).applying(sectionDifference) == new.sections.map(\.id) else {
+            old.sections.map(\.id).applying(sectionDifference) == new.sections.map(\.id)
+        else {
             throw Failure(description: "the section CollectionDifference does not give the new section ids")
         }
         guard let rowDifferences = changes.rowDifferences(oldSectionCount: old.sections.count) else {
             throw Failure(description: "the row CollectionDifferences are inconsistent")
         }
         for difference in rowDifferences {
-            guard old.sections[difference.sectionBefore].rows.map(\.id).applying(difference.difference)
-                == new.sections[difference.sectionAfter].rows.map(\.id) else {
+            guard
+                old.sections[difference.sectionBefore].rows.map(\.id).applying(difference.difference)
+                    == new.sections[difference.sectionAfter].rows.map(\.id)
+            else {
                 throw Failure(description: "section \(difference.sectionBefore): the row CollectionDifference does not give the new row ids")
             }
         }
@@ -116,9 +120,11 @@ enum UIKitReplay {
         try sortedUnique(changes.insertedRows, "inserted rows")
         try sortedUnique(changes.movedRows, "moved rows")
         try sortedUnique(changes.updatedRows, "updated rows")
-        let deletedSections = Set(changes.deletedSections.map(\.index)), insertedSections = Set(changes.insertedSections.map(\.index))
+        let deletedSections = Set(changes.deletedSections.map(\.index))
+        let insertedSections = Set(changes.insertedSections.map(\.index))
         if changes.deletedRows.contains(where: { deletedSections.contains($0.indexPath.section) })
-            || changes.insertedRows.contains(where: { insertedSections.contains($0.indexPath.section) }) {
+            || changes.insertedRows.contains(where: { insertedSections.contains($0.indexPath.section) })
+        {
             throw Failure(description: "rows of a deleted or inserted section are listed separately")
         }
     }
@@ -137,7 +143,8 @@ enum UIKitReplay {
         let mapping = changes.sectionIndexMapping(oldCount: oldSectionCount)
         let frozenAfter = Set(changes.movedSections.map(\.to)).union(changes.updatedSections.compactMap { mapping[$0.index] })
         if (changes.deletedRows.map(\.indexPath) + changes.updatedRows.map(\.indexPath) + changes.movedRows.map(\.from)).contains(where: { frozenBefore.contains($0.section) })
-            || (changes.insertedRows.map(\.indexPath) + changes.movedRows.map(\.to)).contains(where: { frozenAfter.contains($0.section) }) {
+            || (changes.insertedRows.map(\.indexPath) + changes.movedRows.map(\.to)).contains(where: { frozenAfter.contains($0.section) })
+        {
             throw Failure(description: "rows of a moved or reloaded section are listed")
         }
     }

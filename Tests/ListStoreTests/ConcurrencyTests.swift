@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ListStore
 
 @Suite struct ConcurrencyTests {
@@ -29,7 +30,7 @@ import Testing
         let second = try ListStore.open(at: path)
         try first.insertSection(title: "S")
         try first.insertRows(["a", "b", "c"], intoSection: 0)
-        #expect(try second.rowCount(inSection: 0) == 3)   // the second writer looked: three rows
+        #expect(try second.rowCount(inSection: 0) == 3)  // the second writer looked: three rows
         try first.deleteRows(at: [ListIndexPath(section: 0, row: 0), ListIndexPath(section: 0, row: 1)])
         // Row 0:2 existed when the second writer looked, but not any more: refused, nothing lost.
         #expect(throws: ListStoreError.rowIndexOutOfRange(ListIndexPath(section: 0, row: 2), rowCount: 1)) {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListStore
 
 /// Every bad input throws a typed error naming it, and leaves the store exactly as it was.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteLayer
+import Testing
+
 @testable import ListStore
 
 /// Migration 0004 (the file identity): files written by every earlier schema version open, read, and
@@ -13,7 +14,8 @@ import SQLiteLayer
             let db = try Connection(path: path, mode: .readWriteCreate)
             try db.executeScript("PRAGMA journal_mode = WAL")
             try Migrator(migrations: Array(Schema.migrations.prefix(version)), applicationID: Schema.applicationID).migrate(db)
-            try db.executeScript("""
+            try db.executeScript(
+                """
                 INSERT INTO sections (position, title) VALUES (0, 'Roles'), (1, 'Empty');
                 INSERT INTO rows (section_id, position, title) VALUES (1, 0, 'Barbarian'), (1, 1, 'Bard'), (1, 2, 'Cleric');
                 """)

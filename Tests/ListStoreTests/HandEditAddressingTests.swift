@@ -1,7 +1,7 @@
 import Foundation
+import ListStore
 import SQLiteLayer
 import Testing
-import ListStore
 
 /// Files changed by hand (as the `sqlite3` shell or Python's `sqlite3` would, foreign keys off): the
 /// index path a read shows is the one an edit given that path acts on — or the edit refuses and
@@ -58,11 +58,12 @@ import ListStore
 
     /// What a scan shows: every row's path and id, every section's index and id.
     static func shown(_ store: ListStore) throws -> (rows: [(ListIndexPath, RowID)], sections: [(Int, SectionID)]) {
-        var rows: [(ListIndexPath, RowID)] = [], sections: [(Int, SectionID)] = []
+        var rows: [(ListIndexPath, RowID)] = []
+        var sections: [(Int, SectionID)] = []
         try store.scan { item in
             switch item {
-            case let .section(index, id, _, _): sections.append((index, id))
-            case let .row(path, row): rows.append((path, row.id))
+            case .section(let index, let id, _, _): sections.append((index, id))
+            case .row(let path, let row): rows.append((path, row.id))
             }
         }
         return (rows, sections)
@@ -82,18 +83,22 @@ import ListStore
 
     /// Refusing every read and edit is right only when the section order itself is damaged (then no
     /// index can be trusted); otherwise the loops above would have checked nothing.
-    static func expectSomethingChecked(_ damage: String, agreed: Int, refusals: [ListStoreError],
-                                       sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectSomethingChecked(
+        _ damage: String, agreed: Int, refusals: [ListStoreError],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let orderDamaged = refusals.allSatisfy { if case .sectionOrderDamaged = $0 { return true } else { return false } }
-        #expect(agreed > 0 || orderDamaged, "\(damage): every read and edit was refused, not for damaged section positions: \(refusals.prefix(3))",
-                sourceLocation: sourceLocation)
+        #expect(
+            agreed > 0 || orderDamaged, "\(damage): every read and edit was refused, not for damaged section positions: \(refusals.prefix(3))",
+            sourceLocation: sourceLocation)
     }
 
     @Test(arguments: damages)
     func readsAndRowEditsAgreeOnEveryShownPath(damage: String) throws {
         let directory = try TemporaryDirectory()
         let store = try Self.damagedStore(directory, damage)
-        var agreed = 0, refusals: [ListStoreError] = []
+        var agreed = 0
+        var refusals: [ListStoreError] = []
         for (path, id) in try Self.shown(store).rows {
             // A read of that path gives that row, or refuses.
             if let row = try Self.unlessRefused(&refusals, { try store.row(at: path) }) {
@@ -133,7 +138,8 @@ import ListStore
     func readsAndSectionEditsAgreeOnEveryShownIndex(damage: String) throws {
         let directory = try TemporaryDirectory()
         let store = try Self.damagedStore(directory, damage)
-        var agreed = 0, refusals: [ListStoreError] = []
+        var agreed = 0
+        var refusals: [ListStoreError] = []
         for (index, id) in try Self.shown(store).sections {
             if let section = try Self.unlessRefused(&refusals, { try store.section(at: index) }) {
                 #expect(section.id == id, "\(damage): section(at: \(index))")
@@ -200,8 +206,11 @@ import ListStore
         #expect(shown == [0, 2, 3, 4])
         // An edit at a shown path acts on the row shown there; at the gap it refuses.
         #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.deleteRows(at: [ListIndexPath(section: 2, row: 1)]) }
-        #expect(try store.checkInvariants().map(\.description) == ["section 2 records 5 rows but has 4",
-                                                                    "rows of section 2 have positions 0…4 (relative to its base) for 4 rows, not 0…3"])
+        #expect(
+            try store.checkInvariants().map(\.description) == [
+                "section 2 records 5 rows but has 4",
+                "rows of section 2 have positions 0…4 (relative to its base) for 4 rows, not 0…3",
+            ])
     }
 
     @Test func usedUpIDsAreNamedByTheLibraryNotTakenForAFullDisk() throws {

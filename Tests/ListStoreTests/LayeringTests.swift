@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The folders of `Sources/ListStore` form layers: a folder may use what the folders below it declare,
 /// never what a folder above it declares (README.md, "Layout", states the same order and each layer's role).
@@ -32,19 +32,25 @@ import TestSupport
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
-        try write("Low/Value.swift", """
+        try write(
+            "Low/Value.swift",
+            """
             import SQLiteLayer
             /// Mentions Facade and helper in a comment and in "a Facade string"; neither counts.
             struct Value { let count: Int }
             extension Connection { func lookUp() -> Int { 1 } }
             """)
-        try write("High/Facade.swift", """
+        try write(
+            "High/Facade.swift",
+            """
             final class Facade { let value = Value(count: Connection.shared.lookUp()) }
             func helper() -> Int { 2 }
             """)
         #expect(try Layering.check(base, layers: ["Low", "High"]).isEmpty)
 
-        try write("Low/Upward.swift", """
+        try write(
+            "Low/Upward.swift",
+            """
             extension Facade { var size: Int { 0 } }
             let n = helper() + "\\(Facade.self)".count
             """)
@@ -113,7 +119,8 @@ enum Layering {
         for file in files {
             for (index, token) in file.tokens.enumerated() where typeKeywords.contains(token) {
                 guard index + 1 < file.tokens.count, isIdentifier(file.tokens[index + 1]),
-                      !notNames.contains(file.tokens[index + 1]) else { continue }
+                    !notNames.contains(file.tokens[index + 1])
+                else { continue }
                 declare(file.tokens[index + 1], file, in: &types)
             }
         }
@@ -200,11 +207,22 @@ enum Layering {
             } else if at(index, "/*") {
                 var depth = 0
                 repeat {
-                    if at(index, "/*") { depth += 1; index += 2 } else if at(index, "*/") { depth -= 1; index += 2 } else { index += 1 }
+                    if at(index, "/*") {
+                        depth += 1
+                        index += 2
+                    } else if at(index, "*/") {
+                        depth -= 1
+                        index += 2
+                    } else {
+                        index += 1
+                    }
                 } while depth > 0 && index < bytes.count
             } else if bytes[index] == UInt8(ascii: "\"") || (bytes[index] == UInt8(ascii: "#") && at(index + 1, "\"")) {
                 var hashes = 0
-                while index < bytes.count, bytes[index] == UInt8(ascii: "#") { hashes += 1; index += 1 }
+                while index < bytes.count, bytes[index] == UInt8(ascii: "#") {
+                    hashes += 1
+                    index += 1
+                }
                 let multiline = at(index, "\"\"\"")
                 let quote = multiline ? "\"\"\"" : "\""
                 index += quote.count
@@ -218,7 +236,10 @@ enum Layering {
                         var depth = 1
                         while index < bytes.count {
                             if bytes[index] == UInt8(ascii: "(") { depth += 1 }
-                            if bytes[index] == UInt8(ascii: ")") { depth -= 1; if depth == 0 { break } }
+                            if bytes[index] == UInt8(ascii: ")") {
+                                depth -= 1
+                                if depth == 0 { break }
+                            }
                             out.append(bytes[index])
                             index += 1
                         }

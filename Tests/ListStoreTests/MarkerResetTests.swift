@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteLayer
+import Testing
+
 @testable import ListStore
 
 /// An observation that starts with a marker reads nothing for a reset either: it gets `.invalidated`,
@@ -17,7 +18,10 @@ import SQLiteLayer
         if withStateObserver { _ = hub.subscribe(UUID(), fullContinuation, watchesOtherConnections: false, wantsState: true, at: position) }
         var reads = 0
         let state = ListSnapshot(sections: [])
-        try hub.publishReset { reads += 1; return state }
+        try hub.publishReset {
+            reads += 1
+            return state
+        }
         markerContinuation.finish()
         fullContinuation.finish()
         #expect(reads == (withStateObserver ? 1 : 0))
@@ -45,17 +49,24 @@ import SQLiteLayer
         var marker = store.observe(pollInterval: .seconds(3600), startingWith: .marker).makeAsyncIterator()
         var full = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
         #expect(try await ObservationTests.next(&marker) == .started)
-        guard case .initial = try await ObservationTests.next(&full) else { Issue.record("no initial state"); return }
+        guard case .initial = try await ObservationTests.next(&full) else {
+            Issue.record("no initial state")
+            return
+        }
         if handEdit {
             try ChangeLogTamperingTests.shell(path, "INSERT INTO rows (section_id, position, title) VALUES (1, 2, 'by hand')")
             try store.deliverChangesFromOtherConnections()
             #expect(try await ObservationTests.next(&marker) == .invalidated)
-            guard case let .reset(state) = try await ObservationTests.next(&full) else { Issue.record("no reset"); return }
+            guard case .reset(let state) = try await ObservationTests.next(&full) else {
+                Issue.record("no reset")
+                return
+            }
             #expect(state.sections.map { $0.rows.map(\.title) } == [["a", "b", "by hand"]])
         } else {
             _ = try store.insertRow("c", intoSection: 0)
             guard case .changes = try await ObservationTests.next(&marker), case .changes = try await ObservationTests.next(&full) else {
-                Issue.record("no change set"); return
+                Issue.record("no change set")
+                return
             }
         }
     }

@@ -1,5 +1,6 @@
-import Testing
 import SQLiteLayer
+import Testing
+
 @testable import ListStore
 
 /// A plain in-memory model of the store: the seeds' nested arrays, done right.
@@ -77,8 +78,10 @@ struct ListModel {
     }
 
     /// The cheap check must see what it is there for, or the steps between full checks check nothing.
-    @Test(arguments: ["DELETE FROM rows WHERE title = 'S0 r2'", "UPDATE sections SET row_count = row_count + 3 WHERE title = 'S2'",
-                      "UPDATE sections SET position = position + 10", "DELETE FROM sections WHERE title = 'S1'"])
+    @Test(arguments: [
+        "DELETE FROM rows WHERE title = 'S0 r2'", "UPDATE sections SET row_count = row_count + 3 WHERE title = 'S2'",
+        "UPDATE sections SET position = position + 10", "DELETE FROM sections WHERE title = 'S1'",
+    ])
     func theCheapCheckSeesPositionDamage(damage: String) throws {
         let directory = try TemporaryDirectory()
         let store = try HandEditAddressingTests.damagedStore(directory, damage)
@@ -87,12 +90,17 @@ struct ListModel {
         #expect(try store.checkInvariants().count == cheap.count, "\(damage): the full check finds the same problems")
     }
 
-    struct Outcome { let name: String; let valid: Bool }
+    struct Outcome {
+        let name: String
+        let valid: Bool
+    }
 
     /// Picks an operation, predicts with the model whether it is valid, runs it on the store and checks
     /// that the store agreed: success with the model's change applied, or a throw with nothing changed.
-    static func applyRandomOperation(store: ListStore, model: inout ListModel, deletedIDs: inout [RowID],
-                                     random: inout SeededGenerator) throws -> Outcome {
+    static func applyRandomOperation(
+        store: ListStore, model: inout ListModel, deletedIDs: inout [RowID],
+        random: inout SeededGenerator
+    ) throws -> Outcome {
         let sectionCount = model.sections.count
         let totalRows = model.snapshot.rowCount
         // Mostly valid indexes, sometimes one just out of range on either side.
@@ -131,7 +139,8 @@ struct ListModel {
                 model.sections[index].title = "renamed"
             }
         case 12..<17:  // move a section
-            let from = anySection(), to = anySection()
+            let from = anySection()
+            let to = anySection()
             let valid = model.sections.indices.contains(from) && model.sections.indices.contains(to)
             return try expect(valid, "moveSection") {
                 try store.moveSection(from: from, to: to)
@@ -144,14 +153,18 @@ struct ListModel {
             let valid = Set(indexes).count == indexes.count && indexes.allSatisfy(model.sections.indices.contains)
             return try expect(valid, "deleteSections") {
                 try store.deleteSections(at: indexes)
-                for index in indexes.sorted(by: >) { deletedIDs += model.sections[index].rows.map(\.id); model.sections.remove(at: index) }
+                for index in indexes.sorted(by: >) {
+                    deletedIDs += model.sections[index].rows.map(\.id)
+                    model.sections.remove(at: index)
+                }
             }
         case 20..<45:  // insert rows into one section
             let section = anySection()
             let at: Int? = Int.random(in: 0..<3, using: &random) == 0 ? nil : anyRowIndex(section)
             let rows = (0..<Int.random(in: 0...4, using: &random)).map { _ in NewRow(title: title(), payload: payload()) }
             let count = model.sections.indices.contains(section) ? model.sections[section].rows.count : -1
-            let valid = count >= 0 && (at.map { (0...count).contains($0) } ?? true) && rows.allSatisfy { validPayload($0.payload) }
+            let valid =
+                count >= 0 && (at.map { (0...count).contains($0) } ?? true) && rows.allSatisfy { validPayload($0.payload) }
                 && totalRows < 400
             guard totalRows < 400 else { return Outcome(name: "skip", valid: true) }
             return try expect(valid, "insertRows") {
@@ -186,7 +199,8 @@ struct ListModel {
                 model.sections[path.section].rows[path.row] = row
             }
         case 58..<70:  // move a row
-            let from = anyPath(), to = anyPath()
+            let from = anyPath()
+            let to = anyPath()
             var valid = model.rowExists(from) && model.sections.indices.contains(to.section)
             if valid {
                 let count = model.sections[to.section].rows.count

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteLayer
+import Testing
+
 @testable import ListStore
 
 /// Observers get the state, then every committed change once, in commit order — their own, another
@@ -13,7 +14,7 @@ import SQLiteLayer
     }
 
     static func changes(_ update: ListUpdate) throws -> ChangeSet {
-        guard case let .changes(changes) = update else { throw UIKitReplay.Failure(description: "expected changes, got \(update)") }
+        guard case .changes(let changes) = update else { throw UIKitReplay.Failure(description: "expected changes, got \(update)") }
         return changes
     }
 
@@ -21,7 +22,10 @@ import SQLiteLayer
         let store = try ListStore.inMemory()
         try store.insertSection(title: "A")
         var updates = store.observe(includingOtherConnections: false).makeAsyncIterator()
-        guard case let .initial(state) = try await Self.next(&updates) else { Issue.record("no initial state first"); return }
+        guard case .initial(let state) = try await Self.next(&updates) else {
+            Issue.record("no initial state first")
+            return
+        }
         #expect(state.sections.map(\.title) == ["A"])
         var expected: [ChangeSet] = []
         expected.append(try store.insertRows(["a", "b"], intoSection: 0))
@@ -44,7 +48,10 @@ import SQLiteLayer
         try observed.insertRows(["one", "two", "three"], intoSection: 0)
         let ids = try observed.snapshot().sections[0].rows.map(\.id)
         var updates = observed.observe(pollInterval: .milliseconds(20)).makeAsyncIterator()
-        guard case .initial = try await Self.next(&updates) else { Issue.record("no initial state first"); return }
+        guard case .initial = try await Self.next(&updates) else {
+            Issue.record("no initial state first")
+            return
+        }
 
         let other = try ListStore.open(at: path)
         let fromOther = try other.moveRow(from: ListIndexPath(section: 0, row: 2), to: ListIndexPath(section: 0, row: 0))
@@ -60,8 +67,12 @@ import SQLiteLayer
         #expect(byHand.insertedRows.isEmpty && byHand.deletedRows.isEmpty && byHand.movedRows.isEmpty)
 
         // A row added by hand: no change set describes what a plain INSERT did to the positions, so a reset.
-        try Connection(path: path, mode: .readWrite).executeScript("INSERT INTO rows (section_id, position, title) VALUES (1, (SELECT row_base + row_count FROM sections WHERE id = 1), 'by hand')")
-        guard case let .reset(state) = try await Self.next(&updates) else { Issue.record("a structural hand edit is not a reset"); return }
+        try Connection(path: path, mode: .readWrite).executeScript(
+            "INSERT INTO rows (section_id, position, title) VALUES (1, (SELECT row_base + row_count FROM sections WHERE id = 1), 'by hand')")
+        guard case .reset(let state) = try await Self.next(&updates) else {
+            Issue.record("a structural hand edit is not a reset")
+            return
+        }
         #expect(state == (try observed.snapshot()))
     }
 
@@ -110,7 +121,10 @@ import SQLiteLayer
         let other = try ListStore.open(at: path)
         let shell = try Connection(path: path, mode: .readWrite)
         var updates = observed.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
-        guard case var .initial(mirror) = try await Self.next(&updates) else { Issue.record("no initial state"); return }
+        guard case .initial(var mirror) = try await Self.next(&updates) else {
+            Issue.record("no initial state")
+            return
+        }
         var random = SeededGenerator(seed: 909)
         var kinds = Set<String>()
         for step in 0..<600 {
@@ -153,7 +167,10 @@ import SQLiteLayer
         let other = try ListStore.open(at: path)
         for index in 0..<Int(ChangeLog.keptEntries) + 5 { try other.insertRow("r\(index)", intoSection: 0) }
         try observed.deliverChangesFromOtherConnections()
-        guard case let .reset(state) = try await Self.next(&updates) else { Issue.record("no reset"); return }
+        guard case .reset(let state) = try await Self.next(&updates) else {
+            Issue.record("no reset")
+            return
+        }
         #expect(state.rowCount == Int(ChangeLog.keptEntries) + 5)
     }
 
@@ -172,7 +189,10 @@ import SQLiteLayer
             let underWay = DispatchSemaphore(value: 0)
             let startAt = 10 + 40 * round
             let writer = Thread {
-                guard let other = try? ListStore.open(at: path) else { underWay.signal(); return }
+                guard let other = try? ListStore.open(at: path) else {
+                    underWay.signal()
+                    return
+                }
                 for index in 0..<300 {
                     _ = try? other.insertRow("w\(index)", intoSection: 0, at: index % 3 == 0 ? 0 : nil)
                     if index % 50 == 0 { _ = try? other.moveRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: index / 2)) }
@@ -183,7 +203,10 @@ import SQLiteLayer
             writer.start()
             #expect(underWay.wait(timeout: .now() + 120) == .success, "round \(round): the writer did not get under way")
             var updates = observed.observe(pollInterval: .milliseconds(5)).makeAsyncIterator()
-            guard case var .initial(mirror) = try await Self.next(&updates) else { Issue.record("no initial state"); return }
+            guard case .initial(var mirror) = try await Self.next(&updates) else {
+                Issue.record("no initial state")
+                return
+            }
             if (1..<300).contains(mirror.rowCount) { roundsThatStartedMidway += 1 }
             for _ in 0..<3_000 where !writer.isFinished { try await Task.sleep(for: .milliseconds(10)) }
             #expect(writer.isFinished, "round \(round): the writer did not finish")
@@ -192,8 +215,8 @@ import SQLiteLayer
             var received = 0
             while mirror != final && received < 1_000 {
                 switch try await Self.next(&updates) {
-                case let .changes(changes): try mirror.apply(changes)
-                case let .reset(state): mirror = state
+                case .changes(let changes): try mirror.apply(changes)
+                case .reset(let state): mirror = state
                 case .initial, .started, .invalidated: Issue.record("a second start, or a state-less reset")
                 }
                 received += 1
@@ -210,7 +233,10 @@ import SQLiteLayer
         let observed = try ListStore.open(at: path)
         try observed.insertSection(title: "S")
         var updates = observed.observe(pollInterval: .seconds(3600), startingWith: .marker).makeAsyncIterator()
-        guard case .started = try await Self.next(&updates) else { Issue.record("the first element is not the marker"); return }
+        guard case .started = try await Self.next(&updates) else {
+            Issue.record("the first element is not the marker")
+            return
+        }
         let theirs = try ListStore.open(at: path).insertRow("theirs", intoSection: 0)
         try observed.deliverChangesFromOtherConnections()
         #expect(try Self.changes(try await Self.next(&updates)) == theirs)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import ListStoreMigrations
 import SQLiteLayer
+import Testing
+
 @testable import ListStore
 
 /// Opening: creation, migration, recognition of files that are not ours (left untouched).
@@ -32,12 +33,15 @@ import SQLiteLayer
         #expect(try connection.scalarInt("PRAGMA user_version") == Schema.migrator.latestVersion)
         #expect(try connection.scalarText("PRAGMA journal_mode") == "wal")
         let objects = try connection.cached("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_autoindex%'").bind([]).map { $0.text(0) }
-        #expect(Set(objects) == ["sections", "rows", "list_rows", "sqlite_sequence",
-                                 "rows_counted_on_insert", "rows_counted_on_delete", "rows_counted_on_section_change",
-                                 "liststore_state", "liststore_log", "rows_logged_content", "rows_logged_moves", "rows_logged_inserts",
-                                 "rows_logged_deletes", "sections_logged_titles", "sections_logged_moves", "sections_logged_inserts",
-                                 "sections_logged_deletes", "liststore_state_kept",
-                                 "liststore_log_guarded_inserts", "liststore_log_guarded_updates"])
+        #expect(
+            Set(objects) == [
+                "sections", "rows", "list_rows", "sqlite_sequence",
+                "rows_counted_on_insert", "rows_counted_on_delete", "rows_counted_on_section_change",
+                "liststore_state", "liststore_log", "rows_logged_content", "rows_logged_moves", "rows_logged_inserts",
+                "rows_logged_deletes", "sections_logged_titles", "sections_logged_moves", "sections_logged_inserts",
+                "sections_logged_deletes", "liststore_state_kept",
+                "liststore_log_guarded_inserts", "liststore_log_guarded_updates",
+            ])
         #expect(try Schema.differences(in: connection, version: Schema.migrator.latestVersion).isEmpty)
     }
 

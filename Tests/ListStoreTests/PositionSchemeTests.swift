@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteLayer
+import Testing
+
 @testable import ListStore
 
 /// Positions relative to a per-section base (migration 0002): O(1) head and tail edits, true
@@ -37,7 +38,8 @@ import SQLiteLayer
             let db = try Connection(path: path, mode: .readWriteCreate)
             try db.executeScript("PRAGMA journal_mode = WAL")
             try Migrator(migrations: Array(Schema.migrations.prefix(1)), applicationID: Schema.applicationID).migrate(db)
-            try db.executeScript("""
+            try db.executeScript(
+                """
                 INSERT INTO sections (position, title) VALUES (0, 'Roles'), (1, 'Monsters');
                 INSERT INTO rows (section_id, position, title, payload) VALUES
                     (1, 0, 'Barbarian', NULL), (1, 1, 'Wizard', '{"level":2}'), (2, 0, 'Goblin', NULL);
@@ -70,9 +72,11 @@ import SQLiteLayer
         }
         let before = try store.scannedTitles()
         #expect(throws: ListStoreError.positionsDamaged(section: 0)) { try store.snapshot() }
-        for edit in [{ try store.insertRow("x", intoSection: 0, at: 0) }, { try store.deleteRows(at: [ListIndexPath(section: 0, row: 0)]) },
-                     { try store.moveRow(from: ListIndexPath(section: 1, row: 0), to: ListIndexPath(section: 0, row: 0)) },
-                     { try store.appendRowToEverySection("x") }] as [() throws -> ChangeSet] {
+        for edit in [
+            { try store.insertRow("x", intoSection: 0, at: 0) }, { try store.deleteRows(at: [ListIndexPath(section: 0, row: 0)]) },
+            { try store.moveRow(from: ListIndexPath(section: 1, row: 0), to: ListIndexPath(section: 0, row: 0)) },
+            { try store.appendRowToEverySection("x") },
+        ] as [() throws -> ChangeSet] {
             #expect(throws: ListStoreError.positionsDamaged(section: 0)) { try edit() }
         }
         #expect(try store.scannedTitles() == before)

@@ -1,15 +1,15 @@
 import Foundation
-import Testing
 import ListStore
+import Testing
 
 /// The README's library example, kept compiling and true.
 @Suite struct ReadmeExampleTests {
     @Test func theLibraryExampleWorks() throws {
         let directory = try TemporaryDirectory()
-        let store = try ListStore.open(at: directory.path("lists.sqlite"))          // created and migrated when new
+        let store = try ListStore.open(at: directory.path("lists.sqlite"))  // created and migrated when new
         try store.insertSection(title: "Roles")
         try store.insertRows(["Barbarian", "Wizard", "Ranger"], intoSection: 0)
-        try store.appendRowToEverySection("New item")                                // one transaction, every section
+        try store.appendRowToEverySection("New item")  // one transaction, every section
 
         let changes = try store.deleteRows(at: [ListIndexPath(section: 0, row: 0), ListIndexPath(section: 0, row: 2)])
         #expect(changes.deletedRows.map(\.indexPath) == [ListIndexPath(section: 0, row: 0), ListIndexPath(section: 0, row: 2)])

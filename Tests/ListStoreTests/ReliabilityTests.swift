@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteLayer
+import Testing
+
 @testable import ListStore
 
 /// Damaged and hostile files, a full disk, readers during a write, check, repair and backup.
@@ -58,10 +59,12 @@ import SQLiteLayer
 
     @Test func aHandAlteredSchemaIsRefusedUntouched() throws {
         let directory = try TemporaryDirectory()
-        for (name, sql) in [("trigger", "CREATE TRIGGER sneaky AFTER INSERT ON rows BEGIN DELETE FROM rows; END"),
-                            ("view", "DROP VIEW list_rows; CREATE VIEW list_rows AS SELECT 1"),
-                            ("dropped", "DROP TRIGGER rows_counted_on_insert"),
-                            ("index", "CREATE UNIQUE INDEX by_title ON rows (title)")] {
+        for (name, sql) in [
+            ("trigger", "CREATE TRIGGER sneaky AFTER INSERT ON rows BEGIN DELETE FROM rows; END"),
+            ("view", "DROP VIEW list_rows; CREATE VIEW list_rows AS SELECT 1"),
+            ("dropped", "DROP TRIGGER rows_counted_on_insert"),
+            ("index", "CREATE UNIQUE INDEX by_title ON rows (title)"),
+        ] {
             let path = try makeFile(directory, "\(name).sqlite")
             do {
                 let shell = try Connection(path: path, mode: .readWrite)
@@ -138,7 +141,8 @@ import SQLiteLayer
         try store.insertRow("b-head", intoSection: 1, at: 0)
         do {
             let shell = try Connection(path: path, mode: .readWrite)
-            try shell.executeScript("""
+            try shell.executeScript(
+                """
                 DELETE FROM rows WHERE title = 'a1';
                 UPDATE rows SET position = position + 100 WHERE title = 'b1';
                 UPDATE sections SET position = 7 WHERE title = 'C';

@@ -1,5 +1,5 @@
-import Testing
 import ListStore
+import Testing
 
 /// What `repair` says when it cannot renumber: the SQL it suggests is SQL a user can paste.
 @Suite struct RepairMessageTests {
@@ -16,12 +16,14 @@ import ListStore
     }
 
     @Test func rowPositionsSpanningTheWholeIntegerRangeAreNamedWithTheSectionsIdAsANumber() throws {
-        let max = HandEditAddressingTests.max, min = HandEditAddressingTests.min
-        let (sectionID, result) = try Self.repairOutcome("""
+        let max = HandEditAddressingTests.max
+        let min = HandEditAddressingTests.min
+        let (sectionID, result) = try Self.repairOutcome(
+            """
             UPDATE rows SET position = \(max) WHERE title = 'S0 r4';
             UPDATE rows SET position = \(min) WHERE title = 'S0 r0';
             """)
-        guard case let .failure(error) = result else {
+        guard case .failure(let error) = result else {
             Issue.record("repair renumbered positions spanning the whole integer range: \(result)")
             return
         }
@@ -32,7 +34,8 @@ import ListStore
     }
 
     @Test func rowPositionsFarApartButWithinRangeAreRenumbered() throws {
-        let (_, result) = try Self.repairOutcome("""
+        let (_, result) = try Self.repairOutcome(
+            """
             UPDATE rows SET position = \(HandEditAddressingTests.max) WHERE title = 'S0 r4';
             UPDATE rows SET position = -1000 WHERE title = 'S0 r0';
             """)
@@ -45,9 +48,11 @@ import ListStore
     @Test(arguments: ["rows", "sections"])
     func aUsedUpIdsRemedyNamesTheLibrarysRepair(table: String) throws {
         let directory = try TemporaryDirectory()
-        let store = try HandEditAddressingTests.damagedStore(directory, table == "rows"
-            ? "UPDATE rows SET id = 9223372036854775807 WHERE title = 'S1 r1'"
-            : "UPDATE sections SET id = 9223372036854775807 WHERE title = 'S2'; UPDATE rows SET section_id = 9223372036854775807 WHERE title LIKE 'S2 %'")
+        let store = try HandEditAddressingTests.damagedStore(
+            directory,
+            table == "rows"
+                ? "UPDATE rows SET id = 9223372036854775807 WHERE title = 'S1 r1'"
+                : "UPDATE sections SET id = 9223372036854775807 WHERE title = 'S2'; UPDATE rows SET section_id = 9223372036854775807 WHERE title LIKE 'S2 %'")
         let problem = try #require(try store.checkInvariants().first { $0.description.contains("largest possible id") })
         let remedy = try #require(problem.remedy)
         #expect(remedy.hasSuffix("(gives it a free id), then `repair()`"), "\(remedy)")

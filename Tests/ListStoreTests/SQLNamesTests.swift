@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListStore
 
 /// The tokenizer that decides whether another program's trigger mentions ListStore's tables.
@@ -8,9 +9,12 @@ import Testing
             CREATE TRIGGER t AFTER INSERT ON inbox -- rows in a comment
             BEGIN /* sections */ INSERT INTO "ro""ws" VALUES ('it''s'); DELETE FROM [rows]; UPDATE `sec``tions` SET x=1; SELECT main.rows_2, $v; END
             """
-        #expect(SQLNames.tokens(in: sql) == ["CREATE", "TRIGGER", "t", "AFTER", "INSERT", "ON", "inbox", "BEGIN", "INSERT", "INTO", "ro\"ws",
-                                             "VALUES", "it's", "DELETE", "FROM", "rows", "UPDATE", "sec`tions", "SET", "x", "1",
-                                             "SELECT", "main", "rows_2", "$v", "END"])
+        #expect(
+            SQLNames.tokens(in: sql) == [
+                "CREATE", "TRIGGER", "t", "AFTER", "INSERT", "ON", "inbox", "BEGIN", "INSERT", "INTO", "ro\"ws",
+                "VALUES", "it's", "DELETE", "FROM", "rows", "UPDATE", "sec`tions", "SET", "x", "1",
+                "SELECT", "main", "rows_2", "$v", "END",
+            ])
     }
 
     @Test func unterminatedTokensEndAtTheEnd() {

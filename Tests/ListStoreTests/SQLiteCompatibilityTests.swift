@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import SQLiteLayer
 import ListStoreMigrations
+import SQLiteLayer
+import Testing
+
 @testable import ListStore
 
 /// The oldest SQLite the library supports: iOS 17's system SQLite is 3.39.5; the nearest build that can
@@ -55,8 +56,10 @@ struct SQLiteCompatibilityTests {
     static func check(_ statementsFile: URL) throws -> (status: Int32, output: String) {
         let checker = Process()
         checker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        checker.arguments = ["python3", OldestSQLite.root.appendingPathComponent("Tests/SQLiteCompatibility/prepare_all.py").path,
-                             OldestSQLite.root.appendingPathComponent("Migrations").path, statementsFile.path, OldestSQLite.version]
+        checker.arguments = [
+            "python3", OldestSQLite.root.appendingPathComponent("Tests/SQLiteCompatibility/prepare_all.py").path,
+            OldestSQLite.root.appendingPathComponent("Migrations").path, statementsFile.path, OldestSQLite.version,
+        ]
         checker.environment = ProcessInfo.processInfo.environment.merging(["PYTHONPATH": OldestSQLite.apswFolder.path]) { _, new in new }
         let output = Pipe()
         checker.standardOutput = output

@@ -1,5 +1,5 @@
-import Testing
 import ListStore
+import Testing
 
 /// Handles lent to a closure — readers, transactions, importers — work only inside it: kept and used
 /// afterwards they throw ``ListStoreError/transactionFinished`` and the file stays as it was.
@@ -55,7 +55,11 @@ import ListStore
         let store = try ListStore.inMemory()
         try store.insertSection(title: "A")
         var kept: ListReader?
-        #expect(try store.read { reader in kept = reader; return try reader.sectionCount() } == 1)
+        #expect(
+            try store.read { reader in
+                kept = reader
+                return try reader.sectionCount()
+            } == 1)
         #expect(throws: ListStoreError.transactionFinished) { try kept?.sectionCount() }
     }
 }

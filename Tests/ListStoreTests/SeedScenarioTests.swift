@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListStore
 
 /// The two articles ListStore grew from, replayed against the store.
@@ -83,8 +84,8 @@ import Testing
         var seen: [String] = []
         try store.scan { item in
             switch item {
-            case let .section(index, _, title, count): seen.append("[\(index)] \(title) \(count)")
-            case let .row(path, row): seen.append("\(path) \(row.title)")
+            case .section(let index, _, let title, let count): seen.append("[\(index)] \(title) \(count)")
+            case .row(let path, let row): seen.append("\(path) \(row.title)")
             }
         }
         #expect(seen == ["[0] A 2", "0:0 a0", "0:1 a1", "[1] Empty 0", "[2] B 2", "2:0 b0", "2:1 b1"])

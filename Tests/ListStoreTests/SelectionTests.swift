@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListStore
 
 /// The Mail-style selection holds ids, so it survives moves, inserts and deletes made after toggling.

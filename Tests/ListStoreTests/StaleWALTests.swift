@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteLayer
+import Testing
+
 @testable import ListStore
 
 /// A `-wal` file beside a database that is not its own — another ListStore file's, as when a backup is
@@ -32,7 +33,8 @@ import SQLiteLayer
 
     /// Every way to open `path` refuses it, and neither it nor its `-wal` changes.
     static func expectRefusedUntouched(_ path: String) throws {
-        let bytes = try #require(fileBytes(path)), walBytes = try #require(fileBytes(path + "-wal"))
+        let bytes = try #require(fileBytes(path))
+        let walBytes = try #require(fileBytes(path + "-wal"))
         for mode in [ListStore.AccessMode.readWrite, .readOnly, .inspect] {
             #expect { _ = try ListStore.open(at: path, mode: mode) } throws: { isRefused($0) }
         }
@@ -85,7 +87,8 @@ import SQLiteLayer
         let identity = { (path: String) throws -> Int64? in
             try Connection(path: path, mode: .readOnly).scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'liststore_file_identity'").map(Int64.init)
         }
-        let one = try #require(try identity(first)), two = try #require(try identity(second))
+        let one = try #require(try identity(first))
+        let two = try #require(try identity(second))
         #expect(one > 0 && two > 0 && one != two)
         try ListStore.open(at: first).insertRow("y", intoSection: 0)
         #expect(try identity(first) == one)
@@ -114,7 +117,8 @@ import SQLiteLayer
         let identity = { (path: String) throws -> Int64? in
             try Connection(path: path, mode: .readOnly).scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'liststore_file_identity'").map(Int64.init)
         }
-        let original = try #require(try identity(path)), copy = try #require(try identity(backup))
+        let original = try #require(try identity(path))
+        let copy = try #require(try identity(backup))
         #expect(copy > 0 && copy != original)
         #expect(try ListStore.open(at: backup).snapshot().titles == [["1", "2"]])
         #expect(try ListStore.open(at: backup).checkInvariants().isEmpty)

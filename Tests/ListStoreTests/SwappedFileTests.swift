@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteLayer
+import Testing
+
 @testable import ListStore
 
 /// A file renamed over the path (or deleted, or its `-wal` deleted) while a store has it open: a write
@@ -17,7 +18,7 @@ import SQLiteLayer
     }
 
     static func isReplaced(_ error: any Error, _ file: Connection.MovedFile) -> Bool {
-        guard case let .fileReplaced(_, reason) = error as? ListStoreError else { return false }
+        guard case .fileReplaced(_, let reason) = error as? ListStoreError else { return false }
         return reason == file.reason
     }
 
@@ -109,7 +110,10 @@ import SQLiteLayer
         let path = try Self.makeStore(directory, "lists.sqlite", section: "Mine", rows: ["a"])
         let store = try ListStore.open(at: path, mode: .readOnly)
         var updates = store.observe(pollInterval: .milliseconds(20)).makeAsyncIterator()
-        guard case .initial = try await nextElement(&updates) else { Issue.record("no initial state first"); return }
+        guard case .initial = try await nextElement(&updates) else {
+            Issue.record("no initial state first")
+            return
+        }
         #expect(rename(backup, path) == 0)
         // Within a poll or so; a bounded wait, generous for a loaded machine.
         await #expect { _ = try await nextElement(&updates, timeout: .seconds(20)) } throws: { Self.isReplaced($0, .database(deleted: false)) }
@@ -120,7 +124,10 @@ import SQLiteLayer
         let path = try Self.makeStore(directory, "lists.sqlite", section: "Mine", rows: ["a"])
         let store = try ListStore.open(at: path, mode: .readOnly)
         var updates = store.observe(pollInterval: .milliseconds(20)).makeAsyncIterator()
-        guard case .initial = try await nextElement(&updates) else { Issue.record("no initial state first"); return }
+        guard case .initial = try await nextElement(&updates) else {
+            Issue.record("no initial state first")
+            return
+        }
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
         await #expect { _ = try await nextElement(&updates, timeout: .seconds(20)) } throws: { Self.isReplaced($0, .database(deleted: true)) }
     }
@@ -130,9 +137,15 @@ import SQLiteLayer
         let path = try Self.makeStore(directory, "lists.sqlite", section: "Mine", rows: ["a"])
         let store = try ListStore.open(at: path, mode: .readOnly)
         var updates = store.observe(pollInterval: .milliseconds(20)).makeAsyncIterator()
-        guard case .initial = try await nextElement(&updates) else { Issue.record("no initial state first"); return }
+        guard case .initial = try await nextElement(&updates) else {
+            Issue.record("no initial state first")
+            return
+        }
         try ListStore.open(at: path).insertRow("b", intoSection: 0)
-        guard case let .changes(changes) = try await nextElement(&updates, timeout: .seconds(20)) else { Issue.record("no change set"); return }
+        guard case .changes(let changes) = try await nextElement(&updates, timeout: .seconds(20)) else {
+            Issue.record("no change set")
+            return
+        }
         #expect(changes.insertedRows.map(\.row.title) == ["b"])
     }
 }

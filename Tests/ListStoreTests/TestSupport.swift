@@ -14,7 +14,7 @@ extension ListStore {
         try scan { item in
             switch item {
             case .section: titles.append([])
-            case let .row(_, row): titles[titles.count - 1].append(row.title)
+            case .row(_, let row): titles[titles.count - 1].append(row.title)
             }
         }
         return titles

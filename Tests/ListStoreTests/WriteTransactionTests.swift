@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListStore
 
 /// Several edits in one write transaction: all or nothing, each seeing the ones before it, and one
@@ -16,10 +17,14 @@ import Testing
             try tx.insertSection(title: "s", at: Int.random(in: 0...sections.count, using: &random))
         case 1 where anySection != nil:
             let s = anySection ?? 0
-            if Bool.random(using: &random) { try tx.renameSection(at: s, to: "renamed \(Int.random(in: 0..<3, using: &random))") }
-            else { try tx.renameSection(id: sections[s].id, to: "by id \(Int.random(in: 0..<3, using: &random))") }
+            if Bool.random(using: &random) {
+                try tx.renameSection(at: s, to: "renamed \(Int.random(in: 0..<3, using: &random))")
+            } else {
+                try tx.renameSection(id: sections[s].id, to: "by id \(Int.random(in: 0..<3, using: &random))")
+            }
         case 2 where sections.count > 1:
-            let from = Int.random(in: 0..<sections.count, using: &random), to = Int.random(in: 0..<sections.count, using: &random)
+            let from = Int.random(in: 0..<sections.count, using: &random)
+            let to = Int.random(in: 0..<sections.count, using: &random)
             if Bool.random(using: &random) { try tx.moveSection(from: from, to: to) } else { try tx.moveSection(id: sections[from].id, to: to) }
         case 3 where sections.count > 3:
             let index = Int.random(in: 0..<sections.count, using: &random)
@@ -38,8 +43,7 @@ import Testing
         case 7, 8:
             guard let (path, id) = anyRow else { break }
             let payload = PayloadUpdate.set("{\"n\":\(Int.random(in: 0..<3, using: &random))}")
-            if Bool.random(using: &random) { try tx.updateRow(at: path, title: "edited", payload: payload) }
-            else { try tx.updateRow(id: id, payload: payload) }
+            if Bool.random(using: &random) { try tx.updateRow(at: path, title: "edited", payload: payload) } else { try tx.updateRow(id: id, payload: payload) }
         case 9, 10, 11, 12:
             guard let (from, id) = anyRow, let s = anySection else { break }
             let limit = s == from.section ? sections[s].rows.count - 1 : sections[s].rows.count
@@ -54,8 +58,7 @@ import Testing
         case 13, 14, 15:
             let chosen = Array(Set((0..<Int.random(in: 1...4, using: &random)).compactMap { _ in rows.randomElement(using: &random) }.map(\.1)))
             guard !chosen.isEmpty else { break }
-            if Bool.random(using: &random) { try tx.deleteRows(ids: chosen) }
-            else { try tx.deleteRows(at: try chosen.compactMap { try tx.indexPath(of: $0) }) }
+            if Bool.random(using: &random) { try tx.deleteRows(ids: chosen) } else { try tx.deleteRows(at: try chosen.compactMap { try tx.indexPath(of: $0) }) }
         default:
             if sections.isEmpty { try tx.insertSection(title: "first") }
         }
@@ -146,7 +149,7 @@ import Testing
         }
         var received: [ChangeSet] = []
         for try await update in stream {
-            if case let .changes(change) = update { received.append(change) }
+            if case .changes(let change) = update { received.append(change) }
             if received.count == 2 { break }
         }
         #expect(received.last == changes)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import SQLiteLayer
 import TestSupport
+import Testing
 
 @Suite struct ConnectionTests {
     func memory() throws -> Connection { try Connection(path: ":memory:", mode: .readWriteCreate) }
@@ -47,7 +47,10 @@ import TestSupport
         #expect(db.isAutocommit)
         struct Refused: Error {}
         #expect(throws: Refused.self) {
-            try db.transaction { try db.run("INSERT INTO t VALUES (3)"); throw Refused() }
+            try db.transaction {
+                try db.run("INSERT INTO t VALUES (3)")
+                throw Refused()
+            }
         }
         #expect(try db.scalarInt("SELECT count(*) FROM t") == 0)
         try db.transaction { try db.run("INSERT INTO t VALUES (4)") }

@@ -58,8 +58,10 @@ private final class IteratorBox<Element: Sendable>: @unchecked Sendable {
 
 /// The stream's next element, or nil when it ended; throws `TimedOut` after `timeout` (generous: other
 /// tests may load the machine), so a missing element fails a test instead of hanging the suite.
-public func nextElement<Element: Sendable>(_ iterator: inout AsyncThrowingStream<Element, any Error>.Iterator,
-                                           timeout: Duration = .seconds(60)) async throws -> Element? {
+public func nextElement<Element: Sendable>(
+    _ iterator: inout AsyncThrowingStream<Element, any Error>.Iterator,
+    timeout: Duration = .seconds(60)
+) async throws -> Element? {
     let box = IteratorBox(iterator)
     let result: Element?? = try await withThrowingTaskGroup(of: Element??.self) { group in
         group.addTask { .some(try await box.next()) }

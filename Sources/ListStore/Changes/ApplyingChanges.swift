@@ -29,7 +29,8 @@ extension ListSnapshot {
         for update in changes.updatedRows {
             let path = update.indexPath
             guard before.indices.contains(path.section), before[path.section].rows.indices.contains(path.row),
-                  before[path.section].rows[path.row].id == update.id else { throw fail("updated row \(path) is not \(update.id)") }
+                before[path.section].rows[path.row].id == update.id
+            else { throw fail("updated row \(path) is not \(update.id)") }
             before[path.section].rows[path.row] = update.row
         }
 
@@ -38,12 +39,14 @@ extension ListSnapshot {
         var movedRows: [RowID: ListRow] = [:]
         for row in changes.deletedRows {
             guard before.indices.contains(row.indexPath.section), before[row.indexPath.section].rows.indices.contains(row.indexPath.row),
-                  before[row.indexPath.section].rows[row.indexPath.row].id == row.id else { throw fail("deleted row \(row.indexPath) is not \(row.id)") }
+                before[row.indexPath.section].rows[row.indexPath.row].id == row.id
+            else { throw fail("deleted row \(row.indexPath) is not \(row.id)") }
             removedRows[row.indexPath.section, default: []].insert(row.indexPath.row)
         }
         for move in changes.movedRows {
             guard before.indices.contains(move.from.section), before[move.from.section].rows.indices.contains(move.from.row),
-                  before[move.from.section].rows[move.from.row].id == move.id else { throw fail("moved row \(move.from) is not \(move.id)") }
+                before[move.from.section].rows[move.from.row].id == move.id
+            else { throw fail("moved row \(move.from) is not \(move.id)") }
             removedRows[move.from.section, default: []].insert(move.from.row)
             movedRows[move.id] = before[move.from.section].rows[move.from.row]
         }
@@ -76,7 +79,8 @@ extension ListSnapshot {
         for arrival in arrivals.sorted(by: { $0.path < $1.path }) {
             let path = arrival.path
             guard after.indices.contains(path.section), !insertedSectionIndexes.contains(path.section),
-                  (0...after[path.section].rows.count).contains(path.row) else { throw fail("row arriving at \(path) does not fit") }
+                (0...after[path.section].rows.count).contains(path.row)
+            else { throw fail("row arriving at \(path) does not fit") }
             after[path.section].rows.insert(arrival.row, at: path.row)
         }
         return ListSnapshot(sections: after)

@@ -10,7 +10,10 @@ public struct ChangeSet: Hashable, Sendable {
         /// The section's stable id.
         public let id: SectionID
         /// A section change.
-        public init(index: Int, id: SectionID) { self.index = index; self.id = id }
+        public init(index: Int, id: SectionID) {
+            self.index = index
+            self.id = id
+        }
         /// The order of a change set's list: by index, then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
     }
@@ -22,7 +25,10 @@ public struct ChangeSet: Hashable, Sendable {
         /// The row's stable id.
         public let id: RowID
         /// A row change.
-        public init(indexPath: ListIndexPath, id: RowID) { self.indexPath = indexPath; self.id = id }
+        public init(indexPath: ListIndexPath, id: RowID) {
+            self.indexPath = indexPath
+            self.id = id
+        }
         /// The order of a change set's list: by index path (section, then row), then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.indexPath, lhs.id) < (rhs.indexPath, rhs.id) }
     }
@@ -36,7 +42,11 @@ public struct ChangeSet: Hashable, Sendable {
         /// The section's stable id.
         public let id: SectionID
         /// A section move.
-        public init(from: Int, to: Int, id: SectionID) { self.from = from; self.to = to; self.id = id }
+        public init(from: Int, to: Int, id: SectionID) {
+            self.from = from
+            self.to = to
+            self.id = id
+        }
         /// The order of a change set's list: by `from`, then `to`.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
     }
@@ -51,7 +61,10 @@ public struct ChangeSet: Hashable, Sendable {
         /// The section's stable id.
         public var id: SectionID { section.id }
         /// A section insertion.
-        public init(index: Int, section: SectionSnapshot) { self.index = index; self.section = section }
+        public init(index: Int, section: SectionSnapshot) {
+            self.index = index
+            self.section = section
+        }
         /// The order of a change set's list: by index, then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
     }
@@ -65,7 +78,11 @@ public struct ChangeSet: Hashable, Sendable {
         /// The section's title after the change.
         public let title: String
         /// A section update.
-        public init(index: Int, id: SectionID, title: String) { self.index = index; self.id = id; self.title = title }
+        public init(index: Int, id: SectionID, title: String) {
+            self.index = index
+            self.id = id
+            self.title = title
+        }
         /// The order of a change set's list: by index, then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
     }
@@ -80,7 +97,10 @@ public struct ChangeSet: Hashable, Sendable {
         /// The row's stable id.
         public var id: RowID { row.id }
         /// A row with its values.
-        public init(indexPath: ListIndexPath, row: ListRow) { self.indexPath = indexPath; self.row = row }
+        public init(indexPath: ListIndexPath, row: ListRow) {
+            self.indexPath = indexPath
+            self.row = row
+        }
         /// The order of a change set's list: by index path (section, then row), then id.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.indexPath, lhs.id) < (rhs.indexPath, rhs.id) }
     }
@@ -94,7 +114,11 @@ public struct ChangeSet: Hashable, Sendable {
         /// The row's stable id.
         public let id: RowID
         /// A row move.
-        public init(from: ListIndexPath, to: ListIndexPath, id: RowID) { self.from = from; self.to = to; self.id = id }
+        public init(from: ListIndexPath, to: ListIndexPath, id: RowID) {
+            self.from = from
+            self.to = to
+            self.id = id
+        }
         /// The order of a change set's list: by `from`, then `to`.
         public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
     }
@@ -128,8 +152,14 @@ public struct ChangeSet: Hashable, Sendable {
     /// The same changes with every list sorted, as the store returns them.
     func sorted() -> ChangeSet {
         var copy = self
-        copy.deletedSections.sort(); copy.insertedSections.sort(); copy.movedSections.sort(); copy.updatedSections.sort()
-        copy.deletedRows.sort(); copy.insertedRows.sort(); copy.movedRows.sort(); copy.updatedRows.sort()
+        copy.deletedSections.sort()
+        copy.insertedSections.sort()
+        copy.movedSections.sort()
+        copy.updatedSections.sort()
+        copy.deletedRows.sort()
+        copy.insertedRows.sort()
+        copy.movedRows.sort()
+        copy.updatedRows.sort()
         return copy
     }
 }

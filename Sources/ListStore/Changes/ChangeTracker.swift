@@ -120,8 +120,8 @@ struct ChangeTracker {
 
     func changes(_ db: Connection) throws -> ChangeSet {
         var changes = ChangeSet()
-        var gone: Set<SectionID> = []    // deleted, or replaced: their rows are not listed in before-coordinates
-        var arrived: Set<SectionID> = [] // inserted, or replaced: their rows are not listed in after-coordinates
+        var gone: Set<SectionID> = []  // deleted, or replaced: their rows are not listed in before-coordinates
+        var arrived: Set<SectionID> = []  // inserted, or replaced: their rows are not listed in after-coordinates
         for (id, var record) in sections {
             // Where the section is now and its title, in one look-up; nil when it is gone.
             let stored = try db.cached("SELECT position, title FROM sections WHERE id = ?1").bind([.integer(id.rawValue)])
@@ -131,13 +131,13 @@ struct ChangeTracker {
             switch (record.before, after) {
             case (nil, nil):
                 break
-            case let (nil, after?):
+            case (nil, let after?):
                 changes.insertedSections.append(.init(index: after, section: try Self.section(id, db)))
                 arrived.insert(id)
-            case let (before?, nil):
+            case (let before?, nil):
                 changes.deletedSections.append(.init(index: before, id: id))
                 gone.insert(id)
-            case let (before?, after?):
+            case (let before?, let after?):
                 if ChangeSet.mustReplaceSection(moved: record.moved, renamed: record.renamed, rowsChanged: record.rowsChanged) {
                     changes.deletedSections.append(.init(index: before, id: id))
                     changes.insertedSections.append(.init(index: after, section: try Self.section(id, db)))
@@ -161,7 +161,8 @@ struct ChangeTracker {
                 after = (found.path, SectionID(rawValue: found.section), try ListReader.row(id: id.rawValue, db))
             } catch ListStoreError.unknownRow { after = nil }
             if record.updated, let original = record.original, let now = after?.row,
-               now.title == original.title && now.payload == original.payload {
+                now.title == original.title && now.payload == original.payload
+            {
                 record.updated = false
             }
             let landsInListedSection = after.map { !arrived.contains($0.section) } ?? false
@@ -201,14 +202,18 @@ struct ChangeTracker {
             }
         }
         var found: [(path: ListIndexPath, section: SectionID, row: ListRow)] = []
-        let query = try db.cached("""
+        let query = try db.cached(
+            """
             SELECT s.position, r.position - s.row_base, s.id, r.id, r.title, r.payload
             FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id BETWEEN ?1 AND ?2 ORDER BY r.id
             """)
         for run in merged {
             try query.bind([.integer(run.lowerBound), .integer(run.upperBound)]).forEachRow {
-                found.append((ListIndexPath(section: $0.int(0), row: $0.int(1)), SectionID(rawValue: $0.int64(2)),
-                              ListRow(id: RowID(rawValue: $0.int64(3)), title: $0.text(4), payload: $0.optionalText(5))))
+                found.append(
+                    (
+                        ListIndexPath(section: $0.int(0), row: $0.int(1)), SectionID(rawValue: $0.int64(2)),
+                        ListRow(id: RowID(rawValue: $0.int64(3)), title: $0.text(4), payload: $0.optionalText(5))
+                    ))
             }
         }
         return found

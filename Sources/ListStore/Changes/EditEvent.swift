@@ -50,24 +50,28 @@ extension ChangeTracker {
     /// (``EditEvent/isPlausible(_:)``): what it skips here only a damaged entry has.
     mutating func apply(_ event: EditEvent) {
         switch event {
-        case let .sectionInserted(id, index):
+        case .sectionInserted(let id, let index):
             sectionInserted(SectionID(rawValue: id), at: index)
-        case let .sectionsDeleted(pairs):
+        case .sectionsDeleted(let pairs):
             sectionsDeleted(pairs.filter { $0.count == 2 }.map { ChangeSet.SectionChange(index: Int(truncatingIfNeeded: $0[0]), id: SectionID(rawValue: $0[1])) })
-        case let .sectionMoved(id, from, to):
+        case .sectionMoved(let id, let from, let to):
             sectionMoved(SectionID(rawValue: id), from: from, to: to)
-        case let .sectionRenamed(id, index, oldTitle):
+        case .sectionRenamed(let id, let index, let oldTitle):
             sectionRenamed(SectionID(rawValue: id), at: index, from: oldTitle)
-        case let .rowsInserted(runs, section, sectionIndex, at):
+        case .rowsInserted(let runs, let section, let sectionIndex, let at):
             guard let (ranges, count) = EditEvent.ranges(runs) else { return }
             rowsInserted(ranges, count: Int(truncatingIfNeeded: count), into: SectionID(rawValue: section), sectionIndex: sectionIndex, at: at)
-        case let .rowsDeleted(entries):
-            rowsDeleted(entries.filter { $0.count == 4 }.map {
-                (ChangeSet.RowChange(indexPath: ListIndexPath(section: Int(truncatingIfNeeded: $0[0]), row: Int(truncatingIfNeeded: $0[1])), id: RowID(rawValue: $0[2])), SectionID(rawValue: $0[3]))
-            })
-        case let .rowMoved(id, from, source, to, target):
+        case .rowsDeleted(let entries):
+            rowsDeleted(
+                entries.filter { $0.count == 4 }.map {
+                    (
+                        ChangeSet.RowChange(indexPath: ListIndexPath(section: Int(truncatingIfNeeded: $0[0]), row: Int(truncatingIfNeeded: $0[1])), id: RowID(rawValue: $0[2])),
+                        SectionID(rawValue: $0[3])
+                    )
+                })
+        case .rowMoved(let id, let from, let source, let to, let target):
             rowMoved(RowID(rawValue: id), from: from, in: SectionID(rawValue: source), to: to, in: SectionID(rawValue: target))
-        case let .rowUpdated(id, section, path, oldTitle, oldPayload):
+        case .rowUpdated(let id, let section, let path, let oldTitle, let oldPayload):
             rowUpdated(RowID(rawValue: id), in: SectionID(rawValue: section), at: path, from: (oldTitle, oldPayload))
         }
     }

@@ -14,7 +14,7 @@ struct OriginMap {
 
         var count: Int {
             switch self {
-            case let .original(_, count), let .placed(count): return count
+            case .original(_, let count), .placed(let count): return count
             }
         }
     }
@@ -27,7 +27,7 @@ struct OriginMap {
     func origin(of index: Int) -> Int? {
         guard let (run, offset) = locate(index) else { return nil }
         switch runs[run] {
-        case let .original(start, _): return start + offset
+        case .original(let start, _): return start + offset
         case .placed: return nil
         }
     }
@@ -36,11 +36,13 @@ struct OriginMap {
     mutating func remove(at index: Int) {
         guard let (run, offset) = locate(index) else { return }
         switch runs[run] {
-        case let .original(start, count):
+        case .original(let start, let count):
             let rest = count == Self.unbounded ? count : count - offset - 1
-            runs.replaceSubrange(run...run, with: [.original(start: start, count: offset), .original(start: start + offset + 1, count: rest)]
-                .filter { $0.count > 0 })
-        case let .placed(count):
+            runs.replaceSubrange(
+                run...run,
+                with: [.original(start: start, count: offset), .original(start: start + offset + 1, count: rest)]
+                    .filter { $0.count > 0 })
+        case .placed(let count):
             if count == 1 { runs.remove(at: run) } else { runs[run] = .placed(count: count - 1) }
         }
     }
@@ -50,16 +52,18 @@ struct OriginMap {
         guard count > 0, let (run, offset) = locate(index) else { return }
         // Right after entries the transaction placed: grow that run rather than add one, so that a long
         // run of appends (a batch) keeps the map small.
-        if offset == 0, run > 0, case let .placed(previous) = runs[run - 1] {
+        if offset == 0, run > 0, case .placed(let previous) = runs[run - 1] {
             runs[run - 1] = .placed(count: previous + count)
             return
         }
         switch runs[run] {
-        case let .original(start, runCount):
+        case .original(let start, let runCount):
             let rest = runCount == Self.unbounded ? runCount : runCount - offset
-            runs.replaceSubrange(run...run, with: [.original(start: start, count: offset), .placed(count: count), .original(start: start + offset, count: rest)]
-                .filter { $0.count > 0 })
-        case let .placed(runCount):
+            runs.replaceSubrange(
+                run...run,
+                with: [.original(start: start, count: offset), .placed(count: count), .original(start: start + offset, count: rest)]
+                    .filter { $0.count > 0 })
+        case .placed(let runCount):
             runs[run] = .placed(count: runCount + count)
         }
     }

@@ -23,11 +23,14 @@ extension ChangeSet {
         // Rows as if only deleted and inserted sections were whole; then replace the kept sections whose
         // row changes UIKit could not combine with their move or rename, and list the rows again.
         let first = rowChanges(old, new, gone: deleted, arrived: inserted, sectionAfter: newIndexOf)
-        let replaced = Set(kept.map(\.old).filter { index in
-            let rowsChanged = first.touchedOld.contains(index) || newIndexOf[index].map(first.touchedNew.contains) == true
-            return mustReplaceSection(moved: moved.contains(index), renamed: renamed.contains(index), rowsChanged: rowsChanged)
-        })
-        var changes = replaced.isEmpty ? first.changes
+        let replaced = Set(
+            kept.map(\.old).filter { index in
+                let rowsChanged = first.touchedOld.contains(index) || newIndexOf[index].map(first.touchedNew.contains) == true
+                return mustReplaceSection(moved: moved.contains(index), renamed: renamed.contains(index), rowsChanged: rowsChanged)
+            })
+        var changes =
+            replaced.isEmpty
+            ? first.changes
             : rowChanges(old, new, gone: deleted.union(replaced), arrived: inserted.union(replaced.compactMap { newIndexOf[$0] }), sectionAfter: newIndexOf).changes
 
         for index in deleted.union(replaced) { changes.deletedSections.append(.init(index: index, id: old.sections[index].id)) }
@@ -46,10 +49,13 @@ extension ChangeSet {
 
     /// The row changes from `old` to `new` when the old sections `gone` and the new sections `arrived`
     /// are listed whole (their rows are not listed), with the sections whose rows changed.
-    private static func rowChanges(_ old: ListSnapshot, _ new: ListSnapshot, gone: Set<Int>, arrived: Set<Int>,
-                                   sectionAfter: [Int: Int]) -> (changes: ChangeSet, touchedOld: Set<Int>, touchedNew: Set<Int>) {
+    private static func rowChanges(
+        _ old: ListSnapshot, _ new: ListSnapshot, gone: Set<Int>, arrived: Set<Int>,
+        sectionAfter: [Int: Int]
+    ) -> (changes: ChangeSet, touchedOld: Set<Int>, touchedNew: Set<Int>) {
         var changes = ChangeSet()
-        var touchedOld = Set<Int>(), touchedNew = Set<Int>()
+        var touchedOld = Set<Int>()
+        var touchedNew = Set<Int>()
         var oldRows: [RowID: (path: ListIndexPath, row: ListRow)] = [:]
         for (s, section) in old.sections.enumerated() {
             for (r, row) in section.rows.enumerated() { oldRows[row.id] = (ListIndexPath(section: s, row: r), row) }
@@ -79,7 +85,10 @@ extension ChangeSet {
             var stayedFrom: Int?
             for (r, row) in section.rows.enumerated() {
                 let newPath = ListIndexPath(section: s, row: r)
-                guard let (oldPath, oldRow) = oldRows[row.id] else { insert(newPath, row); continue }
+                guard let (oldPath, oldRow) = oldRows[row.id] else {
+                    insert(newPath, row)
+                    continue
+                }
                 if gone.contains(oldPath.section) || arrived.contains(s) {
                     // One side is covered by a whole-section change; the other is an insert or delete.
                     insert(newPath, row)
@@ -118,10 +127,11 @@ extension ChangeSet {
 
     /// The values of one longest strictly increasing subsequence of `values` (patience sorting, O(n log n)).
     static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
-        var tails: [Int] = []          // index into `values` of the smallest tail of each run length
+        var tails: [Int] = []  // index into `values` of the smallest tail of each run length
         var previous = [Int](repeating: -1, count: values.count)
         for (index, value) in values.enumerated() {
-            var low = 0, high = tails.count
+            var low = 0
+            var high = tails.count
             while low < high {
                 let middle = (low + high) / 2
                 if values[tails[middle]] < value { low = middle + 1 } else { high = middle }

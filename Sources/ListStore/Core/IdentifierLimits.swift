@@ -13,7 +13,8 @@ extension Connection {
     /// Every insert of ListStore's goes through it.
     func explainingFull(_ error: Error, inserting table: String) -> Error {
         guard let sqliteError = error as? SQLiteError, sqliteError.isFull,
-              (try? tablesWithExhaustedIDs().contains(table)) == true else { return error }
+            (try? tablesWithExhaustedIDs().contains(table)) == true
+        else { return error }
         return ListStoreError.identifiersExhausted(table: table)
     }
 }
@@ -29,9 +30,10 @@ enum IDExhaustion {
 
     static func states(_ db: Connection) throws -> [State] {
         try ["sections", "rows"].map { table in
-            State(table: table,
-                  highestID: try db.cached("SELECT coalesce(max(id), 0) FROM \(table)").bind([]).first { $0.int64(0) } ?? 0,
-                  sequence: try db.cached("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0)")
+            State(
+                table: table,
+                highestID: try db.cached("SELECT coalesce(max(id), 0) FROM \(table)").bind([]).first { $0.int64(0) } ?? 0,
+                sequence: try db.cached("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0)")
                     .bind([.text(table)]).first { $0.int64(0) } ?? 0)
         }
     }

@@ -60,8 +60,9 @@ public struct ListIndexPath: Hashable, Comparable, Sendable, Codable, LosslessSt
     public init?(_ description: String) {
         let parts = description.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let section = DecimalInteger.parse(parts[0]),
-              let row = DecimalInteger.parse(parts[1]) else { return nil }
+            let section = DecimalInteger.parse(parts[0]),
+            let row = DecimalInteger.parse(parts[1])
+        else { return nil }
         self.init(section: section, row: row)
     }
 

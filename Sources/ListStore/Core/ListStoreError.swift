@@ -105,93 +105,101 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// What failed, on which input, and what to do, in one line.
     public var description: String {
         switch self {
-        case let .sectionIndexOutOfRange(index, count):
+        case .sectionIndexOutOfRange(let index, let count):
             return "section \(index) does not exist: the store has \(Self.countText(count, "section"))\(Self.validRange(count)); read the sections again for the current indexes"
-        case let .sectionInsertionIndexOutOfRange(index, count):
+        case .sectionInsertionIndexOutOfRange(let index, let count):
             return "cannot insert a section at \(index): the store has \(Self.countText(count, "section")), so the index must be 0…\(count)"
-        case let .rowIndexOutOfRange(path, count):
-            return "row \(path) does not exist: section \(path.section) has \(Self.countText(count, "row"))\(Self.validRange(count)); read the rows again for the current index paths"
-        case let .rowDestinationOutOfRange(path, maxRow):
+        case .rowIndexOutOfRange(let path, let count):
+            return
+                "row \(path) does not exist: section \(path.section) has \(Self.countText(count, "row"))\(Self.validRange(count)); read the rows again for the current index paths"
+        case .rowDestinationOutOfRange(let path, let maxRow):
             return "cannot put a row at \(path): in section \(path.section) the row index must be 0…\(maxRow)"
-        case let .duplicateIndexPath(path):
+        case .duplicateIndexPath(let path):
             return "index path \(path) is given twice; name each row once"
-        case let .duplicateSectionIndex(index):
+        case .duplicateSectionIndex(let index):
             return "section \(index) is given twice; name each section once"
-        case let .duplicateRowID(id):
+        case .duplicateRowID(let id):
             return "\(id) is given twice; name each row once"
-        case let .duplicateSectionID(id):
+        case .duplicateSectionID(let id):
             return "\(id) is given twice; name each section once"
-        case let .unknownRow(id):
+        case .unknownRow(let id):
             return "\(id) does not exist (it may have been deleted); read the list again"
-        case let .unknownSection(id):
+        case .unknownSection(let id):
             return "\(id) does not exist (it may have been deleted); read the list again"
-        case let .invalidPayload(text):
+        case .invalidPayload(let text):
             return "payload is not valid JSON: \(Self.excerpt(text)); pass a JSON value such as '{\"key\": 1}'"
-        case let .invalidTitle(title, reason):
+        case .invalidTitle(let title, let reason):
             return "invalid title \(Self.excerpt(title)): \(reason)"
-        case let .storeNotEmpty(count):
+        case .storeNotEmpty(let count):
             return "the store is not empty (it has \(Self.countText(count, "section"))); import into an empty store, or ask the import to replace its contents"
-        case let .invalidDocument(reason):
+        case .invalidDocument(let reason):
             return "cannot import the document: \(reason)"
-        case let .positionsDamaged(section):
-            return "the row positions of section \(section) were changed outside ListStore (a gap or a wrong count); nothing was changed — repair the store to renumber them, keeping their order"
-        case let .notAListStore(path, reason):
+        case .positionsDamaged(let section):
+            return
+                "the row positions of section \(section) were changed outside ListStore (a gap or a wrong count); nothing was changed — repair the store to renumber them, keeping their order"
+        case .notAListStore(let path, let reason):
             return "\(path) is not a ListStore database (\(reason)); it was left untouched — pass the path of a ListStore file, or a new path to create one"
-        case let .schemaAltered(path, detail):
+        case .schemaAltered(let path, let detail):
             return "the schema of \(path) was changed outside ListStore (\(detail)); it was left untouched — undo that change in the sqlite3 shell, or restore a backup"
-        case let .newerSchema(path, fileVersion, supported):
+        case .newerSchema(let path, let fileVersion, let supported):
             return "\(path) has schema version \(fileVersion), newer than this ListStore understands (\(supported)); it was left untouched — upgrade ListStore"
-        case let .needsMigration(path, fileVersion, supported):
+        case .needsMigration(let path, let fileVersion, let supported):
             return "\(path) has schema version \(fileVersion) and needs migrating to \(supported), which a read-only open cannot do; open it for writing once"
-        case let .openedForReading(path):
+        case .openedForReading(let path):
             return "\(path) was opened for reading only; nothing was changed — open it with mode .readWrite to edit it"
-        case let .busy(detail):
+        case .busy(let detail):
             return "database is busy: another process kept it locked past the busy timeout (\(detail)); nothing was changed — try again"
-        case let .readOnly(detail):
+        case .readOnly(let detail):
             return "cannot write the database: it or its folder is read-only (\(detail)); nothing was changed — check the file permissions"
-        case let .full(detail):
+        case .full(let detail):
             return "the disk or the database size limit is full (\(detail)); nothing was changed — free some space and try again"
-        case let .fileSizeLimit(detail):
+        case .fileSizeLimit(let detail):
             return "\(StorageLimit.fileSizeLimit.reason) (\(detail)); nothing was changed — \(StorageLimit.fileSizeLimit.remedy)"
-        case let .backupTargetExists(path):
+        case .backupTargetExists(let path):
             return "\(path) already exists; choose a new file name (a backup never overwrites)"
-        case let .backupFailed(path, reason, remedy):
+        case .backupFailed(let path, let reason, let remedy):
             return "cannot back up to \(path.isEmpty ? "an empty path" : path): \(reason); no backup was written and the database is unchanged — \(remedy)"
-        case let .corrupt(detail):
+        case .corrupt(let detail):
             return "the database file is damaged (\(detail)); nothing was changed — restore a backup or recover it with `sqlite3 FILE .recover`"
-        case let .database(error):
+        case .database(let error):
             return error.description
-        case let .sectionOrderDamaged(count, lowest, highest):
-            return "the section positions were changed outside ListStore (\(Self.countText(count, "section")) at positions \(lowest)…\(highest), not 0…\(count - 1)); nothing was changed — repair the store to renumber them, keeping their order"
-        case let .readReplica(path):
-            return "\(path) is a read replica that Litestream keeps following its primary (\(path)-txid is beside it); nothing was changed — an edit here would be overwritten: edit the primary, or open this copy for reading"
-        case let .cannotObserve(path, reason):
+        case .sectionOrderDamaged(let count, let lowest, let highest):
+            return
+                "the section positions were changed outside ListStore (\(Self.countText(count, "section")) at positions \(lowest)…\(highest), not 0…\(count - 1)); nothing was changed — repair the store to renumber them, keeping their order"
+        case .readReplica(let path):
+            return
+                "\(path) is a read replica that Litestream keeps following its primary (\(path)-txid is beside it); nothing was changed — an edit here would be overwritten: edit the primary, or open this copy for reading"
+        case .cannotObserve(let path, let reason):
             return "cannot observe \(path): \(reason)"
         case .reentrantCall:
-            return "the store was called from inside one of its own closures (write, read, scan or import), which holds its lock; nothing was changed — use the transaction or reader the closure was given, or call the store after the closure returns"
+            return
+                "the store was called from inside one of its own closures (write, read, scan or import), which holds its lock; nothing was changed — use the transaction or reader the closure was given, or call the store after the closure returns"
         case .transactionFinished:
-            return "the transaction has already ended (the write, read or import closure that was given the transaction, reader or importer returned); nothing was changed — use it only inside that closure"
-        case let .identifiersExhausted(table):
+            return
+                "the transaction has already ended (the write, read or import closure that was given the transaction, reader or importer returned); nothing was changed — use it only inside that closure"
+        case .identifiersExhausted(let table):
             let noun = table == "sections" ? "section" : "row"
             let moveRows = table == "sections" ? " and UPDATE rows SET section_id = <new id> WHERE section_id = \(Int64.max)" : ""
             return "cannot add a \(noun): the ids of table \(table) are used up (the id \(Int64.max), the largest SQLite allows, "
                 + "was written by hand or imported, and ids are never reused); nothing was changed — in the sqlite3 shell give that \(noun) a smaller "
                 + "unused id (UPDATE \(table) SET id = <new id> WHERE id = \(Int64.max)\(moveRows)), then reset the counter: "
                 + "UPDATE sqlite_sequence SET seq = (SELECT max(id) FROM \(table)) WHERE name = '\(table)'"
-        case let .unusablePath(path, reason):
+        case .unusablePath(let path, let reason):
             return "cannot use \(path.isEmpty ? "an empty path" : path) as a database: \(reason); nothing was opened — pass the path of a regular file, or a new path to create one"
-        case let .companionFile(path, reason):
+        case .companionFile(let path, let reason):
             return "cannot use \(path): \(reason); nothing was changed"
-        case let .payloadTooDeep(text):
-            return "payload is nested deeper than \(PayloadDepth.maximum) levels, the most ListStore stores (SQLite's JSON functions read no deeper): \(Self.excerpt(text)); flatten it"
-        case let .fileReplaced(path, reason):
+        case .payloadTooDeep(let text):
+            return
+                "payload is nested deeper than \(PayloadDepth.maximum) levels, the most ListStore stores (SQLite's JSON functions read no deeper): \(Self.excerpt(text)); flatten it"
+        case .fileReplaced(let path, let reason):
             return "\(path) was replaced or moved while it was open here (\(reason)); nothing was written — open it again"
-        case let .walFromAnotherFile(path, reason):
+        case .walFromAnotherFile(let path, let reason):
             return "\(path)-wal does not belong to \(path) (\(reason)); nothing was read through it and both were left untouched — "
                 + "if it is another file's (left beside a restored backup), move \(path)-wal and \(path)-shm away; "
                 + "if it is this file's, restore the file and its -wal together"
-        case let .hotJournal(path):
-            return "\(path) has a rollback journal (\(path)-journal) left by an interrupted write, which reading cannot roll back; both were left untouched — open it for writing once to roll it back"
+        case .hotJournal(let path):
+            return
+                "\(path) has a rollback journal (\(path)-journal) left by an interrupted write, which reading cannot roll back; both were left untouched — open it for writing once to roll it back"
         }
     }
 
@@ -202,11 +210,17 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     }
 
     init(_ error: SQLiteError) {
-        if error.isBusy { self = .busy(error.message) }
-        else if let limit = StorageLimit(error) { self = limit == .diskFull ? .full(error.message) : .fileSizeLimit(error.message) }
-        else if error.isReadOnly { self = .readOnly(error.message) }
-        else if error.isCorruptOrNotADatabase { self = .corrupt(error.message) }
-        else { self = .database(DatabaseFailure(error)) }
+        if error.isBusy {
+            self = .busy(error.message)
+        } else if let limit = StorageLimit(error) {
+            self = limit == .diskFull ? .full(error.message) : .fileSizeLimit(error.message)
+        } else if error.isReadOnly {
+            self = .readOnly(error.message)
+        } else if error.isCorruptOrNotADatabase {
+            self = .corrupt(error.message)
+        } else {
+            self = .database(DatabaseFailure(error))
+        }
     }
 
     private static func countText(_ count: Int, _ noun: String) -> String {
@@ -252,7 +266,6 @@ public struct DatabaseFailure: Error, Hashable, Sendable, CustomStringConvertibl
 extension ListStoreError {
     /// Runs `body`, turning a SQLite failure or a moved file into the ``ListStoreError`` the store's calls throw.
     static func translating<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as SQLiteError { throw ListStoreError(error) }
-        catch let error as FileMovedError { throw ListStoreError(error) }
+        do { return try body() } catch let error as SQLiteError { throw ListStoreError(error) } catch let error as FileMovedError { throw ListStoreError(error) }
     }
 }

@@ -60,7 +60,8 @@ public struct ListSnapshot: Hashable, Sendable, Codable {
     /// The row at `indexPath`, or nil when it is out of range.
     public subscript(indexPath: ListIndexPath) -> ListRow? {
         guard sections.indices.contains(indexPath.section),
-              sections[indexPath.section].rows.indices.contains(indexPath.row) else { return nil }
+            sections[indexPath.section].rows.indices.contains(indexPath.row)
+        else { return nil }
         return sections[indexPath.section].rows[indexPath.row]
     }
 

@@ -34,7 +34,10 @@ package enum StorageLimit: Hashable, Sendable {
             self = limit
         } else if error.isFull || (Self.growthFailures.contains(error.extendedCode) && error.systemErrno == 0) {
             guard Self.processFileSizeLimit != nil else {
-                if error.isFull { self = .diskFull; return }
+                if error.isFull {
+                    self = .diskFull
+                    return
+                }
                 return nil
             }
             self = .fileSizeLimit
@@ -68,9 +71,9 @@ package enum StorageLimit: Hashable, Sendable {
     static var processFileSizeLimit: UInt64? {
         var limit = rlimit()
         #if canImport(Glibc)
-        let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+            let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
         #else
-        let resource = RLIMIT_FSIZE
+            let resource = RLIMIT_FSIZE
         #endif
         // RLIM_INFINITY is all ones on Linux and 2^63 − 1 on Apple platforms.
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur < rlim_t(Int64.max) else { return nil }

@@ -32,7 +32,9 @@ enum PayloadDepth {
 
     /// Throws `payloadTooDeep` when `payload` nests arrays and objects deeper than ``maximum``.
     static func check(_ payload: String) throws {
-        var depth = 0, inString = false, escaped = false
+        var depth = 0
+        var inString = false
+        var escaped = false
         for byte in payload.utf8 {
             if inString {
                 if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }

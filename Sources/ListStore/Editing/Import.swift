@@ -12,7 +12,11 @@ public struct ListDocument: Hashable, Sendable {
         /// The rows, in order.
         public var rows: [Row]
         /// A section of a document.
-        public init(id: SectionID? = nil, title: String, rows: [Row] = []) { self.id = id; self.title = title; self.rows = rows }
+        public init(id: SectionID? = nil, title: String, rows: [Row] = []) {
+            self.id = id
+            self.title = title
+            self.rows = rows
+        }
     }
 
     /// One row of the document.
@@ -24,7 +28,11 @@ public struct ListDocument: Hashable, Sendable {
         /// Optional JSON text.
         public var payload: String?
         /// A row of a document.
-        public init(id: RowID? = nil, title: String, payload: String? = nil) { self.id = id; self.title = title; self.payload = payload }
+        public init(id: RowID? = nil, title: String, payload: String? = nil) {
+            self.id = id
+            self.title = title
+            self.payload = payload
+        }
     }
 
     /// The sections, in order.
@@ -100,8 +108,10 @@ public final class ListImporter {
         if let id, id.rawValue <= 0 { throw ListStoreError.invalidDocument("row id \(id.rawValue) is not a positive integer") }
         try db.validatePayload(payload)
         do {
-            try insertRow.bind([id.map { .integer($0.rawValue) } ?? .null, .integer(section.id), .int(section.rows),
-                                .text(title), .optionalText(payload)]).run()
+            try insertRow.bind([
+                id.map { .integer($0.rawValue) } ?? .null, .integer(section.id), .int(section.rows),
+                .text(title), .optionalText(payload),
+            ]).run()
         } catch {
             if let id, Self.isDuplicateID(error) { throw ListStoreError.duplicateRowID(id) }
             throw db.explainingFull(error, inserting: "rows")

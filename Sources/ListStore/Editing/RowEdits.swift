@@ -69,9 +69,11 @@ extension ListTransaction {
                 inserted.append((id, SectionID(rawValue: target.sectionID), ListIndexPath(section: section, row: index)))
                 changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: index), row: ListRow(id: id, title: row.title, payload: row.payload)))
             }
-            record(changes, inserted.map {
-                .rowsInserted(ids: EditEvent.runs([$0.id]), section: $0.section.rawValue, sectionIndex: $0.path.section, at: $0.path.row)
-            })
+            record(
+                changes,
+                inserted.map {
+                    .rowsInserted(ids: EditEvent.runs([$0.id]), section: $0.section.rawValue, sectionIndex: $0.path.section, at: $0.path.row)
+                })
             return inserted.map(\.id)
         }
     }
@@ -96,7 +98,9 @@ extension ListTransaction {
     public func moveRow(from: ListIndexPath, to: ListIndexPath) throws {
         try whileOpen {
             let source = try checkedSection(at: from.section)
-            try move(rowID: try source.rowID(at: from.row, db), from: source, at: from.row, toSection: to.section == from.section ? nil : try checkedSection(at: to.section), row: to.row)
+            try move(
+                rowID: try source.rowID(at: from.row, db), from: source, at: from.row, toSection: to.section == from.section ? nil : try checkedSection(at: to.section), row: to.row
+            )
         }
     }
 
@@ -197,10 +201,12 @@ extension ListTransaction {
             } catch { throw db.explainingFull(error, inserting: "rows") }
             let id = RowID(rawValue: db.lastInsertedRowID)
             ids.append(id)
-            changes.insertedRows.append(.init(indexPath: ListIndexPath(section: target.sectionIndex, row: start + offset), row: ListRow(id: id, title: row.title, payload: row.payload)))
+            changes.insertedRows.append(
+                .init(indexPath: ListIndexPath(section: target.sectionIndex, row: start + offset), row: ListRow(id: id, title: row.title, payload: row.payload)))
         }
         try target.save(db)
-        let sectionID = SectionID(rawValue: target.sectionID), sectionIndex = target.sectionIndex
+        let sectionID = SectionID(rawValue: target.sectionID)
+        let sectionIndex = target.sectionIndex
         record(changes, [.rowsInserted(ids: EditEvent.runs(ids), section: sectionID.rawValue, sectionIndex: sectionIndex, at: start)])
         return ids
     }
@@ -238,7 +244,8 @@ extension ListTransaction {
         var changes = ChangeSet()
         let id = RowID(rawValue: rowID)
         changes.movedRows = [.init(from: fromPath, to: toPath, id: id)]
-        let sourceID = SectionID(rawValue: source.sectionID), targetID = SectionID(rawValue: target?.sectionID ?? source.sectionID)
+        let sourceID = SectionID(rawValue: source.sectionID)
+        let targetID = SectionID(rawValue: target?.sectionID ?? source.sectionID)
         record(changes, [.rowMoved(id: id.rawValue, from: fromPath, source: sourceID.rawValue, to: toPath, target: targetID.rawValue)])
     }
 
@@ -256,15 +263,22 @@ extension ListTransaction {
         let entries = doomed.compactMap { row in
             sections[row.path.section].map { (row: ChangeSet.RowChange(indexPath: row.path, id: row.id), section: SectionID(rawValue: $0.sectionID)) }
         }
-        record(changes.sorted(), [.rowsDeleted(entries.map {
-            [Int64($0.row.indexPath.section), Int64($0.row.indexPath.row), $0.row.id.rawValue, $0.section.rawValue]
-        })])
+        record(
+            changes.sorted(),
+            [
+                .rowsDeleted(
+                    entries.map {
+                        [Int64($0.row.indexPath.section), Int64($0.row.indexPath.row), $0.row.id.rawValue, $0.section.rawValue]
+                    })
+            ])
     }
 
     private func update(rowID: Int64, in section: SectionRows, at path: ListIndexPath, title: String?, payload: PayloadUpdate) throws {
         if let title { try validateTitle(title) }
-        guard let current = try db.cached("SELECT title, payload FROM rows WHERE id = ?1").bind([.integer(rowID)])
-            .first({ (title: $0.text(0), payload: $0.optionalText(1)) }) else {
+        guard
+            let current = try db.cached("SELECT title, payload FROM rows WHERE id = ?1").bind([.integer(rowID)])
+                .first({ (title: $0.text(0), payload: $0.optionalText(1)) })
+        else {
             throw ListStoreError.unknownRow(RowID(rawValue: rowID))
         }
         let newPayload: String?
@@ -279,7 +293,8 @@ extension ListTransaction {
         guard newTitle != current.title || newPayload != current.payload else { return }
         try db.run("UPDATE rows SET title = ?2, payload = ?3 WHERE id = ?1", [.integer(rowID), .text(newTitle), .optionalText(newPayload)])
         var changes = ChangeSet()
-        let id = RowID(rawValue: rowID), sectionID = SectionID(rawValue: section.sectionID)
+        let id = RowID(rawValue: rowID)
+        let sectionID = SectionID(rawValue: section.sectionID)
         changes.updatedRows = [.init(indexPath: path, row: ListRow(id: id, title: newTitle, payload: newPayload))]
         record(changes, [.rowUpdated(id: rowID, section: sectionID.rawValue, path: path, oldTitle: current.title, oldPayload: current.payload)])
     }

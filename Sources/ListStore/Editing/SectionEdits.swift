@@ -58,9 +58,10 @@ extension ListTransaction {
         try whileOpen {
             if let repeated = firstRepeated(ids) { throw ListStoreError.duplicateSectionID(repeated) }
             try verifiedSectionCount()
-            try delete(try ids.map { id in
-                ChangeSet.SectionChange(index: try db.existingSectionIndex(id), id: id)
-            })
+            try delete(
+                try ids.map { id in
+                    ChangeSet.SectionChange(index: try db.existingSectionIndex(id), id: id)
+                })
         }
     }
 
@@ -68,7 +69,8 @@ extension ListTransaction {
         try validateTitle(title)
         guard let old = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(section.sectionID)]), old != title else { return }
         try db.run("UPDATE sections SET title = ?2 WHERE id = ?1", [.integer(section.sectionID), .text(title)])
-        let id = SectionID(rawValue: section.sectionID), index = section.sectionIndex
+        let id = SectionID(rawValue: section.sectionID)
+        let index = section.sectionIndex
         var changes = ChangeSet()
         changes.updatedSections = [.init(index: index, id: id, title: title)]
         record(changes, [.sectionRenamed(id: id.rawValue, index: index, oldTitle: old)])

@@ -15,11 +15,13 @@ struct StoreDamage {
     }
 
     static func orphans(_ db: Connection) throws -> [StoreDamage] {
-        try db.cached("""
+        try db.cached(
+            """
             SELECT r.section_id, count(*), min(r.id), max(r.id) FROM rows AS r
             WHERE NOT EXISTS (SELECT 1 FROM sections AS s WHERE s.id = r.section_id)
             GROUP BY r.section_id ORDER BY r.section_id
-            """).bind([]).map { StoreDamage(missingSectionID: $0.int64(0), count: $0.int(1), lowestRowID: $0.int64(2), highestRowID: $0.int64(3)) }
+            """
+        ).bind([]).map { StoreDamage(missingSectionID: $0.int64(0), count: $0.int(1), lowestRowID: $0.int64(2), highestRowID: $0.int64(3)) }
     }
 }
 
@@ -34,15 +36,19 @@ enum ValueDamage {
         var problems: [IntegrityProblem] = []
         for table in ["sections", "rows"] {
             let noun = table == "rows" ? "row" : "section"
-            problems += try report(db, "SELECT id FROM \(table) WHERE title = ''", noun, "an empty title",
-                                   "UPDATE \(table) SET title = '(untitled)' WHERE title = '';")
-            problems += try report(db, "SELECT id FROM \(table) WHERE instr(title, char(0)) > 0", noun, "a NUL character in its title",
-                                   "UPDATE \(table) SET title = substr(title, 1, instr(title, char(0)) - 1) || substr(title, instr(title, char(0)) + 1) WHERE instr(title, char(0)) > 0; (removes one NUL per run: repeat while check reports it)")
+            problems += try report(
+                db, "SELECT id FROM \(table) WHERE title = ''", noun, "an empty title",
+                "UPDATE \(table) SET title = '(untitled)' WHERE title = '';")
+            problems += try report(
+                db, "SELECT id FROM \(table) WHERE instr(title, char(0)) > 0", noun, "a NUL character in its title",
+                "UPDATE \(table) SET title = substr(title, 1, instr(title, char(0)) - 1) || substr(title, instr(title, char(0)) + 1) WHERE instr(title, char(0)) > 0; (removes one NUL per run: repeat while check reports it)"
+            )
             problems += try invalidUTF8(db, table: table, column: "title", noun: noun)
         }
-        problems += try report(db, "SELECT id FROM rows WHERE payload IS NOT NULL AND NOT json_valid(payload)", "row",
-                               "a payload that is not valid JSON",
-                               "UPDATE rows SET payload = json_quote(payload) WHERE payload IS NOT NULL AND NOT json_valid(payload); (keeps each as a JSON string)")
+        problems += try report(
+            db, "SELECT id FROM rows WHERE payload IS NOT NULL AND NOT json_valid(payload)", "row",
+            "a payload that is not valid JSON",
+            "UPDATE rows SET payload = json_quote(payload) WHERE payload IS NOT NULL AND NOT json_valid(payload); (keeps each as a JSON string)")
         problems += try invalidUTF8(db, table: "rows", column: "payload", noun: "row")
         problems += try tooDeep(db)
         return problems
@@ -61,9 +67,12 @@ enum ValueDamage {
                 if ids.count < namedLimit { ids.append(row.int64(0)) }
             }
         guard count > 0, let first = ids.first else { return [] }
-        return [IntegrityProblem(describe("row", ids, count) + " \(count == 1 ? "has" : "have") a payload nested deeper than \(PayloadDepth.maximum) levels",
-                                 isRepairable: false,
-                                 remedy: "UPDATE rows SET payload = json_quote(payload) WHERE id = \(first); (keeps it as a JSON string; one statement per row)")]
+        return [
+            IntegrityProblem(
+                describe("row", ids, count) + " \(count == 1 ? "has" : "have") a payload nested deeper than \(PayloadDepth.maximum) levels",
+                isRepairable: false,
+                remedy: "UPDATE rows SET payload = json_quote(payload) WHERE id = \(first); (keeps it as a JSON string; one statement per row)")
+        ]
     }
 
     private static func report(_ db: Connection, _ query: String, _ noun: String, _ what: String, _ remedy: String) throws -> [IntegrityProblem] {
@@ -90,9 +99,12 @@ enum ValueDamage {
         }
         guard count > 0, let first = ids.first else { return [] }
         let replacement = column == "payload" ? "NULL" : "'new title'"
-        return [IntegrityProblem(describe(noun, ids, count) + " \(count == 1 ? "has" : "have") a \(column) that is not valid UTF-8",
-                                 isRepairable: false,
-                                 remedy: "UPDATE \(table) SET \(column) = \(replacement) WHERE id = \(first); (one statement per \(noun), with the \(column) you want)")]
+        return [
+            IntegrityProblem(
+                describe(noun, ids, count) + " \(count == 1 ? "has" : "have") a \(column) that is not valid UTF-8",
+                isRepairable: false,
+                remedy: "UPDATE \(table) SET \(column) = \(replacement) WHERE id = \(first); (one statement per \(noun), with the \(column) you want)")
+        ]
     }
 
     private static func describe(_ noun: String, _ ids: [Int64], _ count: Int) -> String {
@@ -129,10 +141,13 @@ extension IDExhaustion {
             if state.highestID == Int64.max {
                 // The largest id below plus one; 1 when it is the only one (max() of nothing is NULL, which an id refuses).
                 let next = "(SELECT coalesce(max(id), 0) + 1 FROM \(state.table) WHERE id < \(Int64.max))"
-                let references = state.table == "sections" ? " UPDATE rows SET section_id = (SELECT max(id) FROM sections WHERE id < \(Int64.max)) WHERE section_id = \(Int64.max);" : ""
-                let move = state.table == "sections" ? "UPDATE sections SET id = \(next) WHERE id = \(Int64.max);\(references)" : "UPDATE rows SET id = \(next) WHERE id = \(Int64.max);"
-                return IntegrityProblem("\(noun) #\(state.highestID) has the largest possible id, so no \(noun) can be added", isRepairable: false,
-                                        remedy: "\(move) (gives it a free id), then `repair()`")
+                let references =
+                    state.table == "sections" ? " UPDATE rows SET section_id = (SELECT max(id) FROM sections WHERE id < \(Int64.max)) WHERE section_id = \(Int64.max);" : ""
+                let move =
+                    state.table == "sections" ? "UPDATE sections SET id = \(next) WHERE id = \(Int64.max);\(references)" : "UPDATE rows SET id = \(next) WHERE id = \(Int64.max);"
+                return IntegrityProblem(
+                    "\(noun) #\(state.highestID) has the largest possible id, so no \(noun) can be added", isRepairable: false,
+                    remedy: "\(move) (gives it a free id), then `repair()`")
             }
             if state.sequence == Int64.max {
                 return IntegrityProblem("the id sequence of \(state.table) (sqlite_sequence) is at the largest possible id, so no \(noun) can be added")

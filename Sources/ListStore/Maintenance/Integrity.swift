@@ -40,7 +40,8 @@ struct RowPositionState {
             problems.append(IntegrityProblem("section \(index) records \(storedCount) rows but has \(count)"))
         }
         if hasGap {
-            let first = Addressing.rowIndex(position: low, base: base), last = Addressing.rowIndex(position: high, base: base)
+            let first = Addressing.rowIndex(position: low, base: base)
+            let last = Addressing.rowIndex(position: high, base: base)
             problems.append(IntegrityProblem("rows of section \(index) have positions \(first)…\(last) (relative to its base) for \(count) rows, not 0…\(count - 1)"))
         }
         if baseOutOfRange {
@@ -51,16 +52,19 @@ struct RowPositionState {
 
     /// Every damaged section, in display order (one pass over the rows).
     static func damaged(_ db: Connection) throws -> [RowPositionState] {
-        try db.cached("""
+        try db.cached(
+            """
             SELECT s.id, s.position, s.row_base, s.row_count, count(r.id), min(r.position), max(r.position)
             FROM sections AS s LEFT JOIN rows AS r ON r.section_id = s.id
             GROUP BY s.id
             HAVING count(r.id) <> s.row_count OR s.row_base >= ?1 OR s.row_base <= -?1
                 OR (count(r.id) > 0 AND (min(r.position) <> s.row_base OR max(r.position) - s.row_base <> count(r.id) - 1))
             ORDER BY s.position
-            """).bind([.int(SectionRows.positionLimit)]).map { row in
-            RowPositionState(sectionID: row.int64(0), index: row.int(1), base: row.int(2), storedCount: row.int(3),
-                             count: row.int(4), low: row.int(5), high: row.int(6))
+            """
+        ).bind([.int(SectionRows.positionLimit)]).map { row in
+            RowPositionState(
+                sectionID: row.int64(0), index: row.int(1), base: row.int(2), storedCount: row.int(3),
+                count: row.int(4), low: row.int(5), high: row.int(6))
         }
     }
 }

@@ -14,9 +14,13 @@ enum ChangeLogDamage {
         case .sound:
             return nil
         case .missing:
-            return IntegrityProblem("the change log's state row (liststore_state) was deleted outside ListStore: hand edits may go unlogged, so observers in other processes reload on every commit until ListStore writes again")
+            return IntegrityProblem(
+                "the change log's state row (liststore_state) was deleted outside ListStore: hand edits may go unlogged, so observers in other processes reload on every commit until ListStore writes again"
+            )
         case .stuck:
-            return IntegrityProblem("the change log's state row (liststore_state) was left at writing = 1 outside ListStore: hand edits are not logged, so observers in other processes reload on every commit until ListStore writes again")
+            return IntegrityProblem(
+                "the change log's state row (liststore_state) was left at writing = 1 outside ListStore: hand edits are not logged, so observers in other processes reload on every commit until ListStore writes again"
+            )
         }
     }
 
@@ -37,7 +41,7 @@ enum ChangeLogDamage {
             if let previous, entry.sequence != previous + 1 { gaps.append(gap(previous + 1, entry.sequence - 1)) }
             previous = entry.sequence
             var inserted: Int64 = 0
-            if case let .failure(damage) = ChangeLog.read(entry, limits, inserted: &inserted) {
+            if case .failure(let damage) = ChangeLog.read(entry, limits, inserted: &inserted) {
                 damagedCount += 1
                 if damaged.count < namedLimit { damaged.append(damage) }
             }
@@ -49,7 +53,10 @@ enum ChangeLogDamage {
         }
         var problems: [IntegrityProblem] = []
         if !gaps.isEmpty {
-            problems.append(IntegrityProblem("change log entries \(gaps.prefix(namedLimit).joined(separator: ", "))\(gaps.count > namedLimit ? " and \(gaps.count - namedLimit) more runs" : "") were deleted outside ListStore: observers that had not read them reload"))
+            problems.append(
+                IntegrityProblem(
+                    "change log entries \(gaps.prefix(namedLimit).joined(separator: ", "))\(gaps.count > namedLimit ? " and \(gaps.count - namedLimit) more runs" : "") were deleted outside ListStore: observers that had not read them reload"
+                ))
         }
         for damage in damaged {
             problems.append(IntegrityProblem("change log entry #\(damage.sequence) cannot be trusted (\(damage.reason)): observers reload instead of reading it"))

@@ -13,13 +13,19 @@ enum Repairs {
         guard !orphans.isEmpty else { return [] }
         let order = try SectionOrderState.read(db)
         let position: Int
-        if order.count == 0 { position = 0 }
-        else if order.high < Int.max { position = order.high + 1 }
-        else if order.low > Int.min { position = order.low - 1 }
-        else { throw ListStoreError.corrupt("no free section position for recovered rows: section positions span the whole integer range") }
+        if order.count == 0 {
+            position = 0
+        } else if order.high < Int.max {
+            position = order.high + 1
+        } else if order.low > Int.min {
+            position = order.low - 1
+        } else {
+            throw ListStoreError.corrupt("no free section position for recovered rows: section positions span the whole integer range")
+        }
         try db.run("INSERT INTO sections (position, title) VALUES (?1, ?2)", [.int(position), .text(recoveredSectionTitle)])
         let sectionID = db.lastInsertedRowID
-        try db.run("""
+        try db.run(
+            """
             UPDATE rows SET section_id = ?1, position = ranked.new_position
             FROM (SELECT id, row_number() OVER (ORDER BY section_id, position, id) - 1 AS new_position FROM rows
                   WHERE NOT EXISTS (SELECT 1 FROM sections AS s WHERE s.id = rows.section_id)) AS ranked
@@ -33,21 +39,25 @@ enum Repairs {
     static func sectionPositions(_ db: Connection) throws -> [String] {
         let order = try SectionOrderState.read(db)
         guard order.isDamaged else { return [] }
-        try renumber(db, table: "sections", filter: "1", [], count: order.count, low: order.low, high: order.high,
-                     what: "the sections")
+        try renumber(
+            db, table: "sections", filter: "1", [], count: order.count, low: order.low, high: order.high,
+            what: "the sections")
         return ["sections: renumbered \(order.count) sections (positions ran from \(order.low) to \(order.high))"]
     }
 
     static func rowPositions(_ db: Connection) throws -> [String] {
         try RowPositionState.damaged(db).map { section in
             if section.count > 0 {
-                try renumber(db, table: "rows", filter: "section_id = ?1", [.integer(section.sectionID)], count: section.count,
-                             low: section.low, high: section.high, what: "the rows of section \(section.index) (#\(section.sectionID))")
+                try renumber(
+                    db, table: "rows", filter: "section_id = ?1", [.integer(section.sectionID)], count: section.count,
+                    low: section.low, high: section.high, what: "the rows of section \(section.index) (#\(section.sectionID))")
             }
             try db.run("UPDATE sections SET row_base = 0, row_count = ?2 WHERE id = ?1", [.integer(section.sectionID), .int(section.count)])
             var what: [String] = []
             if section.hasGap {
-                what.append("positions \(Addressing.rowIndex(position: section.low, base: section.base))…\(Addressing.rowIndex(position: section.high, base: section.base)) for \(section.count) rows")
+                what.append(
+                    "positions \(Addressing.rowIndex(position: section.low, base: section.base))…\(Addressing.rowIndex(position: section.high, base: section.base)) for \(section.count) rows"
+                )
             }
             if section.storedCount != section.count { what.append("recorded \(section.storedCount) rows, has \(section.count)") }
             if section.baseOutOfRange { what.append("row_base \(section.base) out of range") }
@@ -70,7 +80,9 @@ enum Repairs {
         if !problems.isEmpty {
             let count = try db.scalarInt("SELECT count(*) FROM liststore_log") ?? 0
             try db.run("DELETE FROM liststore_log")
-            fixes.append("change log: cleared its \(count == 1 ? "entry" : "\(count) entries") (\(problems.count == 1 ? "1 problem" : "\(problems.count) problems"): gaps or entries that cannot be trusted); observers behind reload once")
+            fixes.append(
+                "change log: cleared its \(count == 1 ? "entry" : "\(count) entries") (\(problems.count == 1 ? "1 problem" : "\(problems.count) problems"): gaps or entries that cannot be trusted); observers behind reload once"
+            )
         }
         return fixes
     }
@@ -88,19 +100,26 @@ enum Repairs {
     /// their order (ties broken by id). The first UPDATE moves them into a range free of both their
     /// current positions (`low…high`, whatever a hand edit left) and the final ones, so UNIQUE holds
     /// whatever order SQLite visits them in; the second moves them down.
-    private static func renumber(_ db: Connection, table: String, filter: String, _ arguments: [SQLiteValue],
-                                 count: Int, low: Int, high: Int, what: String) throws {
+    private static func renumber(
+        _ db: Connection, table: String, filter: String, _ arguments: [SQLiteValue],
+        count: Int, low: Int, high: Int, what: String
+    ) throws {
         let start: Int
         let (above, aboveOverflows) = max(high, count - 1).addingReportingOverflow(1)
         let (_, aboveEndOverflows) = above.addingReportingOverflow(count)
         let (below, belowOverflows) = min(low, 0).subtractingReportingOverflow(count)
-        if !aboveOverflows && !aboveEndOverflows { start = above }
-        else if !belowOverflows { start = below }
-        else {
-            throw ListStoreError.corrupt("cannot renumber \(what): their positions span the whole integer range; set them by hand, e.g. UPDATE \(table) SET position = … WHERE \(pasteable(filter, arguments))")
+        if !aboveOverflows && !aboveEndOverflows {
+            start = above
+        } else if !belowOverflows {
+            start = below
+        } else {
+            throw ListStoreError.corrupt(
+                "cannot renumber \(what): their positions span the whole integer range; set them by hand, e.g. UPDATE \(table) SET position = … WHERE \(pasteable(filter, arguments))"
+            )
         }
         let startParameter = arguments.count + 1
-        try db.run("""
+        try db.run(
+            """
             UPDATE \(table) SET position = ?\(startParameter) + ranked.new_position
             FROM (SELECT id, row_number() OVER (ORDER BY position, id) - 1 AS new_position FROM \(table) WHERE \(filter)) AS ranked
             WHERE \(table).id = ranked.id
@@ -113,7 +132,7 @@ enum Repairs {
     private static func pasteable(_ filter: String, _ arguments: [SQLiteValue]) -> String {
         // From the last parameter down, so that ?1 never replaces the start of ?10.
         arguments.enumerated().reversed().reduce(filter) { text, argument in
-            guard case let .integer(value) = argument.element else { return text }
+            guard case .integer(let value) = argument.element else { return text }
             return text.replacingOccurrences(of: "?\(argument.offset + 1)", with: String(value))
         }
     }

@@ -47,7 +47,7 @@ enum ChangeLog {
     /// new entry's sequence number.
     static func finishWriting(_ db: Connection, _ entry: Entry) throws -> Int64 {
         switch entry {
-        case let .edits(events):
+        case .edits(let events):
             let json = try LogRecord.encode(events)
             try db.run("INSERT INTO liststore_log (kind, events) VALUES ('edits', ?1)", [.text(json)])
         case .structure:
@@ -119,15 +119,16 @@ enum ChangeLog {
         var tracker = ChangeTracker()
         // Titles and payloads changed by hand only change content, which moves nothing: they are noted
         // after the edits, at the index paths they have now, wherever they fell among the edits.
-        var handRows: [Int64] = [], handSections: [Int64] = []
+        var handRows: [Int64] = []
+        var handSections: [Int64] = []
         let limits = LogEntryLimits(head, since: ceilings)
         var inserted: Int64 = 0
         for entry in entries {
-            guard case let .success(reading) = read(entry, limits, inserted: &inserted) else { return nil }
+            guard case .success(let reading) = read(entry, limits, inserted: &inserted) else { return nil }
             switch reading {
-            case let .edits(events): for event in events { tracker.apply(event) }
-            case let .row(id): handRows.append(id)
-            case let .section(id): handSections.append(id)
+            case .edits(let events): for event in events { tracker.apply(event) }
+            case .row(let id): handRows.append(id)
+            case .section(let id): handSections.append(id)
             case .structure: return nil
             }
         }

@@ -58,7 +58,8 @@ struct LogHead {
     let schemaVersion: Int64
 
     static func read(_ db: Connection) throws -> LogHead {
-        let head = try db.cached("""
+        let head = try db.cached(
+            """
             SELECT (SELECT writing FROM liststore_state WHERE id = 1),
                    max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_log'), 0), coalesce((SELECT max(seq) FROM liststore_log), 0)),
                    max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'rows'), 0), coalesce((SELECT max(id) FROM rows), 0)),
@@ -66,10 +67,12 @@ struct LogHead {
                    min(1, coalesce((SELECT min(id) FROM rows), 1)),
                    min(1, coalesce((SELECT min(id) FROM sections), 1)),
                    (SELECT schema_version FROM pragma_schema_version)
-            """).bind([]).first { row in
-            LogHead(state: LogState(writing: row.isNull(0) ? nil : row.int64(0)), lastSequence: row.int64(1),
-                    ceilings: IDCeilings(rows: row.int64(2), sections: row.int64(3)), lowestRowID: row.int64(4), lowestSectionID: row.int64(5),
-                    schemaVersion: row.int64(6))
+            """
+        ).bind([]).first { row in
+            LogHead(
+                state: LogState(writing: row.isNull(0) ? nil : row.int64(0)), lastSequence: row.int64(1),
+                ceilings: IDCeilings(rows: row.int64(2), sections: row.int64(3)), lowestRowID: row.int64(4), lowestSectionID: row.int64(5),
+                schemaVersion: row.int64(6))
         }
         guard let head else { throw ListStoreError.corrupt("the change log's state cannot be read") }
         return head
@@ -84,29 +87,31 @@ extension EditEvent {
     /// insert, which must stay below `countLimit` too.
     func isPlausible(_ limits: LogEntryLimits, inserted: inout Int64) -> Bool {
         switch self {
-        case let .sectionInserted(id, index):
+        case .sectionInserted(let id, let index):
             return limits.isNewSection(id) && limits.isIndex(index)
-        case let .sectionsDeleted(pairs):
+        case .sectionsDeleted(let pairs):
             return !pairs.isEmpty && pairs.allSatisfy { $0.count == 2 && limits.isIndex($0[0]) && limits.isSection($0[1]) }
-        case let .sectionMoved(id, from, to):
+        case .sectionMoved(let id, let from, let to):
             return limits.isSection(id) && limits.isIndex(from) && limits.isIndex(to)
-        case let .sectionRenamed(id, index, _):
+        case .sectionRenamed(let id, let index, _):
             return limits.isSection(id) && limits.isIndex(index)
-        case let .rowsInserted(runs, section, sectionIndex, at):
+        case .rowsInserted(let runs, let section, let sectionIndex, let at):
             guard !runs.isEmpty, let (ranges, count) = EditEvent.ranges(runs),
-                  ranges.allSatisfy({ limits.isNewRow($0.lowerBound) && limits.isRow($0.upperBound) }),
-                  limits.isSection(section), limits.isIndex(sectionIndex), limits.isIndex(at) else { return false }
+                ranges.allSatisfy({ limits.isNewRow($0.lowerBound) && limits.isRow($0.upperBound) }),
+                limits.isSection(section), limits.isIndex(sectionIndex), limits.isIndex(at)
+            else { return false }
             let (total, overflow) = inserted.addingReportingOverflow(count)
             guard !overflow, total < LogEntryLimits.countLimit else { return false }
             inserted = total
             return true
-        case let .rowsDeleted(entries):
-            return !entries.isEmpty && entries.allSatisfy {
-                $0.count == 4 && limits.isIndex($0[0]) && limits.isIndex($0[1]) && limits.isRow($0[2]) && limits.isSection($0[3])
-            }
-        case let .rowMoved(id, from, source, to, target):
+        case .rowsDeleted(let entries):
+            return !entries.isEmpty
+                && entries.allSatisfy {
+                    $0.count == 4 && limits.isIndex($0[0]) && limits.isIndex($0[1]) && limits.isRow($0[2]) && limits.isSection($0[3])
+                }
+        case .rowMoved(let id, let from, let source, let to, let target):
             return limits.isRow(id) && limits.isIndex(from) && limits.isSection(source) && limits.isIndex(to) && limits.isSection(target)
-        case let .rowUpdated(id, section, path, _, _):
+        case .rowUpdated(let id, let section, let path, _, _):
             return limits.isRow(id) && limits.isSection(section) && limits.isIndex(path)
         }
     }

@@ -78,23 +78,28 @@ private struct Event: Codable {
         case "sections-deleted":
             event = .sectionsDeleted(try c.decode([[Int64]].self, forKey: "sections"))
         case "section-moved":
-            event = .sectionMoved(id: try c.decode(Int64.self, forKey: "section"), from: try c.decode(Int.self, forKey: "from"),
-                                  to: try c.decode(Int.self, forKey: "to"))
+            event = .sectionMoved(
+                id: try c.decode(Int64.self, forKey: "section"), from: try c.decode(Int.self, forKey: "from"),
+                to: try c.decode(Int.self, forKey: "to"))
         case "section-renamed":
-            event = .sectionRenamed(id: try c.decode(Int64.self, forKey: "section"), index: try c.decode(Int.self, forKey: "index"),
-                                    oldTitle: try c.decode(String.self, forKey: "oldTitle"))
+            event = .sectionRenamed(
+                id: try c.decode(Int64.self, forKey: "section"), index: try c.decode(Int.self, forKey: "index"),
+                oldTitle: try c.decode(String.self, forKey: "oldTitle"))
         case "rows-inserted":
-            event = .rowsInserted(ids: try c.decode([[Int64]].self, forKey: "ids"), section: try c.decode(Int64.self, forKey: "section"),
-                                  sectionIndex: try c.decode(Int.self, forKey: "sectionIndex"), at: try c.decode(Int.self, forKey: "at"))
+            event = .rowsInserted(
+                ids: try c.decode([[Int64]].self, forKey: "ids"), section: try c.decode(Int64.self, forKey: "section"),
+                sectionIndex: try c.decode(Int.self, forKey: "sectionIndex"), at: try c.decode(Int.self, forKey: "at"))
         case "rows-deleted":
             event = .rowsDeleted(try c.decode([[Int64]].self, forKey: "rows"))
         case "row-moved":
-            event = .rowMoved(id: try c.decode(Int64.self, forKey: "row"), from: try Self.path(c, "from"), source: try c.decode(Int64.self, forKey: "fromSection"),
-                              to: try Self.path(c, "to"), target: try c.decode(Int64.self, forKey: "toSection"))
+            event = .rowMoved(
+                id: try c.decode(Int64.self, forKey: "row"), from: try Self.path(c, "from"), source: try c.decode(Int64.self, forKey: "fromSection"),
+                to: try Self.path(c, "to"), target: try c.decode(Int64.self, forKey: "toSection"))
         case "row-updated":
-            event = .rowUpdated(id: try c.decode(Int64.self, forKey: "row"), section: try c.decode(Int64.self, forKey: "section"),
-                                path: try Self.path(c, "path"), oldTitle: try c.decode(String.self, forKey: "oldTitle"),
-                                oldPayload: try c.decodeIfPresent(String.self, forKey: "oldPayload"))
+            event = .rowUpdated(
+                id: try c.decode(Int64.self, forKey: "row"), section: try c.decode(Int64.self, forKey: "section"),
+                path: try Self.path(c, "path"), oldTitle: try c.decode(String.self, forKey: "oldTitle"),
+                oldPayload: try c.decodeIfPresent(String.self, forKey: "oldPayload"))
         default:
             throw RecordError.unknownKind(kind)
         }
@@ -103,40 +108,40 @@ private struct Event: Codable {
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         switch event {
-        case let .sectionInserted(id, index):
+        case .sectionInserted(let id, let index):
             try c.encode("section-inserted", forKey: "kind")
             try c.encode(id, forKey: "section")
             try c.encode(index, forKey: "index")
-        case let .sectionsDeleted(pairs):
+        case .sectionsDeleted(let pairs):
             try c.encode("sections-deleted", forKey: "kind")
             try c.encode(pairs, forKey: "sections")
-        case let .sectionMoved(id, from, to):
+        case .sectionMoved(let id, let from, let to):
             try c.encode("section-moved", forKey: "kind")
             try c.encode(id, forKey: "section")
             try c.encode(from, forKey: "from")
             try c.encode(to, forKey: "to")
-        case let .sectionRenamed(id, index, oldTitle):
+        case .sectionRenamed(let id, let index, let oldTitle):
             try c.encode("section-renamed", forKey: "kind")
             try c.encode(id, forKey: "section")
             try c.encode(index, forKey: "index")
             try c.encode(oldTitle, forKey: "oldTitle")
-        case let .rowsInserted(runs, section, sectionIndex, at):
+        case .rowsInserted(let runs, let section, let sectionIndex, let at):
             try c.encode("rows-inserted", forKey: "kind")
             try c.encode(runs, forKey: "ids")
             try c.encode(section, forKey: "section")
             try c.encode(sectionIndex, forKey: "sectionIndex")
             try c.encode(at, forKey: "at")
-        case let .rowsDeleted(rows):
+        case .rowsDeleted(let rows):
             try c.encode("rows-deleted", forKey: "kind")
             try c.encode(rows, forKey: "rows")
-        case let .rowMoved(id, from, source, to, target):
+        case .rowMoved(let id, let from, let source, let to, let target):
             try c.encode("row-moved", forKey: "kind")
             try c.encode(id, forKey: "row")
             try c.encode([from.section, from.row], forKey: "from")
             try c.encode(source, forKey: "fromSection")
             try c.encode([to.section, to.row], forKey: "to")
             try c.encode(target, forKey: "toSection")
-        case let .rowUpdated(id, section, path, oldTitle, oldPayload):
+        case .rowUpdated(let id, let section, let path, let oldTitle, let oldPayload):
             try c.encode("row-updated", forKey: "kind")
             try c.encode(id, forKey: "row")
             try c.encode(section, forKey: "section")
@@ -187,23 +192,28 @@ private struct LegacyEvent: Decodable {
         case "sectionsDeleted":
             event = .sectionsDeleted(try c.decode([[Int64]].self, forKey: "_0"))
         case "sectionMoved":
-            event = .sectionMoved(id: try c.decode(Int64.self, forKey: "id"), from: try c.decode(Int.self, forKey: "from"),
-                                  to: try c.decode(Int.self, forKey: "to"))
+            event = .sectionMoved(
+                id: try c.decode(Int64.self, forKey: "id"), from: try c.decode(Int.self, forKey: "from"),
+                to: try c.decode(Int.self, forKey: "to"))
         case "sectionRenamed":
-            event = .sectionRenamed(id: try c.decode(Int64.self, forKey: "id"), index: try c.decode(Int.self, forKey: "index"),
-                                    oldTitle: try c.decode(String.self, forKey: "oldTitle"))
+            event = .sectionRenamed(
+                id: try c.decode(Int64.self, forKey: "id"), index: try c.decode(Int.self, forKey: "index"),
+                oldTitle: try c.decode(String.self, forKey: "oldTitle"))
         case "rowsInserted":
-            event = .rowsInserted(ids: try c.decode([[Int64]].self, forKey: "ids"), section: try c.decode(Int64.self, forKey: "section"),
-                                  sectionIndex: try c.decode(Int.self, forKey: "sectionIndex"), at: try c.decode(Int.self, forKey: "at"))
+            event = .rowsInserted(
+                ids: try c.decode([[Int64]].self, forKey: "ids"), section: try c.decode(Int64.self, forKey: "section"),
+                sectionIndex: try c.decode(Int.self, forKey: "sectionIndex"), at: try c.decode(Int.self, forKey: "at"))
         case "rowsDeleted":
             event = .rowsDeleted(try c.decode([[Int64]].self, forKey: "_0"))
         case "rowMoved":
-            event = .rowMoved(id: try c.decode(Int64.self, forKey: "id"), from: try Self.path(c, "from"), source: try c.decode(Int64.self, forKey: "source"),
-                              to: try Self.path(c, "to"), target: try c.decode(Int64.self, forKey: "target"))
+            event = .rowMoved(
+                id: try c.decode(Int64.self, forKey: "id"), from: try Self.path(c, "from"), source: try c.decode(Int64.self, forKey: "source"),
+                to: try Self.path(c, "to"), target: try c.decode(Int64.self, forKey: "target"))
         case "rowUpdated":
-            event = .rowUpdated(id: try c.decode(Int64.self, forKey: "id"), section: try c.decode(Int64.self, forKey: "section"),
-                                path: try Self.path(c, "path"), oldTitle: try c.decode(String.self, forKey: "oldTitle"),
-                                oldPayload: try c.decodeIfPresent(String.self, forKey: "oldPayload"))
+            event = .rowUpdated(
+                id: try c.decode(Int64.self, forKey: "id"), section: try c.decode(Int64.self, forKey: "section"),
+                path: try Self.path(c, "path"), oldTitle: try c.decode(String.self, forKey: "oldTitle"),
+                oldPayload: try c.decodeIfPresent(String.self, forKey: "oldPayload"))
         default:
             throw RecordError.unknownKind(kind.stringValue)
         }

@@ -61,11 +61,14 @@ final class ObservationHub: Sendable {
 
     /// Adds an observer whose first update (the initial state) it was already given; `position` is
     /// where that state is in the change log. Returns a new poller's stop flag when one must start.
-    func subscribe(_ id: UUID, _ continuation: Continuation, watchesOtherConnections: Bool, wantsState: Bool,
-                   at position: Position) -> StopFlag? {
+    func subscribe(
+        _ id: UUID, _ continuation: Continuation, watchesOtherConnections: Bool, wantsState: Bool,
+        at position: Position
+    ) -> StopFlag? {
         state.withLock { state in
-            state.subscribers[id] = Subscriber(continuation: continuation, watchesOtherConnections: watchesOtherConnections,
-                                               wantsState: wantsState)
+            state.subscribers[id] = Subscriber(
+                continuation: continuation, watchesOtherConnections: watchesOtherConnections,
+                wantsState: wantsState)
             guard watchesOtherConnections else { return nil }
             if state.position == nil { state.position = position }
             guard state.poller == nil else { return nil }
@@ -89,7 +92,7 @@ final class ObservationHub: Sendable {
     /// Sends `update` to every observer — or, for updates from other connections, to those that watch
     /// them. Called with the store's lock held, so calls are in commit order.
     func publish(_ update: ListUpdate, fromOtherConnections: Bool = false) {
-        if case let .changes(changes) = update, changes.isEmpty { return }
+        if case .changes(let changes) = update, changes.isEmpty { return }
         let continuations = state.withLock { state in
             state.subscribers.values.filter { !fromOtherConnections || $0.watchesOtherConnections }.map(\.continuation)
         }

@@ -24,9 +24,11 @@ extension Connection {
 
     /// The current index path of row `id`, with its section's id, or `unknownRow`.
     func location(of id: RowID) throws -> (path: ListIndexPath, section: Int64) {
-        let found = try cached("""
+        let found = try cached(
+            """
             SELECT s.position, r.position - s.row_base, s.id FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1
-            """).bind([.integer(id.rawValue)]).first { (ListIndexPath(section: $0.int(0), row: $0.int(1)), $0.int64(2)) }
+            """
+        ).bind([.integer(id.rawValue)]).first { (ListIndexPath(section: $0.int(0), row: $0.int(1)), $0.int64(2)) }
         guard let found else { throw ListStoreError.unknownRow(id) }
         return (found.0, found.1)
     }

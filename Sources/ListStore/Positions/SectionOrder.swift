@@ -28,15 +28,17 @@ enum SectionOrder {
     /// Adds `delta` to the position of every section with `lower <= position < upper`.
     static func shift(from lower: Int, upTo upper: Int = Int.max, by delta: Int, _ db: Connection) throws {
         guard lower < upper, delta != 0 else { return }
-        try db.run("UPDATE sections SET position = -1 - (position + ?3) WHERE position >= ?1 AND position < ?2",
-                   [.int(lower), .int(upper), .int(delta)])
+        try db.run(
+            "UPDATE sections SET position = -1 - (position + ?3) WHERE position >= ?1 AND position < ?2",
+            [.int(lower), .int(upper), .int(delta)])
         try flipNegatives(db)
     }
 
     /// Closes the gaps left by deleted sections: every section at or after `firstGap` gets the next
     /// dense position, keeping its order.
     static func closeGaps(from firstGap: Int, _ db: Connection) throws {
-        try db.run("""
+        try db.run(
+            """
             UPDATE sections SET position = -1 - ranked.new_position
             FROM (SELECT id, ?1 - 1 + row_number() OVER (ORDER BY position) AS new_position
                   FROM sections WHERE position >= ?1) AS ranked

@@ -40,8 +40,10 @@ struct SectionRows {
     /// that index — without checking its rows' positions: enough for reads, which must keep working on
     /// a damaged file.
     static func locate(section index: Int, _ db: Connection) throws -> SectionRows {
-        guard index >= 0, let found = try db.cached("SELECT id, row_base, row_count FROM sections WHERE position = ?1")
-            .bind([.int(index)]).first({ (id: $0.int64(0), base: $0.int(1), count: $0.int(2)) }) else {
+        guard index >= 0,
+            let found = try db.cached("SELECT id, row_base, row_count FROM sections WHERE position = ?1")
+                .bind([.int(index)]).first({ (id: $0.int64(0), base: $0.int(1), count: $0.int(2)) })
+        else {
             throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
         }
         return SectionRows(sectionID: found.id, sectionIndex: index, base: found.base, count: found.count, storedBase: found.base)
@@ -49,8 +51,10 @@ struct SectionRows {
 
     /// Loads and checks the section with `id` (whose index is `index`).
     static func load(sectionID id: Int64, index: Int, _ db: Connection) throws -> SectionRows {
-        guard let found = try db.cached("SELECT row_base, row_count FROM sections WHERE id = ?1")
-            .bind([.integer(id)]).first({ (base: $0.int(0), count: $0.int(1)) }) else {
+        guard
+            let found = try db.cached("SELECT row_base, row_count FROM sections WHERE id = ?1")
+                .bind([.integer(id)]).first({ (base: $0.int(0), count: $0.int(1)) })
+        else {
             throw ListStoreError.unknownSection(SectionID(rawValue: id))
         }
         let rows = SectionRows(sectionID: id, sectionIndex: index, base: found.base, count: found.count, storedBase: found.base)
@@ -67,9 +71,11 @@ struct SectionRows {
         guard count >= 0, count < limit, base > -limit, base < limit else {
             throw ListStoreError.positionsDamaged(section: sectionIndex)
         }
-        let bounds = try db.cached("""
+        let bounds = try db.cached(
+            """
             SELECT (SELECT min(position) FROM rows WHERE section_id = ?1), (SELECT max(position) FROM rows WHERE section_id = ?1)
-            """).bind([.integer(sectionID)]).first { ($0.isNull(0) ? nil : $0.int(0), $0.isNull(1) ? nil : $0.int(1)) }
+            """
+        ).bind([.integer(sectionID)]).first { ($0.isNull(0) ? nil : $0.int(0), $0.isNull(1) ? nil : $0.int(1)) }
         let expected: (Int?, Int?) = count == 0 ? (nil, nil) : (base, base + count - 1)
         guard bounds?.0 == expected.0, bounds?.1 == expected.1 else {
             throw ListStoreError.positionsDamaged(section: sectionIndex)
@@ -83,8 +89,9 @@ struct SectionRows {
             throw ListStoreError.rowIndexOutOfRange(ListIndexPath(section: sectionIndex, row: index), rowCount: count)
         }
         guard let position = Addressing.position(ofRow: index, base: base),
-              let id = try db.cached("SELECT id FROM rows WHERE section_id = ?1 AND position = ?2")
-                .bind([.integer(sectionID), .int(position)]).first({ $0.int64(0) }) else {
+            let id = try db.cached("SELECT id FROM rows WHERE section_id = ?1 AND position = ?2")
+                .bind([.integer(sectionID), .int(position)]).first({ $0.int64(0) })
+        else {
             throw ListStoreError.positionsDamaged(section: sectionIndex)
         }
         return id
@@ -181,24 +188,28 @@ struct SectionRows {
         var start = lower
         while start < upper {
             let end = min(upper, start + Self.window)
-            try db.run("UPDATE rows SET position = position + ?4 WHERE section_id = ?1 AND position >= ?2 AND position < ?3",
-                       [.integer(sectionID), .int(start), .int(end), .int(delta + Self.parkingOffset)])
+            try db.run(
+                "UPDATE rows SET position = position + ?4 WHERE section_id = ?1 AND position >= ?2 AND position < ?3",
+                [.integer(sectionID), .int(start), .int(end), .int(delta + Self.parkingOffset)])
             start = end
         }
     }
 
     /// Moves every parked row of the section down to its final position, window by window.
     private func unpark(_ db: Connection) throws {
-        let parked = try db.cached("""
+        let parked = try db.cached(
+            """
             SELECT (SELECT min(position) FROM rows WHERE section_id = ?1 AND position >= ?2),
                    (SELECT max(position) FROM rows WHERE section_id = ?1 AND position >= ?2)
-            """).bind([.integer(sectionID), .int(Self.parkingThreshold)]).first { $0.isNull(0) ? nil : ($0.int(0), $0.int(1)) }
+            """
+        ).bind([.integer(sectionID), .int(Self.parkingThreshold)]).first { $0.isNull(0) ? nil : ($0.int(0), $0.int(1)) }
         guard let (lowest, highest) = parked ?? nil else { return }
         var start = lowest
         while start <= highest {
             let end = min(highest + 1, start + Self.window)
-            try db.run("UPDATE rows SET position = position - ?4 WHERE section_id = ?1 AND position >= ?2 AND position < ?3",
-                       [.integer(sectionID), .int(start), .int(end), .int(Self.parkingOffset)])
+            try db.run(
+                "UPDATE rows SET position = position - ?4 WHERE section_id = ?1 AND position >= ?2 AND position < ?3",
+                [.integer(sectionID), .int(start), .int(end), .int(Self.parkingOffset)])
             start = end
         }
     }

@@ -49,8 +49,10 @@ public class ListReader {
     /// The section with id `id`, wherever it is now.
     public func section(id: SectionID) throws -> ListSection {
         try whileOpen {
-            guard let section = try db.cached("SELECT id, title, row_count FROM sections WHERE id = ?1").bind([.integer(id.rawValue)])
-                .first(Self.section) else { throw ListStoreError.unknownSection(id) }
+            guard
+                let section = try db.cached("SELECT id, title, row_count FROM sections WHERE id = ?1").bind([.integer(id.rawValue)])
+                    .first(Self.section)
+            else { throw ListStoreError.unknownSection(id) }
             return section
         }
     }
@@ -138,10 +140,12 @@ public class ListReader {
         guard lower < upper else { return [] }
         var result: [ListRow] = []
         result.reserveCapacity(upper - lower)
-        try db.cached("""
+        try db.cached(
+            """
             SELECT id, title, payload, position FROM rows
             WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position
-            """).bind([.integer(section.sectionID), .int(section.base + lower), .int(section.base + upper)]).forEachRow { statement in
+            """
+        ).bind([.integer(section.sectionID), .int(section.base + lower), .int(section.base + upper)]).forEachRow { statement in
             guard statement.int(3) == section.base + lower + result.count else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }
             result.append(Self.row(statement))
         }

@@ -53,7 +53,9 @@ struct BackupTarget {
         guard !path.utf8.contains(0) else { throw refuse("it contains a NUL character", "pass the path of a new file") }
         let (folder, name) = Self.split(path)
         self.folder = folder
-        guard !name.isEmpty, name != ".", name != ".." else { throw refuse("it names a folder, not a file", "pass a file path such as \(path.hasSuffix("/") ? path : path + "/")backup.sqlite") }
+        guard !name.isEmpty, name != ".", name != ".." else {
+            throw refuse("it names a folder, not a file", "pass a file path such as \(path.hasSuffix("/") ? path : path + "/")backup.sqlite")
+        }
         var info = stat()
         guard stat(folder, &info) == 0 else { throw refuse("the folder \(folder) does not exist", "create it first") }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw refuse("\(folder) is not a folder", "pass a path inside a folder") }

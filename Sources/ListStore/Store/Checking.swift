@@ -31,12 +31,16 @@ extension ListStore {
             let version = try Migrator.version(of: db)
             var problems: [IntegrityProblem] = []
             for difference in try Schema.differences(in: db, version: version) {
-                problems.append(IntegrityProblem("schema: \(difference)", isRepairable: false,
-                                                 remedy: "undo that change in the sqlite3 shell, or restore a backup"))
+                problems.append(
+                    IntegrityProblem(
+                        "schema: \(difference)", isRepairable: false,
+                        remedy: "undo that change in the sqlite3 shell, or restore a backup"))
             }
             for message in try Self.integrityCheck(db) where message != "ok" {
-                problems.append(IntegrityProblem("integrity_check: \(message)", isRepairable: false,
-                                                 remedy: "recover the file with `sqlite3 FILE .recover` or restore a backup"))
+                problems.append(
+                    IntegrityProblem(
+                        "integrity_check: \(message)", isRepairable: false,
+                        remedy: "recover the file with `sqlite3 FILE .recover` or restore a backup"))
             }
             // A damaged file cannot be trusted to answer the finer questions below, nor can a file
             // without the current schema's columns.
@@ -54,4 +58,3 @@ extension ListStore {
         }
     }
 }
-

@@ -13,30 +13,37 @@ enum CompanionFiles {
     /// when none of the causes above applies.
     static func explain(_ error: SQLiteError, path: String, file: String) -> ListStoreError? {
         guard file != StorePath.inMemory, error.isCannotOpen || error.isReadOnly else { return nil }
-        let wal = file + "-wal", shm = file + "-shm"
+        let wal = file + "-wal"
+        let shm = file + "-shm"
         for companion in [wal, shm] where isSymbolicLink(companion) {
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: companion)).map { " (to \($0))" } ?? ""
-            return .companionFile(path: path, reason: "\(companion) is a symbolic link\(target), and SQLite refuses to open its -wal or -shm "
-                + "through a link; if the link points to this database's own \(suffix(of: companion)) moved elsewhere, move that file back in place "
-                + "of the link, otherwise remove the link")
+            return .companionFile(
+                path: path,
+                reason: "\(companion) is a symbolic link\(target), and SQLite refuses to open its -wal or -shm "
+                    + "through a link; if the link points to this database's own \(suffix(of: companion)) moved elsewhere, move that file back in place "
+                    + "of the link, otherwise remove the link")
         }
         let me = geteuid()
         for companion in [wal, shm] {
             var status = stat()
             guard stat(companion, &status) == 0, status.st_uid != me, access(companion, W_OK) != 0 else { continue }
-            return .companionFile(path: path, reason: "\(companion) belongs to \(user(status.st_uid)), who opened the database as themselves, "
-                + "and \(user(me)) cannot write it; when no one is using the database, have that user (or root) open it for writing once "
-                + "(which folds the -wal into the file and removes both) or remove \(wal) and \(shm) if they are empty; to share the "
-                + "database between users, give the file group write permission for a group they share (SQLite gives its -wal "
-                + "and -shm the file's permissions)")
+            return .companionFile(
+                path: path,
+                reason: "\(companion) belongs to \(user(status.st_uid)), who opened the database as themselves, "
+                    + "and \(user(me)) cannot write it; when no one is using the database, have that user (or root) open it for writing once "
+                    + "(which folds the -wal into the file and removes both) or remove \(wal) and \(shm) if they are empty; to share the "
+                    + "database between users, give the file group write permission for a group they share (SQLite gives its -wal "
+                    + "and -shm the file's permissions)")
         }
         if FileManager.default.fileExists(atPath: wal), !FileManager.default.fileExists(atPath: shm) {
             let folder = StorePath.folder(of: file)
             if access(folder, W_OK) != 0 {
-                return .companionFile(path: path, reason: "\(wal) holds changes not yet in the file (left by a writer that did not close, "
-                    + "or one still connected), and SQLite cannot read them without creating \(shm), which the folder \(folder) does "
-                    + "not allow; make the folder writable (or run as a user who can write it) and try again, or copy the file "
-                    + "together with its -wal to a writable folder and open the copy")
+                return .companionFile(
+                    path: path,
+                    reason: "\(wal) holds changes not yet in the file (left by a writer that did not close, "
+                        + "or one still connected), and SQLite cannot read them without creating \(shm), which the folder \(folder) does "
+                        + "not allow; make the folder writable (or run as a user who can write it) and try again, or copy the file "
+                        + "together with its -wal to a writable folder and open the copy")
             }
         }
         return nil

@@ -61,7 +61,11 @@ struct ForeignObjectRules {
     }
 
     private func foreignKeyProblems(_ object: Schema.Object, in db: Connection) throws -> [String] {
-        struct Reference { var parent = ""; var columns: [(from: String, to: String?)] = []; var onDelete = "" }
+        struct Reference {
+            var parent = ""
+            var columns: [(from: String, to: String?)] = []
+            var onDelete = ""
+        }
         var references: [Int: Reference] = [:]
         try db.cached("SELECT id, \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(?1)").bind([.text(object.name)]).forEachRow { row in
             references[row.int(0), default: Reference()].parent = row.text(1)
@@ -74,12 +78,15 @@ struct ForeignObjectRules {
             let referencesID = column.map { $0.to == nil || $0.to?.lowercased() == "id" } ?? false
             var deletesCleanly = reference.onDelete == "CASCADE"
             if reference.onDelete == "SET NULL", let column {
-                let notNull = try db.cached("SELECT \"notnull\" FROM pragma_table_info(?1) WHERE name = ?2")
+                let notNull =
+                    try db.cached("SELECT \"notnull\" FROM pragma_table_info(?1) WHERE name = ?2")
                     .bind([.text(object.name), .text(column.from)]).first { $0.int(0) != 0 } ?? true
                 deletesCleanly = !notNull
             }
             if !referencesID || !deletesCleanly {
-                problems.append("\(object) is not part of ListStore's schema and has a foreign key into \(reference.parent) that is not ON DELETE CASCADE (or SET NULL) on its id: it could refuse ListStore's deletes")
+                problems.append(
+                    "\(object) is not part of ListStore's schema and has a foreign key into \(reference.parent) that is not ON DELETE CASCADE (or SET NULL) on its id: it could refuse ListStore's deletes"
+                )
             }
         }
         return problems

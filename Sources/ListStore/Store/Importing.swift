@@ -31,8 +31,10 @@ extension ListStore {
     /// Loads `document` in one transaction (see ``importStream(replacing:tracksChanges:_:)``). `progress` is called
     /// with (rows written, rows in the document) as the import goes.
     @discardableResult
-    public func importDocument(_ document: ListDocument, replacing: Bool = false,
-                               progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }) throws -> ChangeSet {
+    public func importDocument(
+        _ document: ListDocument, replacing: Bool = false,
+        progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws -> ChangeSet {
         let total = document.rowCount
         return try importStream(replacing: replacing) { importer in
             for section in document.sections {

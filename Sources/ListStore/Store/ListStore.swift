@@ -89,12 +89,12 @@ public final class ListStore: Sendable {
     /// store's observers. A mutation that changed nothing is rolled back, so it leaves the file as it
     /// was. SQLite errors become ``ListStoreError``s.
     func mutate(_ body: (Connection) throws -> (changes: ChangeSet, log: ChangeLog.Entry)) throws -> ChangeSet {
-        try mutate { db, _ in try body(db) }
+        try mutateSeeingLogState { db, _ in try body(db) }
     }
 
     /// A mutation whose body is also told the state of the change log's state row as the transaction
     /// found it (before marking the transaction ListStore's own put it back), for ``repair()``.
-    func mutate(_ body: (Connection, LogState) throws -> (changes: ChangeSet, log: ChangeLog.Entry)) throws -> ChangeSet {
+    func mutateSeeingLogState(_ body: (Connection, LogState) throws -> (changes: ChangeSet, log: ChangeLog.Entry)) throws -> ChangeSet {
         guard mode == .readWrite else { throw ListStoreError.openedForReading(path: path) }
         return try locked { state in
             let connection = state.connection

@@ -27,13 +27,14 @@ extension ListStore {
     public func repair() throws -> RepairReport {
         var fixes: [String] = []
         var unresolved: [IntegrityProblem] = []
-        let changes = try mutate { db, logState in
+        let changes = try mutateSeeingLogState { db, logState in
             let integrity = try Self.integrityCheck(db)
             if integrity != ["ok"] {
                 throw ListStoreError.corrupt("integrity_check: \(integrity.prefix(3).joined(separator: "; ")); repair only renumbers positions")
             }
             let before = try readSnapshot(db)
-            fixes = try Repairs.recoverOrphans(db) + Repairs.sectionPositions(db) + Repairs.rowPositions(db) + Repairs.sequences(db)
+            fixes =
+                try Repairs.recoverOrphans(db) + Repairs.sectionPositions(db) + Repairs.rowPositions(db) + Repairs.sequences(db)
                 + Repairs.changeLog(db, found: logState)
             unresolved = try ValueDamage.scan(db) + IDExhaustion.problems(db)
             return (ChangeSet.between(before, try readSnapshot(db)), .structure)

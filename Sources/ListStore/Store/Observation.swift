@@ -23,15 +23,21 @@ extension ListStore {
     /// rather than going quiet.
     /// With `startingWith: .marker` the first element is ``ListUpdate/started`` and nothing is read: for
     /// views of large stores that read their own pages.
-    public func observe(includingOtherConnections: Bool = true,
-                        pollInterval: Duration = .milliseconds(100),
-                        startingWith start: ObservationStart = .state) -> AsyncThrowingStream<ListUpdate, any Error> {
+    public func observe(
+        includingOtherConnections: Bool = true,
+        pollInterval: Duration = .milliseconds(100),
+        startingWith start: ObservationStart = .state
+    ) -> AsyncThrowingStream<ListUpdate, any Error> {
         let id = UUID()
         let (stream, continuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream(bufferingPolicy: .unbounded)
         let poller: StopFlag?
         do {
             if includingOtherConnections && isImmutableSnapshot {
-                throw ListStoreError.cannotObserve(path: path, reason: "it is read as an immutable snapshot (SQLite cannot create its -shm file in that folder and no -wal file exists), so other connections' commits are never seen")
+                throw ListStoreError.cannotObserve(
+                    path: path,
+                    reason:
+                        "it is read as an immutable snapshot (SQLite cannot create its -shm file in that folder and no -wal file exists), so other connections' commits are never seen"
+                )
             }
             poller = try withLockedConnection { db in
                 // Deliver what others committed so far to the observers there are, so that everyone,
@@ -39,12 +45,15 @@ extension ListStore {
                 try self.catchUpWithOtherConnections(db)
                 let (snapshot, position) = try db.readTransaction {
                     try SectionOrder.verify(db)
-                    return (start == .state ? try ListReader.snapshot(db, checked: true) : nil,
-                            try Self.position(db))
+                    return (
+                        start == .state ? try ListReader.snapshot(db, checked: true) : nil,
+                        try Self.position(db)
+                    )
                 }
                 continuation.yield(snapshot.map(ListUpdate.initial) ?? .started)
-                return self.hub.subscribe(id, continuation, watchesOtherConnections: includingOtherConnections, wantsState: start == .state,
-                                          at: position)
+                return self.hub.subscribe(
+                    id, continuation, watchesOtherConnections: includingOtherConnections, wantsState: start == .state,
+                    at: position)
             }
         } catch {
             continuation.finish(throwing: error)
@@ -107,7 +116,11 @@ extension ListStore {
             if head.schemaVersion != position.schemaVersion {
                 // The triggers that log hand edits may be gone: go on only if the schema is still ours.
                 if let difference = try Schema.differences(in: db, version: try Migrator.version(of: db)).first {
-                    throw ListStoreError.cannotObserve(path: self.path, reason: "its schema was changed outside ListStore (\(difference)), so hand edits may no longer be logged; undo that change in the sqlite3 shell or restore a backup")
+                    throw ListStoreError.cannotObserve(
+                        path: self.path,
+                        reason:
+                            "its schema was changed outside ListStore (\(difference)), so hand edits may no longer be logged; undo that change in the sqlite3 shell or restore a backup"
+                    )
                 }
             } else if let changes = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, head: head, db) {
                 return (changes.isEmpty ? nil : .changes(changes), head)
@@ -125,15 +138,18 @@ extension ListStore {
         }
         let (update, head) = try db.isAutocommit ? db.readTransaction(read) : read()
         if let update { hub.publish(update, fromOtherConnections: true) }
-        hub.setPosition(ObservationHub.Position(logSequence: head.lastSequence, dataVersion: version, ceilings: head.ceilings,
-                                                schemaVersion: head.schemaVersion))
+        hub.setPosition(
+            ObservationHub.Position(
+                logSequence: head.lastSequence, dataVersion: version, ceilings: head.ceilings,
+                schemaVersion: head.schemaVersion))
     }
 
     /// Where the store is now, for an observer that starts here.
     static func position(_ db: Connection) throws -> ObservationHub.Position {
         let head = try LogHead.read(db)
-        return ObservationHub.Position(logSequence: head.lastSequence, dataVersion: try dataVersion(db), ceilings: head.ceilings,
-                                       schemaVersion: head.schemaVersion)
+        return ObservationHub.Position(
+            logSequence: head.lastSequence, dataVersion: try dataVersion(db), ceilings: head.ceilings,
+            schemaVersion: head.schemaVersion)
     }
 
     static func dataVersion(_ db: Connection) throws -> Int {

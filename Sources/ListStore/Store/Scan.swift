@@ -31,8 +31,10 @@ extension ListStore {
     public func scan(section index: Int, _ visit: (ScannedItem) throws -> Void) throws {
         try withReadTransaction { db in
             let located = try SectionRows.locate(section: index, db)
-            guard let section = try db.cached("SELECT id, position, title, row_base, row_count FROM sections WHERE id = ?1")
-                .bind([.integer(located.sectionID)]).first(StoredSection.init) else {
+            guard
+                let section = try db.cached("SELECT id, position, title, row_base, row_count FROM sections WHERE id = ?1")
+                    .bind([.integer(located.sectionID)]).first(StoredSection.init)
+            else {
                 throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
             }
             try Self.scan(section, db, visit)

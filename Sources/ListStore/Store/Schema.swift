@@ -38,9 +38,10 @@ enum Schema {
 
     /// The schema objects of the file behind `db`.
     static func objects(in db: Connection) throws -> Set<Object> {
-        Set(try db.cached("SELECT type, name, tbl_name, sql FROM sqlite_schema").bind([]).map {
-            Object(type: $0.text(0), name: $0.text(1), table: $0.text(2), sql: $0.optionalText(3))
-        })
+        Set(
+            try db.cached("SELECT type, name, tbl_name, sql FROM sqlite_schema").bind([]).map {
+                Object(type: $0.text(0), name: $0.text(1), table: $0.text(2), sql: $0.optionalText(3))
+            })
     }
 
     /// What in the file's schema ListStore refuses to work with; empty when it can work with the file.
@@ -67,8 +68,9 @@ enum Schema {
         for object in expected.sorted(by: { $0.name < $1.name }) where actualNames[object.name.lowercased()] == nil {
             differences.append("\(object) is missing")
         }
-        let rules = ForeignObjectRules(tables: Set(expected.filter { $0.type == "table" }.map { $0.name.lowercased() }),
-                                       views: Set(expected.filter { $0.type == "view" }.map { $0.name.lowercased() }))
+        let rules = ForeignObjectRules(
+            tables: Set(expected.filter { $0.type == "table" }.map { $0.name.lowercased() }),
+            views: Set(expected.filter { $0.type == "view" }.map { $0.name.lowercased() }))
         for object in foreign {
             differences += try rules.problems(with: object, in: db)
         }

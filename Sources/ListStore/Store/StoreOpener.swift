@@ -95,8 +95,9 @@ struct StoreOpener: Sendable {
             try Schema.migrator.migrate(connection, validate: { try recognise($0) })
         }
         if path != StorePath.inMemory { try connection.run("PRAGMA synchronous = NORMAL") }
-        return OpenedStore(connection: connection, migrationPending: version > 0 && version < Schema.migrator.latestVersion,
-                           isImmutableSnapshot: false)
+        return OpenedStore(
+            connection: connection, migrationPending: version > 0 && version < Schema.migrator.latestVersion,
+            isImmutableSnapshot: false)
     }
 
     /// Recognises an existing, non-empty file through a read-only connection before a connection that
@@ -106,7 +107,8 @@ struct StoreOpener: Sendable {
     /// has committed), so the file is recognised once, there.
     private func recogniseBeforeWriting() throws {
         guard path != StorePath.inMemory, let size = StorePath.size(filePath), size > 0,
-              FileManager.default.fileExists(atPath: filePath + "-journal") else { return }
+            FileManager.default.fileExists(atPath: filePath + "-journal")
+        else { return }
         do {
             _ = try examine(try connect(.readOnly))
         } catch let error as SQLiteError where error.isHotJournal {
@@ -196,11 +198,12 @@ struct StoreOpener: Sendable {
         }
         if applicationID == 0 && version == 0 && objectCount == 0 { return 0 }  // a new, empty file
         guard applicationID == Int(Schema.applicationID) else {
-            let reason = FileHeader(path: filePath)?.applicationID == Int(Schema.applicationID) && walFileExists
+            let reason =
+                FileHeader(path: filePath)?.applicationID == Int(Schema.applicationID) && walFileExists
                 ? "the file itself is marked as ListStore's, but its -wal file holds another database's pages (application_id \(applicationID), \(objectCount) schema objects); move \(filePath)-wal away if it does not belong to it"
                 : applicationID == 0
-                ? "a SQLite database of another application: it has \(objectCount) schema objects and no ListStore application_id"
-                : "a SQLite database of another application: its application_id is \(applicationID)"
+                    ? "a SQLite database of another application: it has \(objectCount) schema objects and no ListStore application_id"
+                    : "a SQLite database of another application: its application_id is \(applicationID)"
             throw ListStoreError.notAListStore(path: path, reason: reason)
         }
         if version > Schema.migrator.latestVersion {
@@ -218,9 +221,10 @@ struct StoreOpener: Sendable {
     /// holds newer pages, and only for files that carry ListStore's application id.
     private func checkFileSize() throws {
         guard path != StorePath.inMemory, !walFileExists,
-              let header = FileHeader(path: filePath), header.applicationID == Int(Schema.applicationID),
-              let expected = header.declaredSize,
-              let fileSize = StorePath.size(filePath) else { return }
+            let header = FileHeader(path: filePath), header.applicationID == Int(Schema.applicationID),
+            let expected = header.declaredSize,
+            let fileSize = StorePath.size(filePath)
+        else { return }
         if fileSize < expected {
             throw ListStoreError.corrupt("\(path) is \(fileSize) bytes but its header says \(expected): it was truncated")
         }
@@ -230,7 +234,8 @@ struct StoreOpener: Sendable {
     /// before anything is written, rather than halfway through an edit.
     private func probe(_ connection: Connection) throws {
         do {
-            _ = try connection.scalarInt("""
+            _ = try connection.scalarInt(
+                """
                 SELECT (SELECT count(*) FROM sections) + coalesce((SELECT max(id) FROM rows), 0) + coalesce((SELECT min(id) FROM rows), 0)
                      + coalesce((SELECT max(position) FROM rows WHERE section_id = (SELECT min(id) FROM sections)), 0)
                 """)
@@ -249,7 +254,8 @@ struct FileHeader {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: 100), data.count == 100,
-              data.starts(with: Array("SQLite format 3\u{0}".utf8)) else { return nil }
+            data.starts(with: Array("SQLite format 3\u{0}".utf8))
+        else { return nil }
         bytes = [UInt8](data)
     }
 

@@ -14,9 +14,11 @@ enum StorePath {
         guard !path.utf8.contains(0) else { throw ListStoreError.unusablePath(path: path, reason: "it contains a NUL character") }
         let full = fullPath(resolvingLinks(path))
         guard full.utf8.count <= longestFullPath else {
-            throw ListStoreError.unusablePath(path: path, reason: "its full path\(full == path ? "" : " (\(full))") is \(full.utf8.count) bytes long, and SQLite opens "
-                + "only files whose full path, symbolic links resolved, is at most \(longestFullPath) bytes (its limit of 512 for a path, less 8 for "
-                + "the name of the -journal beside the file); move the file to a folder with a shorter path")
+            throw ListStoreError.unusablePath(
+                path: path,
+                reason: "its full path\(full == path ? "" : " (\(full))") is \(full.utf8.count) bytes long, and SQLite opens "
+                    + "only files whose full path, symbolic links resolved, is at most \(longestFullPath) bytes (its limit of 512 for a path, less 8 for "
+                    + "the name of the -journal beside the file); move the file to a folder with a shorter path")
         }
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -49,7 +51,8 @@ enum StorePath {
         for _ in 0..<40 {  // the kernel's own limit on links followed (ELOOP)
             var status = stat()
             guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
-                  let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+            else { return current }
             current = target.hasPrefix("/") ? target : folder(of: current) + "/" + target
         }
         return path

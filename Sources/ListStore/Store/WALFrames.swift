@@ -47,11 +47,13 @@ enum WALFrames {
         for cell in 0..<cellCount {
             var offset = Int(page[8 + 2 * cell]) << 8 | Int(page[9 + 2 * cell])
             guard let payloadSize = varint(page, &offset), varint(page, &offset) != nil,  // the rowid
-                  payloadSize <= UInt64(page.count - offset) else { return nil }
+                payloadSize <= UInt64(page.count - offset)
+            else { return nil }
             let end = offset + Int(payloadSize)
             let recordStart = offset
             guard let headerSize = varint(page, &offset), headerSize <= UInt64(end - recordStart),
-                  let nameType = varint(page, &offset), let seqType = varint(page, &offset) else { return nil }
+                let nameType = varint(page, &offset), let seqType = varint(page, &offset)
+            else { return nil }
             var body = recordStart + Int(headerSize)
             guard nameType >= 13, nameType % 2 == 1 else { continue }  // not a text name: not a row of ours
             let nameLength = Int((nameType - 13) / 2)

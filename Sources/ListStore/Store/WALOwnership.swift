@@ -23,8 +23,9 @@ enum WALOwnership {
     /// Sets ``baseRow`` to where the change log stands now, at the start of a ListStore write (before it
     /// appends its entry). The page is written by that commit anyway, so this costs one statement.
     static func recordBase(_ db: Connection) throws {
-        try db.run("UPDATE sqlite_sequence SET seq = coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_log'), 0) WHERE name = ?1",
-                   [.text(baseRow)])
+        try db.run(
+            "UPDATE sqlite_sequence SET seq = coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_log'), 0) WHERE name = ?1",
+            [.text(baseRow)])
     }
 
     /// Gives the finished copy at `path` (a backup's temporary file, which nobody else has open) an identity
@@ -66,12 +67,12 @@ enum WALOwnership {
             guard let fileIdentity = alone.identity else { return }
             let seen: Seen
             switch throughWAL {
-            case let .success(value):
+            case .success(let value):
                 seen = value
-            case let .failure(error as SQLiteError) where error.isCorruptOrNotADatabase:
+            case .failure(let error as SQLiteError) where error.isCorruptOrNotADatabase:
                 if attempt < attempts { continue }
                 throw ListStoreError.walFromAnotherFile(path: path, reason: "the file reads well alone, but read with its -wal it is damaged: \(error.message)")
-            case let .failure(error as SQLiteError) where error.isBusy:
+            case .failure(let error as SQLiteError) where error.isBusy:
                 throw error  // a lock held all through the busy timeout: the usual open would wait a second one
             case .failure:
                 return  // cannot be read with its -wal here (no -shm can be made): the usual open reports it
@@ -83,12 +84,16 @@ enum WALOwnership {
                 // began after the copy was taken: the -wal's first version of the identity's page says
                 // where the change log stood when the -wal began, and the main file's log must reach that.
                 guard let firstVersion, firstVersion[identityRow] == fileIdentity,
-                      let base = firstVersion[baseRow], alone.logSequence < base else { return }
+                    let base = firstVersion[baseRow], alone.logSequence < base
+                else { return }
                 if attempt < attempts { continue }
-                throw ListStoreError.walFromAnotherFile(path: path, reason: "the file is an older copy of the one the -wal belongs to: its change log ends at entry \(alone.logSequence), but the -wal began after entry \(base)")
+                throw ListStoreError.walFromAnotherFile(
+                    path: path,
+                    reason: "the file is an older copy of the one the -wal belongs to: its change log ends at entry \(alone.logSequence), but the -wal began after entry \(base)")
             }
             if attempt < attempts { continue }
-            let reason = seen.identity.map { "the file's identity is \(fileIdentity), the -wal's is \($0)" }
+            let reason =
+                seen.identity.map { "the file's identity is \(fileIdentity), the -wal's is \($0)" }
                 ?? "the file has an identity (\(fileIdentity)), but read with its -wal it has none (schema version \(seen.version))"
             throw ListStoreError.walFromAnotherFile(path: path, reason: reason)
         }
@@ -132,8 +137,9 @@ enum WALOwnership {
                 try connection.cached("SELECT seq FROM sqlite_sequence WHERE name = ?1").bind([.text(name)]).first { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
             }
             let root = try connection.scalarInt("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_sequence'")
-            return Seen(applicationID: applicationID, version: version, identity: try sequence(identityRow), logSequence: try sequence("liststore_log") ?? 0,
-                        sequenceRoot: root.flatMap { UInt32(exactly: $0) })
+            return Seen(
+                applicationID: applicationID, version: version, identity: try sequence(identityRow), logSequence: try sequence("liststore_log") ?? 0,
+                sequenceRoot: root.flatMap { UInt32(exactly: $0) })
         }
     }
 }

@@ -63,7 +63,7 @@ final class LiveUpdates: Sendable {
                     // The state observation starts from, or one no change set describes: the screen
                     // re-reads its window by pages and checks its ticks; it keeps no copy of the store.
                     case .started, .initial, .reset, .invalidated: events.append(.resynchronize)
-                    case let .changes(changes): events.append(.changes(changes))
+                    case .changes(let changes): events.append(.changes(changes))
                     }
                 }
             } catch {

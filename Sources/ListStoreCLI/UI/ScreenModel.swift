@@ -211,7 +211,8 @@ struct ScreenModel {
     /// The section of `line`, and its row (nil for the header).
     func locate(_ line: Int) -> (section: Int, row: Int?) {
         // The last section whose header is at or before `line`.
-        var low = 0, high = starts.count - 1
+        var low = 0
+        var high = starts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if starts[middle] <= line { low = middle } else { high = middle - 1 }

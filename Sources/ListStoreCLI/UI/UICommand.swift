@@ -12,55 +12,55 @@ enum UICommand {
         guard context.databaseExists else { throw context.missingDatabase }
         let store = try context.openForWriting()
         #if canImport(CNcurses)
-        try runScreen(store: store, path: context.databaseFile)
-        return .streamed
+            try runScreen(store: store, path: context.databaseFile)
+            return .streamed
         #else
-        throw CommandFailure("ui is not available on this platform (it needs ncurses)")
+            throw CommandFailure("ui is not available on this platform (it needs ncurses)")
         #endif
     }
 
     #if canImport(CNcurses)
-    /// The loop: draw, wait briefly for a key, apply what the observer heard, until `q` or a signal.
-    private static func runScreen(store: ListStore, path: String) throws {
-        let terminal = try Terminal()
-        defer { terminal.restore() }
-        let controller = try UIController(store: store, height: ScreenLayout.listHeight(terminalHeight: terminal.size.height))
-        let live = LiveUpdates(path: path)
-        defer { live.stop() }
-        var size = terminal.size
-        var dirty = true
-        while !controller.wantsToQuit {
-            if let signal = terminal.caughtSignal {
-                terminal.restore()
-                live.stop()
-                // End as the signal would have ended us, now that the terminal is back.
-                Foundation.signal(signal, SIG_DFL)
-                raise(signal)
-                return
-            }
-            if terminal.size != size {
-                size = terminal.size
-                controller.resize(height: ScreenLayout.listHeight(terminalHeight: size.height))
-                dirty = true
-            }
-            if dirty {
-                terminal.draw(ScreenLayout.frame(controller, width: size.width, height: size.height))
-                dirty = false
-            }
-            if let key = terminal.readKey() {
-                if key == .resize {
-                    size = (0, 0)  // read again at the top of the loop
-                } else {
-                    controller.handle(key)
+        /// The loop: draw, wait briefly for a key, apply what the observer heard, until `q` or a signal.
+        private static func runScreen(store: ListStore, path: String) throws {
+            let terminal = try Terminal()
+            defer { terminal.restore() }
+            let controller = try UIController(store: store, height: ScreenLayout.listHeight(terminalHeight: terminal.size.height))
+            let live = LiveUpdates(path: path)
+            defer { live.stop() }
+            var size = terminal.size
+            var dirty = true
+            while !controller.wantsToQuit {
+                if let signal = terminal.caughtSignal {
+                    terminal.restore()
+                    live.stop()
+                    // End as the signal would have ended us, now that the terminal is back.
+                    Foundation.signal(signal, SIG_DFL)
+                    raise(signal)
+                    return
                 }
-                dirty = true
-            }
-            let events = live.drain()
-            if !events.isEmpty {
-                controller.receive(events)
-                dirty = true
+                if terminal.size != size {
+                    size = terminal.size
+                    controller.resize(height: ScreenLayout.listHeight(terminalHeight: size.height))
+                    dirty = true
+                }
+                if dirty {
+                    terminal.draw(ScreenLayout.frame(controller, width: size.width, height: size.height))
+                    dirty = false
+                }
+                if let key = terminal.readKey() {
+                    if key == .resize {
+                        size = (0, 0)  // read again at the top of the loop
+                    } else {
+                        controller.handle(key)
+                    }
+                    dirty = true
+                }
+                let events = live.drain()
+                if !events.isEmpty {
+                    controller.receive(events)
+                    dirty = true
+                }
             }
         }
-    }
     #endif
 }

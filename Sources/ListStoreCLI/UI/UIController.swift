@@ -127,8 +127,12 @@ final class UIController {
         case .home: line.home()
         case .end: line.end()
         case .character(let scalar):
-            if scalar == "\u{15}" { line.clear() }  // Ctrl-U
-            else if scalar.properties.generalCategory != .control { line.type(scalar) }
+            if scalar == "\u{15}" {
+                line.clear()
+            }  // Ctrl-U
+            else if scalar.properties.generalCategory != .control {
+                line.type(scalar)
+            }
         case .up, .down, .pageUp, .pageDown, .resize: break
         }
         prompt = (line, purpose)
@@ -145,10 +149,11 @@ final class UIController {
         case .edit(let id):
             perform { tx in try tx.updateRow(id: id, title: title) }
         case .newSection(let after):
-            perform({ tx in
-                let index = try after.flatMap { try tx.index(of: $0) }.map { $0 + 1 } ?? 0
-                return try tx.insertSection(title: title, at: index)
-            }, then: { .header($0) })
+            perform(
+                { tx in
+                    let index = try after.flatMap { try tx.index(of: $0) }.map { $0 + 1 } ?? 0
+                    return try tx.insertSection(title: title, at: index)
+                }, then: { .header($0) })
         }
     }
 
@@ -176,16 +181,18 @@ final class UIController {
         case .row(let target) where target == carried:
             message = .info("left where it was")
         case .row(let target):
-            perform({ tx in
-                // Dropped on a row below it in the same section, it goes after that row: it ends up at the
-                // index path the cursor showed, as `liststore move` puts it.
-                let from = try tx.indexPath(of: carried), to = try tx.indexPath(of: target)
-                if let from, let to, from.section == to.section, from.row < to.row {
-                    try tx.moveRow(id: carried, after: target)
-                } else {
-                    try tx.moveRow(id: carried, before: target)
-                }
-            }, then: { .row(carried) })
+            perform(
+                { tx in
+                    // Dropped on a row below it in the same section, it goes after that row: it ends up at the
+                    // index path the cursor showed, as `liststore move` puts it.
+                    let from = try tx.indexPath(of: carried)
+                    let to = try tx.indexPath(of: target)
+                    if let from, let to, from.section == to.section, from.row < to.row {
+                        try tx.moveRow(id: carried, after: target)
+                    } else {
+                        try tx.moveRow(id: carried, before: target)
+                    }
+                }, then: { .row(carried) })
         case .header(let section):
             perform({ tx in try tx.moveRow(id: carried, toSection: section, at: 0) }, then: { .row(carried) })
         case nil:

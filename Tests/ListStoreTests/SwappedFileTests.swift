@@ -17,6 +17,16 @@ import Testing
         return path
     }
 
+    /// `store`'s updates, polled every 20 ms, past their initial state; nil (recorded) when that did not come first.
+    static func observing(_ store: ListStore) async throws -> AsyncThrowingStream<ListUpdate, any Error>.Iterator? {
+        var updates = store.observe(pollInterval: .milliseconds(20)).makeAsyncIterator()
+        guard case .initial = try await nextElement(&updates) else {
+            Issue.record("no initial state first")
+            return nil
+        }
+        return updates
+    }
+
     static func isReplaced(_ error: any Error, _ file: Connection.MovedFile) -> Bool {
         guard case .fileReplaced(_, let reason) = error as? ListStoreError else { return false }
         return reason == file.reason
@@ -109,11 +119,7 @@ import Testing
         let backup = try Self.makeStore(directory, "backup.sqlite", section: "Restored", rows: ["r1"])
         let path = try Self.makeStore(directory, "lists.sqlite", section: "Mine", rows: ["a"])
         let store = try ListStore.open(at: path, mode: .readOnly)
-        var updates = store.observe(pollInterval: .milliseconds(20)).makeAsyncIterator()
-        guard case .initial = try await nextElement(&updates) else {
-            Issue.record("no initial state first")
-            return
-        }
+        guard var updates = try await Self.observing(store) else { return }
         #expect(rename(backup, path) == 0)
         // Within a poll or so; a bounded wait, generous for a loaded machine.
         await #expect { _ = try await nextElement(&updates, timeout: .seconds(20)) } throws: { Self.isReplaced($0, .database(deleted: false)) }
@@ -123,11 +129,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = try Self.makeStore(directory, "lists.sqlite", section: "Mine", rows: ["a"])
         let store = try ListStore.open(at: path, mode: .readOnly)
-        var updates = store.observe(pollInterval: .milliseconds(20)).makeAsyncIterator()
-        guard case .initial = try await nextElement(&updates) else {
-            Issue.record("no initial state first")
-            return
-        }
+        guard var updates = try await Self.observing(store) else { return }
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
         await #expect { _ = try await nextElement(&updates, timeout: .seconds(20)) } throws: { Self.isReplaced($0, .database(deleted: true)) }
     }
@@ -136,11 +138,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = try Self.makeStore(directory, "lists.sqlite", section: "Mine", rows: ["a"])
         let store = try ListStore.open(at: path, mode: .readOnly)
-        var updates = store.observe(pollInterval: .milliseconds(20)).makeAsyncIterator()
-        guard case .initial = try await nextElement(&updates) else {
-            Issue.record("no initial state first")
-            return
-        }
+        guard var updates = try await Self.observing(store) else { return }
         try ListStore.open(at: path).insertRow("b", intoSection: 0)
         guard case .changes(let changes) = try await nextElement(&updates, timeout: .seconds(20)) else {
             Issue.record("no change set")

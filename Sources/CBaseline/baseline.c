@@ -294,7 +294,9 @@ int limit_delete_at(baseline *store, int64_t section_id, int64_t index) {
     sqlite3 *db = store->db;
     int rc = exec(db, "BEGIN IMMEDIATE");
     if (rc) return rc;
-    rc = run4(db, "DELETE FROM rows WHERE section_id = ?1 AND position = ?2", section_id, index, 0, 0);
+    /* The row at `index`, or the first after it (the limit leaves gaps: a second delete at the same index takes the next row). */
+    rc = run4(db, "DELETE FROM rows WHERE id = (SELECT id FROM rows WHERE section_id = ?1 AND position >= ?2 ORDER BY position LIMIT 1)",
+              section_id, index, 0, 0);
     if (!rc && sqlite3_changes(db) != 1) rc = SQLITE_NOTFOUND;
     return finish(db, rc);
 }
@@ -322,7 +324,7 @@ int limit_move_one(baseline *store, int64_t from_section_id, int64_t from, int64
     if (rc) return rc;
     rc = run4(db,
         "UPDATE rows SET section_id = ?3, position = (SELECT coalesce(max(position) + 1, 0) FROM rows WHERE section_id = ?3) "
-        "WHERE section_id = ?1 AND position = ?2", from_section_id, from, to_section_id, 0);
+        "WHERE id = (SELECT id FROM rows WHERE section_id = ?1 AND position >= ?2 ORDER BY position LIMIT 1)", from_section_id, from, to_section_id, 0);
     if (!rc && sqlite3_changes(db) != 1) rc = SQLITE_NOTFOUND;
     return finish(db, rc);
 }

@@ -52,11 +52,11 @@ int baseline_index_path(baseline *store, int64_t id, int64_t *section, int64_t *
 
 /* The physical limit of a one-row insert: one INSERT at the end of the section, one transaction. */
 int limit_insert_one(baseline *store, int64_t section_id);
-/* The physical limit of a one-row delete: one DELETE by (section, position), no renumbering. */
+/* The physical limit of a one-row delete: one DELETE of the row at (or, past a gap it left, first after) `index`, no renumbering. */
 int limit_delete_at(baseline *store, int64_t section_id, int64_t index);
 /* The physical limit of a k-row delete: the k DELETEs by (section, position), no renumbering. */
 int limit_delete_every(baseline *store, int64_t section_id, int step, int count);
-/* The physical limit of a move: one UPDATE giving the row a free position (the end of `to_section_id`). */
+/* The physical limit of a move: one UPDATE giving the row at (or first after) `from` a free position (the end of `to_section_id`). */
 int limit_move_one(baseline *store, int64_t from_section_id, int64_t from, int64_t to_section_id);
 
 #endif

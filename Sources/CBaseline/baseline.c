@@ -6,7 +6,20 @@
 
 struct baseline {
     sqlite3 *db;
+    /* The reads' statements, prepared once per connection as a careful program keeps them. */
+    sqlite3_stmt *page;
+    sqlite3_stmt *lookup;
 };
+
+/* `*stmt`, prepared from `sql` on first use, reset and with its bindings cleared. */
+static int cached(sqlite3 *db, sqlite3_stmt **stmt, const char *sql) {
+    if (*stmt) {
+        sqlite3_reset(*stmt);
+        sqlite3_clear_bindings(*stmt);
+        return SQLITE_OK;
+    }
+    return sqlite3_prepare_v2(db, sql, -1, stmt, NULL);
+}
 
 static int exec(sqlite3 *db, const char *sql) { return sqlite3_exec(db, sql, NULL, NULL, NULL); }
 
@@ -93,6 +106,8 @@ fail:
 
 void baseline_close(baseline *store) {
     if (!store) return;
+    sqlite3_finalize(store->page);
+    sqlite3_finalize(store->lookup);
     sqlite3_close_v2(store->db);
     free(store);
 }
@@ -240,13 +255,13 @@ int baseline_move(baseline *store, int64_t from_section_id, int64_t from, int64_
 }
 
 int baseline_read_page(baseline *store, int64_t section_id, int64_t offset, int limit, int *read) {
-    sqlite3_stmt *stmt = NULL;
-    int rc = sqlite3_prepare_v2(store->db,
-        "SELECT id, title, payload FROM rows WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position", -1, &stmt, NULL);
+    int rc = cached(store->db, &store->page,
+        "SELECT id, title, payload FROM rows WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position");
     if (rc) return rc;
+    sqlite3_stmt *stmt = store->page;
     sqlite3_bind_int64(stmt, 1, section_id);
     sqlite3_bind_int64(stmt, 2, offset);
-    sqlite3_bind_int64(stmt, 3, (int64_t)offset + limit);
+    sqlite3_bind_int64(stmt, 3, offset + limit);
     int rows = 0;
     size_t bytes = 0;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
@@ -256,17 +271,17 @@ int baseline_read_page(baseline *store, int64_t section_id, int64_t offset, int 
         (void)sqlite3_column_text(stmt, 2);
         rows++;
     }
-    sqlite3_finalize(stmt);
+    sqlite3_reset(stmt);
     *read = rows;
     (void)bytes;
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 int baseline_index_path(baseline *store, int64_t id, int64_t *section, int64_t *row) {
-    sqlite3_stmt *stmt = NULL;
-    int rc = sqlite3_prepare_v2(store->db,
-        "SELECT s.position, r.position FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1", -1, &stmt, NULL);
+    int rc = cached(store->db, &store->lookup,
+        "SELECT s.position, r.position FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1");
     if (rc) return rc;
+    sqlite3_stmt *stmt = store->lookup;
     sqlite3_bind_int64(stmt, 1, id);
     rc = sqlite3_step(stmt);
     if (rc == SQLITE_ROW) {
@@ -276,7 +291,7 @@ int baseline_index_path(baseline *store, int64_t id, int64_t *section, int64_t *
     } else if (rc == SQLITE_DONE) {
         rc = SQLITE_NOTFOUND;
     }
-    sqlite3_finalize(stmt);
+    sqlite3_reset(stmt);
     return rc;
 }
 

@@ -39,7 +39,7 @@ do {
 
 // README: async, off the main thread
 func addRow(_ title: String, to store: ListStore) async throws -> Int {
-    let (count, _) = try await store.writeReturning { tx in   // waits for the write lock off the caller's thread
+    let (count, _) = try await store.writeReturningInBackground { tx in   // waits for the lock off the caller's thread
         try tx.insertRow(title, intoSection: 0)
         return try tx.totalRowCount()
     }

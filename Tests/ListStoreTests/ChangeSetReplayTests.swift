@@ -102,11 +102,16 @@ enum UIKitReplay {
     }
 
     /// Everything a change set from `old` to `new` must be: replayed with UIKit's rules it gives `new`,
-    /// it keeps UIKit's batch rules, and applied to `old` as a mirror it gives `new`.
+    /// it keeps UIKit's batch rules, applied to `old` as a mirror it gives `new`, and what it says a
+    /// diffable data source must redraw is exactly what comparing `old` and `new` finds.
     static func checkAll(_ changes: ChangeSet, from old: ListSnapshot, to new: ListSnapshot) throws {
         try check(changes, from: old, to: new)
         try checkBatchRules(changes, oldSectionCount: old.sections.count)
         guard try old.applying(changes) == new else { throw Failure(description: "applying the change set does not give the new state") }
+        var mirror = old
+        let reloads = try mirror.applyReturningReloads(changes)
+        let expected = DiffableReloads(from: old, to: new)
+        guard reloads == expected else { throw Failure(description: "the diffable reloads are \(reloads), not \(expected)") }
     }
 
     static func checkSortedAndUnique(_ changes: ChangeSet) throws {

@@ -90,14 +90,14 @@ guard states.count == 2, states[1] == (try store.snapshot()) else {
     for try await update in store.observe() {
         switch update {
         case .initial(let state), .reset(let state):
-            let reloads = DiffableReloads(from: mirror, to: state)  // what stays but looks different
+            let reloads = DiffableReloads(from: mirror, to: state)     // what stays but looks different
             mirror = state
             show(mirror, reloads)
         case .changes(let changes):
-            let reloads = try mirror.applyReturningReloads(changes)   // compared with the state before
+            let reloads = try mirror.applyReturningReloads(changes)    // compared with the state before
             show(mirror, reloads)
         case .started, .invalidated:
-            break                                                  // only with observe(startingWith: .marker)
+            break                                                      // only with observe(startingWith: .marker)
         }
     }
 }

@@ -49,7 +49,7 @@ enum WatchCommand {
                                 ? JSONValue.object([("reset", JSONShapes.list(snapshot.sections))]).serialized()
                                 : "\(timestamp()) reloaded: changed outside ListStore; now \(StoreCounts(sections: snapshot.sections.count, rows: snapshot.rowCount).text)") + "\n")
                     case .invalidated:
-                        let counts = try await store.read { StoreCounts(sections: try $0.sectionCount(), rows: try $0.totalRowCount()) }
+                        let counts = try await store.readInBackground { StoreCounts(sections: try $0.sectionCount(), rows: try $0.totalRowCount()) }
                         try write("\(timestamp()) reloaded: changed outside ListStore; now \(counts.text)\n")
                     }
                     let count = delivered.withLock {

@@ -39,7 +39,7 @@ import Testing
             sentinels += 1
             let sentinel =
                 try store.snapshot().sections.isEmpty
-                ? try store.insertSection(title: "sentinel \(sentinels)")
+                ? try store.insertSection(title: "sentinel \(sentinels)").changes
                 : try store.renameSection(at: 0, to: "sentinel \(sentinels)")
             while true {
                 let update = try await ObservationTests.next(&updates, timeout: .seconds(20))

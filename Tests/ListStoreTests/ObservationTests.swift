@@ -28,7 +28,7 @@ import Testing
         }
         #expect(state.sections.map(\.title) == ["A"])
         var expected: [ChangeSet] = []
-        expected.append(try store.insertRows(["a", "b"], intoSection: 0))
+        expected.append(try store.insertRows(["a", "b"], intoSection: 0).changes)
         _ = try store.renameSection(at: 0, to: "A")  // no change: not delivered
         expected.append(try store.deleteRows(at: [ListIndexPath(section: 0, row: 0)]))
         var mirror = state
@@ -57,7 +57,7 @@ import Testing
         let fromOther = try other.moveRow(from: ListIndexPath(section: 0, row: 2), to: ListIndexPath(section: 0, row: 0))
         #expect(try Self.changes(try await Self.next(&updates)) == fromOther)
 
-        let own = try observed.insertRow("four", intoSection: 0)
+        let own = try observed.insertRow("four", intoSection: 0).changes
         #expect(try Self.changes(try await Self.next(&updates)) == own)
 
         // A title changed by hand: an update with the new value.
@@ -84,8 +84,8 @@ import Testing
         var updates = observed.observe(pollInterval: .seconds(3600)).makeAsyncIterator()  // no polling: only the catch-up in the write
         _ = try await Self.next(&updates)
         let other = try ListStore.open(at: path)
-        let theirs = try other.insertRow("theirs", intoSection: 0)
-        let ours = try observed.insertRow("ours", intoSection: 0)
+        let theirs = try other.insertRow("theirs", intoSection: 0).changes
+        let ours = try observed.insertRow("ours", intoSection: 0).changes
         #expect(try Self.changes(try await Self.next(&updates)) == theirs)
         #expect(try Self.changes(try await Self.next(&updates)) == ours)
     }
@@ -237,7 +237,7 @@ import Testing
             Issue.record("the first element is not the marker")
             return
         }
-        let theirs = try ListStore.open(at: path).insertRow("theirs", intoSection: 0)
+        let theirs = try ListStore.open(at: path).insertRow("theirs", intoSection: 0).changes
         try observed.deliverChangesFromOtherConnections()
         #expect(try Self.changes(try await Self.next(&updates)) == theirs)
     }

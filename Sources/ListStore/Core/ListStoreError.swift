@@ -101,6 +101,10 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// beside a restored backup): its file identity differs from the database's. Nothing was read through
     /// it and both files were left untouched.
     case walFromAnotherFile(path: String, reason: String)
+    /// An import stopped by its progress closure (``ListStore/importDocument(_:replacing:progress:)``
+    /// threw `CancellationError`) after `rowsWritten` of the document's `rowCount` rows; the import was
+    /// rolled back and the store is exactly as it was.
+    case importCancelled(rowsWritten: Int, rowCount: Int)
 
     /// What failed, on which input, and what to do, in one line.
     public var description: String {
@@ -197,6 +201,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
             return "\(path)-wal does not belong to \(path) (\(reason)); nothing was read through it and both were left untouched — "
                 + "if it is another file's (left beside a restored backup), move \(path)-wal and \(path)-shm away; "
                 + "if it is this file's, restore the file and its -wal together"
+        case .importCancelled(let written, let count):
+            return "the import was cancelled after \(written) of \(Self.countText(count, "row")); nothing was imported — the store is as it was"
         case .hotJournal(let path):
             return
                 "\(path) has a rollback journal (\(path)-journal) left by an interrupted write, which reading cannot roll back; both were left untouched — open it for writing once to roll it back"

@@ -13,10 +13,16 @@ public struct ListRow: Identifiable, Hashable, Sendable, Codable {
         self.title = title
         self.payload = payload
     }
+
+    /// The keys of its JSON form, spelled out so that renaming a property never changes the format:
+    /// `{"id":3,"title":"Canada","payload":"{\"pop\":38}"}` (`payload` left out when there is none).
+    enum CodingKeys: String, CodingKey {
+        case id, title, payload
+    }
 }
 
 /// A section without its rows: identity, title and how many rows it holds.
-public struct ListSection: Identifiable, Hashable, Sendable {
+public struct ListSection: Identifiable, Hashable, Sendable, Codable {
     /// The section's stable identity.
     public let id: SectionID
     /// The section header text.
@@ -29,6 +35,12 @@ public struct ListSection: Identifiable, Hashable, Sendable {
         self.id = id
         self.title = title
         self.rowCount = rowCount
+    }
+
+    /// The keys of its JSON form, spelled out so that renaming a property never changes the format:
+    /// `{"id":2,"title":"Countries","rowCount":8}`.
+    enum CodingKeys: String, CodingKey {
+        case id, title, rowCount
     }
 }
 

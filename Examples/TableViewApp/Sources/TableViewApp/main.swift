@@ -39,7 +39,7 @@ do {
 
 // README: async, off the main thread
 func addRow(_ title: String, to store: ListStore) async throws -> Int {
-    let (count, _) = try await store.writeReturning { tx in   // waits for the write lock off the caller's thread
+    let (count, _) = try await store.writeReturningInBackground { tx in   // waits for the lock off the caller's thread
         try tx.insertRow(title, intoSection: 0)
         return try tx.totalRowCount()
     }
@@ -84,16 +84,52 @@ guard states.count == 2, states[1] == (try store.snapshot()) else {
     exit(1)
 }
 
-#if canImport(UIKit)
 // README: a diffable data source
-@MainActor func diffableSnapshot(of state: ListSnapshot, reconfiguring changes: ChangeSet?) -> NSDiffableDataSourceSnapshot<SectionID, RowID> {
+@MainActor func keepDiffableInSync(with store: ListStore, show: (ListSnapshot, DiffableReloads) -> Void) async throws {
+    var mirror = ListSnapshot(sections: [])
+    for try await update in store.observe() {
+        switch update {
+        case .initial(let state), .reset(let state):
+            let reloads = DiffableReloads(from: mirror, to: state)     // what stays but looks different
+            mirror = state
+            show(mirror, reloads)
+        case .changes(let changes):
+            let reloads = try mirror.applyReturningReloads(changes)    // compared with the state before
+            show(mirror, reloads)
+        case .started, .invalidated:
+            break                                                      // only with observe(startingWith: .marker)
+        }
+    }
+}
+// END
+
+// The diffable recipe for real: a section renamed elsewhere is a header to reload.
+let shown = Task {
+    var seen: [DiffableReloads] = []
+    try await keepDiffableInSync(with: store) { state, reloads in
+        seen.append(reloads)
+        if seen.count == 1 { _ = try? elsewhere.renameSection(id: state.sections[0].id, to: "Inbox, renamed elsewhere") }
+        if seen.count == 2 { withUnsafeCurrentTask { $0?.cancel() } }
+    }
+    return seen
+}
+let reloads = try await shown.value
+guard reloads.count == 2, reloads[1] == DiffableReloads(sectionsToReload: [try store.section(at: 0).id]) else {
+    print("the diffable recipe missed the renamed section: \(reloads)")
+    exit(1)
+}
+
+#if canImport(UIKit)
+// README: feeding a diffable data source
+@MainActor func show(_ state: ListSnapshot, reloading reloads: DiffableReloads, in dataSource: UITableViewDiffableDataSource<SectionID, RowID>) {
     var snapshot = NSDiffableDataSourceSnapshot<SectionID, RowID>()
     for section in state.sections {
         snapshot.appendSections([section.id])
         snapshot.appendItems(section.rows.map(\.id), toSection: section.id)
     }
-    snapshot.reconfigureItems(changes?.updatedRows.map(\.id) ?? [])   // same id, new title or payload
-    return snapshot
+    snapshot.reconfigureItems(reloads.itemsToReconfigure)   // same id, new title or payload, moved or not
+    snapshot.reloadSections(reloads.sectionsToReload)       // same id, new header (renamed or replaced)
+    dataSource.apply(snapshot, animatingDifferences: true)
 }
 // END
 

@@ -1,0 +1,112 @@
+/// Where a place drawn at one version is after later edits: a row, a section, or a gap between rows
+/// or sections (where an insert or a move's target goes), followed through edit events in order.
+///
+/// A gap stays right before the row (or section) that was drawn below it — at the end of the section
+/// (or list) for the last gap — so rows inserted at that very place since land before it: the gap keeps
+/// its neighbours whenever they survive, and two inserts at one drawn gap keep their order.
+enum DrawnPositions {
+    /// What became of a drawn place.
+    enum Fate<Place: Equatable>: Equatable {
+        /// It is at `Place` now.
+        case at(Place)
+        /// The row was deleted (a row's fate only).
+        case rowDeleted(RowID)
+        /// The section (of the row, or the section itself) was deleted.
+        case sectionDeleted(SectionID)
+        /// An event that cannot be followed (only a damaged change-log entry has one).
+        case unreadable
+    }
+
+    /// A drawn section (or section gap, when `gap`) followed through events, with how many sections
+    /// were added since (negative for removed), to check the drawn index against the drawn count.
+    struct Section {
+        var index: Int
+        let gap: Bool
+        var sectionsAdded = 0
+
+        init(_ index: Int, gap: Bool) {
+            self.index = index
+            self.gap = gap
+        }
+
+        /// After `event`; the section's fate when it ends here.
+        mutating func follow(_ event: EditEvent) -> Fate<Int>? {
+            switch event {
+            case .sectionInserted(_, let at):
+                sectionsAdded += 1
+                if at <= index { index += 1 }
+            case .sectionsDeleted(let pairs):
+                sectionsAdded -= pairs.count
+                if !gap, let gone = pairs.first(where: { $0.count == 2 && $0[0] == Int64(index) }) { return .sectionDeleted(SectionID(rawValue: gone[1])) }
+                index -= pairs.filter { $0.count == 2 && $0[0] < Int64(index) }.count
+            case .sectionMoved(_, let from, let to):
+                if !gap && from == index {
+                    index = to
+                } else {
+                    if from < index { index -= 1 }
+                    if to <= index { index += 1 }
+                }
+            case .sectionRenamed, .rowsInserted, .rowsDeleted, .rowMoved, .rowUpdated:
+                break
+            }
+            return nil
+        }
+    }
+
+    /// A drawn row (or row gap, when `gap`) followed through events, with its section and how many rows
+    /// that section gained since (negative for lost), to check the drawn index against the drawn count.
+    struct Row {
+        var section: Section
+        var row: Int
+        let gap: Bool
+        var rowsAdded = 0
+
+        init(_ path: ListIndexPath, gap: Bool) {
+            section = Section(path.section, gap: false)
+            row = path.row
+            self.gap = gap
+        }
+
+        var path: ListIndexPath { ListIndexPath(section: section.index, row: row) }
+
+        /// After `event`; the row's fate when it ends here.
+        mutating func follow(_ event: EditEvent) -> Fate<ListIndexPath>? {
+            switch event {
+            case .rowsInserted(let runs, _, let sectionIndex, let at):
+                guard sectionIndex == section.index else { return nil }
+                guard let count = EditEvent.ranges(runs)?.count, let added = Int(exactly: count) else { return .unreadable }
+                rowsAdded += added
+                if at <= row { row += added }
+            case .rowsDeleted(let entries):
+                let here = entries.filter { $0.count == 4 && $0[0] == Int64(section.index) }
+                if !gap, let gone = here.first(where: { $0[1] == Int64(row) }) { return .rowDeleted(RowID(rawValue: gone[2])) }
+                rowsAdded -= here.count
+                row -= here.filter { $0[1] < Int64(row) }.count
+            case .rowMoved(_, let from, _, let to, _):
+                if !gap && from == path {
+                    // It leaves its section for another (a row move keeps the section order): follow it there.
+                    if to.section != section.index { section.index = to.section }
+                    row = to.row
+                    rowsAdded = 0  // the count check is of the drawn section, which this row has left
+                    return nil
+                }
+                if from.section == section.index {
+                    rowsAdded -= 1
+                    if from.row < row { row -= 1 }
+                }
+                if to.section == section.index {
+                    rowsAdded += 1
+                    if to.row <= row { row += 1 }
+                }
+            case .sectionInserted, .sectionsDeleted, .sectionMoved:
+                switch section.follow(event) {
+                case .sectionDeleted(let id): return .sectionDeleted(id)
+                default: break
+                }
+            case .sectionRenamed, .rowUpdated:
+                break
+            }
+            return nil
+        }
+    }
+}

@@ -51,7 +51,7 @@ import Testing
         #expect(own.version > mirror.version)
         try mirror.apply(own)
         #expect(mirror == (try f.app.snapshot()))
-        #expect(mirror.version == own.version && mirror.version == (try f.app.snapshot()).version)
+        #expect(try mirror.version == own.version && mirror.version == f.app.snapshot().version)
         let theirs = try f.other.deleteRows(at: [Self.path(1, 0)])
         #expect(theirs.version > own.version)
         #expect(try f.app.version() == theirs.version)

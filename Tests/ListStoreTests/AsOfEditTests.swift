@@ -289,6 +289,50 @@ import Testing
         #expect(changes.version == (try f.app.version()))
     }
 
+    @Test func aRowThatMovedIntoASectionDeletedSinceIsReportedAsDeleted() throws {
+        let f = try Fixture()
+        let mirror = try f.app.snapshot()
+        try f.other.moveRow(from: Self.path(0, 1), to: Self.path(2, 0))
+        try f.other.deleteSections(at: [2])
+        #expect(throws: ListStoreError.drawnRowDeleted(Self.path(0, 1), id: mirror.sections[0].rows[1].id, asOf: mirror.version)) {
+            try f.app.deleteRows(at: [Self.path(0, 1)], asOf: mirror.version)
+        }
+    }
+
+    /// Indexes no store can have are refused as out of range, never followed (no overflow), file unchanged.
+    @Test func hugeAndNegativeIndexesAreOutOfRange() throws {
+        let f = try Fixture()
+        let version = try f.app.version()
+        let before = f.bytes()
+        #expect(throws: ListStoreError.rowIndexOutOfRange(Self.path(0, Int.max), rowCount: 5)) {
+            try f.app.deleteRows(at: [Self.path(0, Int.max)], asOf: version)
+        }
+        #expect(throws: ListStoreError.sectionIndexOutOfRange(index: Int.max, sectionCount: 3)) {
+            try f.app.deleteRows(at: [Self.path(Int.max, 0)], asOf: version)
+        }
+        #expect(throws: ListStoreError.rowDestinationOutOfRange(Self.path(1, Int.max), maxRow: 4)) {
+            try f.app.moveRow(from: Self.path(0, 0), to: Self.path(1, Int.max), asOf: version)
+        }
+        #expect(throws: ListStoreError.rowDestinationOutOfRange(Self.path(1, Int.max), maxRow: 4)) {
+            try f.app.insertRow("x", intoSection: 1, at: Int.max, asOf: version)
+        }
+        #expect(throws: ListStoreError.sectionIndexOutOfRange(index: Int.max, sectionCount: 3)) {
+            try f.app.moveSection(from: 0, to: Int.max, asOf: version)
+        }
+        #expect(throws: ListStoreError.sectionInsertionIndexOutOfRange(index: Int.min, sectionCount: 3)) {
+            try f.app.insertSection(title: "x", at: Int.min, asOf: version)
+        }
+        #expect(throws: ListStoreError.rowIndexOutOfRange(Self.path(0, -1), rowCount: 5)) {
+            try f.app.updateRow(at: Self.path(0, -1), asOf: version, title: "x")
+        }
+        #expect(f.bytes() == before)
+        // Drawn counts, not current ones: two rows were added to section 0 since.
+        try f.other.insertRows(["n1", "n2"], intoSection: 0, at: 0)
+        #expect(throws: ListStoreError.rowIndexOutOfRange(Self.path(0, 5), rowCount: 5)) {
+            try f.app.deleteRows(at: [Self.path(0, 5)], asOf: version)
+        }
+    }
+
     // MARK: Versions the log cannot translate
 
     @Test func aVersionTheLogCannotTranslateIsRefused() throws {

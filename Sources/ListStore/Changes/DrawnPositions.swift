@@ -60,6 +60,9 @@ enum DrawnPositions {
         var row: Int
         let gap: Bool
         var rowsAdded = 0
+        /// The row's id, once an event named it (a move): a section deleted after the row moved into it
+        /// deleted the row.
+        var id: RowID?
 
         init(_ path: ListIndexPath, gap: Bool) {
             section = Section(path.section, gap: false)
@@ -82,9 +85,10 @@ enum DrawnPositions {
                 if !gap, let gone = here.first(where: { $0[1] == Int64(row) }) { return .rowDeleted(RowID(rawValue: gone[2])) }
                 rowsAdded -= here.count
                 row -= here.filter { $0[1] < Int64(row) }.count
-            case .rowMoved(_, let from, _, let to, _):
+            case .rowMoved(let movedID, let from, _, let to, _):
                 if !gap && from == path {
                     // It leaves its section for another (a row move keeps the section order): follow it there.
+                    id = RowID(rawValue: movedID)
                     if to.section != section.index { section.index = to.section }
                     row = to.row
                     rowsAdded = 0  // the count check is of the drawn section, which this row has left
@@ -100,7 +104,7 @@ enum DrawnPositions {
                 }
             case .sectionInserted, .sectionsDeleted, .sectionMoved:
                 switch section.follow(event) {
-                case .sectionDeleted(let id): return .sectionDeleted(id)
+                case .sectionDeleted(let sectionID): return id.map { .rowDeleted($0) } ?? .sectionDeleted(sectionID)
                 default: break
                 }
             case .sectionRenamed, .rowUpdated:

@@ -78,6 +78,9 @@ public final class AsOfTransaction {
         try current.whileOpen {
             let source = try drawn.row(from, own: own, db)
             guard from != to else { return }
+            guard DrawnPaths.isFollowable(to.row) else {
+                throw ListStoreError.rowDestinationOutOfRange(to, maxRow: try SectionRows.load(section: try drawn.section(to.section, own: own, db), db).count)
+            }
             // The drop as a gap of the drawn list, before the row is taken out of it.
             let gap = to.section == from.section && to.row > from.row ? ListIndexPath(section: to.section, row: to.row + 1) : to
             let target = try drawn.rowGap(gap, own: own, db)
@@ -126,6 +129,7 @@ public final class AsOfTransaction {
             let source = try drawn.section(from, own: own, db)
             guard from != to else { return }
             let drawnCount = try drawn.drawnSectionCount(own: own, db)
+            guard DrawnPaths.isFollowable(to) else { throw ListStoreError.sectionIndexOutOfRange(index: to, sectionCount: drawnCount) }
             guard (0..<drawnCount).contains(to) else { throw ListStoreError.sectionIndexOutOfRange(index: to, sectionCount: drawnCount) }
             let target = try drawn.sectionGap(to > from ? to + 1 : to, own: own, db)
             try current.moveSection(from: source, to: target > source ? target - 1 : target)

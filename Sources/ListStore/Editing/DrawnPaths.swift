@@ -19,6 +19,10 @@ struct DrawnPaths {
         }
     }
 
+    /// Whether `index` can be followed: below ``LogEntryLimits/countLimit``, like every index in the log,
+    /// so that following it never overflows. A larger one is out of range in any store.
+    static func isFollowable(_ index: Int) -> Bool { index >= 0 && Int64(index) < LogEntryLimits.countLimit }
+
     /// The row drawn at `drawn`: where it is now, and its id.
     func row(_ drawn: ListIndexPath, own: [EditEvent], _ db: Connection) throws -> (path: ListIndexPath, id: RowID) {
         let (walk, section) = try followRow(drawn, gap: false, own: own, db)
@@ -39,6 +43,7 @@ struct DrawnPaths {
 
     /// The section drawn at `drawn`: its index now.
     func section(_ drawn: Int, own: [EditEvent], _ db: Connection) throws -> Int {
+        guard Self.isFollowable(drawn) else { throw ListStoreError.sectionIndexOutOfRange(index: drawn, sectionCount: try SectionOrder.count(db)) }
         let walk = try follow(DrawnPositions.Section(drawn, gap: false), drawn: .section(drawn), own: own) { $0.follow($1) }
         let count = try SectionOrder.count(db)
         guard walk.index >= 0, walk.index < count else {
@@ -49,6 +54,9 @@ struct DrawnPaths {
 
     /// The gap drawn before section `drawn` (at the end for the drawn count): its index now.
     func sectionGap(_ drawn: Int, own: [EditEvent], _ db: Connection) throws -> Int {
+        guard Self.isFollowable(drawn) else {
+            throw ListStoreError.sectionInsertionIndexOutOfRange(index: drawn, sectionCount: try SectionOrder.count(db))
+        }
         let walk = try follow(DrawnPositions.Section(drawn, gap: true), drawn: .section(drawn), own: own) { $0.follow($1) }
         let count = try SectionOrder.count(db)
         guard walk.index >= 0, walk.index <= count else {
@@ -66,8 +74,13 @@ struct DrawnPaths {
     // MARK: Following
 
     private func followRow(_ drawn: ListIndexPath, gap: Bool, own: [EditEvent], _ db: Connection) throws -> (DrawnPositions.Row, SectionRows) {
-        let walk = try follow(DrawnPositions.Row(drawn, gap: gap), drawn: .row(drawn), own: own) { $0.follow($1) }
         let count = try SectionOrder.count(db)
+        guard Self.isFollowable(drawn.section) else { throw ListStoreError.sectionIndexOutOfRange(index: drawn.section, sectionCount: count) }
+        guard Self.isFollowable(drawn.row) else {
+            let rows = try SectionRows.load(section: try self.section(drawn.section, own: own, db), db).count
+            throw gap ? ListStoreError.rowDestinationOutOfRange(drawn, maxRow: rows) : ListStoreError.rowIndexOutOfRange(drawn, rowCount: rows)
+        }
+        let walk = try follow(DrawnPositions.Row(drawn, gap: gap), drawn: .row(drawn), own: own) { $0.follow($1) }
         guard walk.section.index >= 0, walk.section.index < count else {
             throw ListStoreError.sectionIndexOutOfRange(index: drawn.section, sectionCount: count - walk.section.sectionsAdded)
         }

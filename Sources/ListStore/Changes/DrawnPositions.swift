@@ -36,9 +36,14 @@ enum DrawnPositions {
                 sectionsAdded += 1
                 if at <= index { index += 1 }
             case .sectionsDeleted(let pairs):
+                // Loops, not filters: a long transaction's own edits are followed once per drawn path.
                 sectionsAdded -= pairs.count
-                if !gap, let gone = pairs.first(where: { $0.count == 2 && $0[0] == Int64(index) }) { return .sectionDeleted(SectionID(rawValue: gone[1])) }
-                index -= pairs.filter { $0.count == 2 && $0[0] < Int64(index) }.count
+                var above = 0
+                for pair in pairs where pair.count == 2 {
+                    if !gap && pair[0] == Int64(index) { return .sectionDeleted(SectionID(rawValue: pair[1])) }
+                    if pair[0] < Int64(index) { above += 1 }
+                }
+                index -= above
             case .sectionMoved(_, let from, let to):
                 if !gap && from == index {
                     index = to
@@ -81,10 +86,15 @@ enum DrawnPositions {
                 rowsAdded += added
                 if at <= row { row += added }
             case .rowsDeleted(let entries):
-                let here = entries.filter { $0.count == 4 && $0[0] == Int64(section.index) }
-                if !gap, let gone = here.first(where: { $0[1] == Int64(row) }) { return .rowDeleted(RowID(rawValue: gone[2])) }
-                rowsAdded -= here.count
-                row -= here.filter { $0[1] < Int64(row) }.count
+                var here = 0
+                var above = 0
+                for entry in entries where entry.count == 4 && entry[0] == Int64(section.index) {
+                    if !gap && entry[1] == Int64(row) { return .rowDeleted(RowID(rawValue: entry[2])) }
+                    here += 1
+                    if entry[1] < Int64(row) { above += 1 }
+                }
+                rowsAdded -= here
+                row -= above
             case .rowMoved(let movedID, let from, _, let to, _):
                 if !gap && from == path {
                     // It leaves its section for another (a row move keeps the section order): follow it there.

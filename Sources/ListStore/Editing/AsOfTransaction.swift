@@ -20,6 +20,9 @@ import SQLiteLayer
 /// return, through ``current``, which takes index paths of the store as it is now, inside the
 /// transaction.
 ///
+/// Each path is followed through every edit since ``version``, the closure's own included: the cost of
+/// a call grows with the edits made since the draw (meant for what a user acted on, not for bulk edits).
+///
 /// Valid only inside its closure; using it afterwards throws ``ListStoreError/transactionFinished``.
 public final class AsOfTransaction {
     /// The same transaction in the store's current coordinates (inside the transaction) and by id.

@@ -70,6 +70,7 @@ enum TransferCommands {
     /// has its `"index"` and every row its `"path"`, as the scan reads them — with gaps, after hand edits,
     /// exactly the ones edits act on; without (`export`, the import document) neither.
     @discardableResult
+    /// `show --json` (`indexPaths`) ends with the `"version"` of the state it read (``ListVersion``).
     static func writeDocument(of store: ListStore, indexPaths: Bool = false, to write: (String) throws -> Void) throws -> StoreCounts {
         var buffer = "{\"sections\":["
         var sections = 0
@@ -82,7 +83,7 @@ enum TransferCommands {
             }
         }
         // Commas follow what was written, not the index paths: on a file damaged by hand those have gaps.
-        try store.scan { item in
+        let version = try store.scan { item in
             switch item {
             case .section(let index, let id, let title, _):
                 buffer +=
@@ -97,7 +98,8 @@ enum TransferCommands {
             }
             try flushIfLarge()
         }
-        buffer += (sections == 0 ? "" : "]}") + "]}\n"
+        let versionMember = indexPaths && version.isVersioned ? ",\"version\":\(version.rawValue)" : ""
+        buffer += (sections == 0 ? "" : "]}") + "]" + versionMember + "}\n"
         try write(buffer)
         return StoreCounts(sections: sections, rows: rows)
     }
@@ -228,7 +230,12 @@ enum DocumentReader {
             guard parser.atObject else { throw try syntaxFirst(&parser, depth: 0, fail("the document", "is not a JSON object")) }
             var sawSections = false
             try parser.forEachMember(depth: 0) { key, parser in
-                guard key == "sections" else { throw fail("the document", "has an unknown member \(quoted(key)) (allowed: sections)") }
+                if key == "version" {
+                    // The version of the state `show --json` printed: ignored, as its indexes and paths are.
+                    guard case .number = try parser.value(depth: 1) else { throw fail("the document", "has a \"version\" that is not a number (it is ignored, but must be one)") }
+                    return
+                }
+                guard key == "sections" else { throw fail("the document", "has an unknown member \(quoted(key)) (allowed: sections, version)") }
                 guard !sawSections else { throw fail("the document", "has \"sections\" twice") }
                 sawSections = true
                 var index = 0

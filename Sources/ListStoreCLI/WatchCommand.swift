@@ -36,17 +36,17 @@ enum WatchCommand {
                         continue  // without --json: watching starts here, nothing read
                     case .initial(let snapshot):
                         // --json: first the state watching starts from, exactly as `show --json` prints it.
-                        if json { try write(JSONShapes.list(snapshot.sections).serialized() + "\n") }
+                        if json { try write(JSONShapes.versioned(JSONShapes.list(snapshot.sections), snapshot.version).serialized() + "\n") }
                         continue
                     case .changes(let changes):
                         try write(
                             (json
-                                ? JSONValue.object([("changes", JSONShapes.changes(changes))]).serialized()
+                                ? JSONValue.object([("changes", JSONShapes.changes(changes))] + JSONShapes.version(changes.version)).serialized()
                                 : "\(timestamp()) " + HumanText.changes(changes).split(separator: "\n").joined(separator: "; ")) + "\n")
                     case .reset(let snapshot):
                         try write(
                             (json
-                                ? JSONValue.object([("reset", JSONShapes.list(snapshot.sections))]).serialized()
+                                ? JSONValue.object([("reset", JSONShapes.list(snapshot.sections))] + JSONShapes.version(snapshot.version)).serialized()
                                 : "\(timestamp()) reloaded: changed outside ListStore; now \(StoreCounts(sections: snapshot.sections.count, rows: snapshot.rowCount).text)") + "\n")
                     case .invalidated:
                         let counts = try await store.readInBackground { StoreCounts(sections: try $0.sectionCount(), rows: try $0.totalRowCount()) }

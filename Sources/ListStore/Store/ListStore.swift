@@ -102,7 +102,8 @@ public final class ListStore: Sendable {
                 let migrating = state.migrationPending
                 var logSequence: Int64?
                 var entry = ChangeLog.Entry.structure
-                let changes: ChangeSet
+                var changes: ChangeSet
+                var unchangedVersion = ListVersion.unversioned
                 do {
                     changes = try connection.transaction(.immediate) {
                         // An older file is migrated in this same transaction: if the edit fails, so does the migration.
@@ -112,19 +113,26 @@ public final class ListStore: Sendable {
                         let logState = try ChangeLog.beginWriting(connection)
                         try WALOwnership.recordBase(connection)
                         let (changes, log) = try body(connection, logState)
-                        if changes.isEmpty, case .edits = log, !migrating { throw NothingChanged() }
+                        if changes.isEmpty, case .edits = log, !migrating {
+                            unchangedVersion = try StateVersion.read(connection)
+                            throw NothingChanged()
+                        }
                         entry = log
                         logSequence = try ChangeLog.finishWriting(connection, log)
                         return changes
                     }
                 } catch is NothingChanged {
-                    return ChangeSet()
+                    var unchanged = ChangeSet()
+                    unchanged.version = unchangedVersion
+                    return unchanged
                 } catch let error as FileMovedError {
                     filesMoved(error.file, connection)
                     throw error
                 }
                 state.migrationPending = false
                 committed(&state)
+                // The state after the commit, for a change set that describes it (ListVersion).
+                if let logSequence, case .edits = entry { changes.version = ListVersion(rawValue: logSequence) }
                 if changes.isEmpty, case .structure = entry, hub.hasSubscribers {
                     // Changed, but with no change set to tell (an untracked write): observers reload.
                     try hub.publishReset { try connection.readTransaction { try ListReader.snapshot(connection, checked: false) } }

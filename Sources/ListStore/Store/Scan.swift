@@ -19,11 +19,14 @@ extension ListStore {
     ///
     /// Unlike ``snapshot()``, a scan does not refuse a file whose positions were damaged by hand: it
     /// reports every row at the index path an edit given that path would act on.
-    public func scan(_ visit: (ScannedItem) throws -> Void) throws {
+    /// Returns the version of the state it visited (``ListVersion``), read in the same transaction.
+    @discardableResult
+    public func scan(_ visit: (ScannedItem) throws -> Void) throws -> ListVersion {
         try withReadTransaction { db in
             let sections = try db.cached("SELECT id, position, title, row_base, row_count FROM sections ORDER BY position").bind([])
                 .map(StoredSection.init)
             for section in sections { try Self.scan(section, db, visit) }
+            return try StateVersion.read(db)
         }
     }
 

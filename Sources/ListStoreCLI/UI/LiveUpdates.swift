@@ -56,13 +56,13 @@ final class LiveUpdates: Sendable {
             }
             // Starting with a marker, not the state: the screen reads its own pages, so a store of any size
             // is observed without being read.
-            let stream = observed.observe(includingOtherConnections: true, pollInterval: Self.pollInterval, startingWith: .marker)
+            let stream = observed.observeChanges(includingOtherConnections: true, pollInterval: Self.pollInterval)
             do {
                 for try await update in stream {
                     switch update {
-                    // The state observation starts from, or one no change set describes: the screen
+                    // The start, or a change no change set describes: the screen
                     // re-reads its window by pages and checks its ticks; it keeps no copy of the store.
-                    case .started, .initial, .reset, .invalidated: events.append(.resynchronize)
+                    case .started, .invalidated: events.append(.resynchronize)
                     case .changes(let changes): events.append(.changes(changes))
                     }
                 }

@@ -58,10 +58,13 @@ import Testing
         return result.withLock { $0 }
     }
 
-    @Test func readsNeverWaitWhileAnAsyncWriteWaitsForAnotherProcesssLock() async throws {
-        let directory = try TemporaryDirectory()
-        let (path, store) = try Self.makeStore(directory)
-        let rowID = try store.row(at: ListIndexPath(section: 0, row: 5)).id
+    /// Runs `body` while the `sqlite3` shell holds `BEGIN IMMEDIATE` for ``holdSeconds`` and an async write
+    /// of `store` waits for it (`body` is told whether the write finished, and when the lock was taken);
+    /// then checks that the write waited and went through.
+    static func whileAWriteWaits(
+        _ directory: TemporaryDirectory, _ path: String, _ store: ListStore,
+        _ body: (_ writeFinished: @escaping @Sendable () -> Bool, _ lockedAt: ContinuousClock.Instant) async throws -> Void
+    ) async throws -> ChangeSet {
         let marker = directory.path("locked")
         let holder = try BackgroundProcess(
             "/usr/bin/sqlite3", [path, "BEGIN IMMEDIATE;", ".shell touch '\(marker)'", ".shell sleep \(Self.holdSeconds)", "COMMIT;"],
@@ -69,37 +72,53 @@ import Testing
         for _ in 0..<500 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
         try #require(FileManager.default.fileExists(atPath: marker), "the sqlite3 shell did not take its lock")
         let lockedAt = ContinuousClock.now
-
         let writeFinished = Locked(false)
         let write = Task.detached {
             defer { writeFinished.withLock { $0 = true } }
             return try await store.write { try $0.insertRow("after the lock", intoSection: 0) }
         }
         try await Task.sleep(for: .milliseconds(100))  // the write is waiting for the shell's lock by now
-
-        // observe() returns at once, and its state arrives while the lock is still held.
-        let clock = ContinuousClock()
-        let observeStarted = clock.now
-        var updates = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
-        let observeReturned = clock.now - observeStarted
-        #expect(observeReturned < .milliseconds(20), "observe() took \(observeReturned)")
-        guard case .initial(let initial)? = try await nextElement(&updates, timeout: .seconds(10)) else {
-            Issue.record("no initial state")
-            return
-        }
-        #expect(ContinuousClock.now - lockedAt < .seconds(Self.holdSeconds), "the initial state waited for the lock")
-        #expect(initial.rowCount == 200)
-
-        let (longest, reads) = Self.longestRead(store, rowID: rowID) { writeFinished.withLock { $0 } }
+        try await body({ writeFinished.withLock { $0 } }, lockedAt)
         let changes = try await write.value
         #expect(ContinuousClock.now - lockedAt >= .seconds(Self.holdSeconds - 1), "the write did not wait for the lock")
-        #expect(reads > 50, "only \(reads) reads while the write waited")
-        #expect(longest <= 20, "the longest synchronous read while the write waited took \(longest) ms (\(reads) reads)")
-        print("longest synchronous read while an async write waited for another process's lock: \(longest) ms over \(reads) reads")
         #expect(changes.insertedRows.count == 1)
-        // The observer gets the write, once.
-        #expect(try await nextElement(&updates, timeout: .seconds(10)) == .changes(changes))
         #expect(holder.waitForExit(timeout: 10) == 0)
+        return changes
+    }
+
+    @Test func readsNeverWaitWhileAnAsyncWriteWaitsForAnotherProcesssLock() async throws {
+        let directory = try TemporaryDirectory()
+        let (path, store) = try Self.makeStore(directory)
+        let rowID = try store.row(at: ListIndexPath(section: 0, row: 5)).id
+        _ = try await Self.whileAWriteWaits(directory, path, store) { writeFinished, _ in
+            let (longest, reads) = Self.longestRead(store, rowID: rowID, until: writeFinished)
+            print("longest synchronous read while an async write waited for another process's lock: \(longest) ms over \(reads) reads")
+            #expect(reads > 50, "only \(reads) reads while the write waited")
+            #expect(longest <= 20, "the longest synchronous read while the write waited took \(longest) ms (\(reads) reads)")
+        }
+    }
+
+    @Test func observeReturnsAtOnceAndDeliversTheStateWhileAWriteWaits() async throws {
+        let directory = try TemporaryDirectory()
+        let (path, store) = try Self.makeStore(directory)
+        let clock = ContinuousClock()
+        var updates: ListObservation.AsyncIterator?
+        let changes = try await Self.whileAWriteWaits(directory, path, store) { _, lockedAt in
+            let observeStarted = clock.now
+            var iterator = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
+            let observeReturned = clock.now - observeStarted
+            #expect(observeReturned < .milliseconds(20), "observe() took \(observeReturned)")
+            guard case .initial(let initial)? = try await nextElement(&iterator, timeout: .seconds(10)) else {
+                Issue.record("no initial state")
+                return
+            }
+            #expect(clock.now - lockedAt < .seconds(Self.holdSeconds), "the initial state waited for the lock")
+            #expect(initial.rowCount == 200)
+            updates = iterator
+        }
+        // The observer gets the write, once.
+        guard var updates else { return }
+        #expect(try await nextElement(&updates, timeout: .seconds(10)) == .changes(changes))
     }
 
     /// The same reads with no lock held by anyone: quick either way.

@@ -15,7 +15,7 @@ public final class ListStore: Sendable {
     public let mode: AccessMode
     /// True when the file is read as an immutable snapshot: it sits where SQLite cannot create its
     /// `-shm` file (a read-only folder) and no `-wal` file exists, so it is read without locks and
-    /// commits by other connections are never seen. ``observe(includingOtherConnections:pollInterval:startingWith:)``
+    /// commits by other connections are never seen. ``observe(includingOtherConnections:pollInterval:)``
     /// then cannot watch other connections: its stream ends at once with ``ListStoreError/cannotObserve(path:reason:)``
     /// (observing with `includingOtherConnections: false` still works).
     public let isImmutableSnapshot: Bool

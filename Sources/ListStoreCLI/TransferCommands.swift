@@ -71,6 +71,15 @@ enum TransferCommands {
     /// exactly the ones edits act on; without (`export`, the import document) neither.
     @discardableResult
     static func writeDocument(of store: ListStore, indexPaths: Bool = false, to write: (String) throws -> Void) throws -> StoreCounts {
+        try withoutActuallyEscaping(write) { write in try writeDocument(scanning: store.scan, indexPaths: indexPaths, to: write) }
+    }
+
+    /// ``writeDocument(of:indexPaths:to:)`` of the state `scan` visits (`watch --json`'s first document:
+    /// the state its observation starts from).
+    @discardableResult
+    static func writeDocument(
+        scanning scan: ((ScannedItem) throws -> Void) throws -> Void, indexPaths: Bool = false, to write: @escaping (String) throws -> Void
+    ) throws -> StoreCounts {
         var buffer = "{\"sections\":["
         var sections = 0
         var rows = 0
@@ -82,7 +91,7 @@ enum TransferCommands {
             }
         }
         // Commas follow what was written, not the index paths: on a file damaged by hand those have gaps.
-        try store.scan { item in
+        try scan { item in
             switch item {
             case .section(let index, let id, let title, _):
                 buffer +=

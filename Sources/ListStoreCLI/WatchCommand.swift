@@ -40,15 +40,19 @@ enum WatchCommand {
         let watching = "watching \(context.databasePath) for changes (Ctrl-C to stop)\n"
         let reader: Task<Void, Never>
         if json {
-            // --json: first the state watching starts from, exactly as `show --json` prints it.
-            let stream = store.observe(includingOtherConnections: true, pollInterval: pollInterval)
+            // --json: first the state watching starts from, exactly as `show --json` prints it — and, like
+            // it, written as it is scanned (inside the read that fixes where the stream continues from), so
+            // that no store is too big to watch.
+            let stream = store.observe(includingOtherConnections: true, pollInterval: pollInterval) { scan in
+                try TransferCommands.writeDocument(scanning: scan, indexPaths: true, to: write)
+                environment.writeProgress(watching)
+            }
             reader = Task {
                 do {
                     loop: for try await update in stream {
                         switch update {
-                        case .initial(let snapshot):
-                            _ = try emit(JSONShapes.list(snapshot.sections).serialized(), false)
-                            environment.writeProgress(watching)
+                        case .initial:
+                            continue  // never: the first document was written as it was scanned
                         case .changes(let changes):
                             if try emit(JSONValue.object([("changes", JSONShapes.changes(changes))]).serialized(), true) { break loop }
                         case .reset(let snapshot):

@@ -154,3 +154,52 @@ import Testing
         #expect(try await nextElement(&events) == .changes(changes))
     }
 }
+
+/// `watch --json`'s start: the initial state handed to a scan, in the same read transaction the stream
+/// continues from, with commits racing it.
+@Suite struct ScanningStartTests {
+    /// The state a scan visits, as a snapshot.
+    final class Collected: Sendable {
+        let sections = Locked<[SectionSnapshot]>([])
+        func see(_ item: ScannedItem) {
+            sections.withLock { sections in
+                switch item {
+                case .section(_, let id, let title, _): sections.append(SectionSnapshot(id: id, title: title, rows: []))
+                case .row(_, let row): sections[sections.count - 1].rows.append(row)
+                }
+            }
+        }
+    }
+
+    @Test func theScannedStateAndTheChangesAfterItNeitherMissNorRepeatACommit() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("scan.sqlite")
+        let store = try ListStore.open(at: path)
+        try store.insertSection(title: "S")
+        let other = try ListStore.open(at: path)
+        for round in 0..<3 {
+            let started = DispatchSemaphore(value: 0)
+            let writer = Thread {
+                for step in 0..<80 {
+                    _ = try? (step % 2 == 0 ? store : other).insertRow("\(round).\(step)", intoSection: 0, at: step % 3 == 0 ? 0 : nil)
+                    if step == 5 { started.signal() }
+                }
+            }
+            writer.start()
+            #expect(started.wait(timeout: .now() + 60) == .success)
+            let collected = Collected()
+            let scanned = DispatchSemaphore(value: 0)
+            var updates = store.observe(pollInterval: .milliseconds(5)) { scan in
+                try scan(collected.see)
+                scanned.signal()
+            }.makeAsyncIterator()
+            #expect(scanned.wait(timeout: .now() + 60) == .success)
+            var mirror = ListSnapshot(sections: collected.sections.withLock { $0 })
+            for _ in 0..<3_000 where !writer.isFinished { try await Task.sleep(for: .milliseconds(10)) }
+            try store.deliverChangesFromOtherConnections()
+            let final = try store.snapshot()
+            try await ObservationStartTests.follow(&updates, &mirror, until: final)
+            #expect(mirror == final, "round \(round)")
+        }
+    }
+}

@@ -35,6 +35,24 @@ extension ListStore {
         return ListObservation(stream: stream, store: self, id: id)
     }
 
+    /// For `liststore watch --json`: ``observe(includingOtherConnections:pollInterval:)`` without holding
+    /// the initial state in memory. `initialState` is called on the start's background thread, inside the
+    /// read transaction that fixes where the stream continues from, with a function that scans that state
+    /// (as ``scan(_:)`` does: sections and rows in display order, in constant memory; positions damaged by
+    /// hand end it with ``ListStoreError/positionsDamaged(section:)``, as the state would). The stream then
+    /// has no ``ListUpdate/initial(_:)``: its elements are the changes and resets after that state. An
+    /// error `initialState` throws ends the stream.
+    package func observe(
+        includingOtherConnections: Bool = true, pollInterval: Duration = .milliseconds(100),
+        scanningInitialState initialState: @escaping @Sendable (_ scan: ((ScannedItem) throws -> Void) throws -> Void) throws -> Void
+    ) -> ListObservation {
+        let id = UUID()
+        let (stream, continuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream(bufferingPolicy: .unbounded)
+        continuation.onTermination = { [hub] _ in hub.unsubscribe(id) }
+        start(id, .state(continuation), pollInterval: includingOtherConnections ? pollInterval : nil, scanningInitialState: initialState)
+        return ListObservation(stream: stream, store: self, id: id)
+    }
+
     /// Like ``observe(includingOtherConnections:pollInterval:)``, but reads nothing for the observer: the
     /// first element is ``ListChangeEvent/started``, and where a state observer would get a new state it
     /// gets ``ListChangeEvent/invalidated``. For views of large stores that read their own pages.
@@ -49,7 +67,10 @@ extension ListStore {
     /// Starts an observation on a background thread: catches every observer up to one read transaction
     /// of a read connection, gives the new one its first element from that transaction, and subscribes it
     /// at that position — all holding the hub's delivery lock, so nothing is missed or given twice.
-    private func start(_ id: UUID, _ sink: ObservationHub.Sink, pollInterval: Duration?) {
+    private func start(
+        _ id: UUID, _ sink: ObservationHub.Sink, pollInterval: Duration?,
+        scanningInitialState initialState: (@Sendable (_ scan: ((ScannedItem) throws -> Void) throws -> Void) throws -> Void)? = nil
+    ) {
         if pollInterval != nil && isImmutableSnapshot {
             sink.finish(
                 throwing: ListStoreError.cannotObserve(
@@ -72,7 +93,13 @@ extension ListStore {
                         // everyone, this one included, is at the same point when it starts.
                         try catchUpWithOtherConnections(db, isWriter: false)
                         try SectionOrder.verify(db)
-                        let snapshot = sink.wantsState ? try ListReader.snapshot(db, checked: true) : nil
+                        let snapshot: ListSnapshot?
+                        if let initialState {
+                            try initialState { visit in try Self.scanDense(db, visit) }
+                            snapshot = nil
+                        } else {
+                            snapshot = sink.wantsState ? try ListReader.snapshot(db, checked: true) : nil
+                        }
                         let position = try Self.position(db)
                         // Subscribed before its first element is given, so that whatever its consumer does on
                         // receiving it (write, ask for other connections' changes) reaches it after that element.
@@ -86,6 +113,28 @@ extension ListStore {
                 sink.finish(throwing: error)
             }
         }
+    }
+
+    /// ``scanAll(_:_:)``, throwing ``ListStoreError/positionsDamaged(section:)`` where a checked snapshot
+    /// would: a row not at its index, or a section whose recorded count is not its number of rows.
+    private static func scanDense(_ db: Connection, _ visit: (ScannedItem) throws -> Void) throws {
+        var section: (index: Int, recorded: Int, rows: Int)?
+        func finishSection() throws {
+            if let section, section.rows != section.recorded { throw ListStoreError.positionsDamaged(section: section.index) }
+        }
+        try scanAll(db) { item in
+            switch item {
+            case .section(let index, _, _, let rowCount):
+                try finishSection()
+                section = (index, rowCount, 0)
+            case .row(let path, _):
+                guard var current = section, path.row == current.rows else { throw ListStoreError.positionsDamaged(section: path.section) }
+                current.rows += 1
+                section = current
+            }
+            try visit(item)
+        }
+        try finishSection()
     }
 
     /// Gives the observer `id` a fresh state (``ListUpdate/reset(_:)``, or ``ListChangeEvent/invalidated``)

@@ -20,11 +20,14 @@ extension ListStore {
     /// Unlike ``snapshot()``, a scan does not refuse a file whose positions were damaged by hand: it
     /// reports every row at the index path an edit given that path would act on.
     public func scan(_ visit: (ScannedItem) throws -> Void) throws {
-        try withReadTransaction { db in
-            let sections = try db.cached("SELECT id, position, title, row_base, row_count FROM sections ORDER BY position").bind([])
-                .map(StoredSection.init)
-            for section in sections { try Self.scan(section, db, visit) }
-        }
+        try withReadTransaction { db in try Self.scanAll(db, visit) }
+    }
+
+    /// ``scan(_:)`` in the caller's read transaction.
+    static func scanAll(_ db: Connection, _ visit: (ScannedItem) throws -> Void) throws {
+        let sections = try db.cached("SELECT id, position, title, row_base, row_count FROM sections ORDER BY position").bind([])
+            .map(StoredSection.init)
+        for section in sections { try Self.scan(section, db, visit) }
     }
 
     /// Visits section `index` (the section an edit given that index acts on) and its rows, like ``scan(_:)``.

@@ -175,31 +175,36 @@ public final class ListStore: Sendable {
     func withReadTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try guardingReentrancy {
             try migrateBeforeReading()
-            return try reading { db in try db.readTransaction { try body(db) } }
+            return try reading { db, _ in try db.readTransaction { try body(db) } }
         }
     }
 
-    /// Runs `body` with a read connection (the one connection of a `:memory:` store, under its lock),
-    /// outside any transaction. No re-entrancy check and no migration: for callers that made both.
-    func reading<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+    /// Runs `body` with a read connection, outside any transaction, without waiting for any writer: an
+    /// idle read connection already open; else the writer connection if no thread uses it now (so that a
+    /// process that reads while nothing else runs — a CLI command — needs no second connection); else a
+    /// new read connection, or the first to come free (see ``ReaderPool``). `body` is told whether it was
+    /// given the writer connection. A `:memory:` store has one connection, used under its lock. No
+    /// re-entrancy check and no migration: for callers that made both.
+    func reading<T: Sendable>(_ body: (Connection, _ isWriter: Bool) throws -> T) throws -> T {
         guard let readers else {
-            return try lock.withLock { state in try opener.translatingErrors { try body(state.connection) } }
+            return try lock.withLock { state in try opener.translatingErrors { try body(state.connection, true) } }
         }
-        return try readers.withReader { db in try opener.translatingErrors { try body(db) } }
+        if let value = try readers.withIdleReader({ db in try opener.translatingErrors { try body(db, false) } }) { return value }
+        if let value = try lock.withLockIfAvailable({ state in try opener.translatingErrors { try body(state.connection, true) } }) {
+            return value
+        }
+        return try readers.withReader { db in try opener.translatingErrors { try body(db, false) } }
     }
 
-    /// Runs `body` with a read connection and the hub's delivery lock, for what reads and publishes
-    /// updates in order with every other delivery: the poller, an observation's start, a
+    /// Runs `body` with a read connection (as ``reading(_:)``) and the hub's delivery lock, for what reads
+    /// and publishes updates in order with every other delivery: the poller, an observation's start, a
     /// resynchronisation. Waits for a write of this store only while it delivers its change set (its
     /// write lock is held by then), never while it waits for the write lock.
-    func readingToDeliver<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+    func readingToDeliver<T: Sendable>(_ body: (Connection, _ isWriter: Bool) throws -> T) throws -> T {
         try guardingReentrancy {
             try migrateBeforeReading()
-            guard let readers else {
-                // One connection: its lock first, as a write takes it, then the delivery lock.
-                return try lock.withLock { state in try hub.delivering { try opener.translatingErrors { try body(state.connection) } } }
-            }
-            return try hub.delivering { try readers.withReader { db in try opener.translatingErrors { try body(db) } } }
+            // The writer connection's lock (if taken) before the delivery lock, in the order a write takes them.
+            return try reading { db, isWriter in try hub.delivering { try body(db, isWriter) } }
         }
     }
 

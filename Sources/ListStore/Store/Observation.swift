@@ -87,11 +87,11 @@ extension ListStore {
                 return
             }
             do {
-                let token = try readingToDeliver { db in
+                let token = try readingToDeliver { db, isWriter in
                     try db.readTransaction {
                         // Deliver what others committed so far to the observers there are, so that
                         // everyone, this one included, is at the same point when it starts.
-                        try catchUpWithOtherConnections(db, isWriter: false)
+                        try catchUpWithOtherConnections(db, isWriter: isWriter)
                         try SectionOrder.verify(db)
                         let snapshot: ListSnapshot?
                         if let initialState {
@@ -143,10 +143,10 @@ extension ListStore {
         DispatchQueue.global(qos: .userInitiated).async { [weak self] in
             guard let self else { return }
             do {
-                try readingToDeliver { db in
+                try readingToDeliver { db, isWriter in
                     guard hub.isSubscribed(id) else { return }  // not started yet (its start brings a state), or ended
                     try db.readTransaction {
-                        try catchUpWithOtherConnections(db, isWriter: false)
+                        try catchUpWithOtherConnections(db, isWriter: isWriter)
                         try SectionOrder.verify(db)
                         try hub.publishReset(to: id) { try ListReader.snapshot(db, checked: true) }
                     }
@@ -166,14 +166,14 @@ extension ListStore {
         guard hub.hasSubscribers else { return }
         var moved = false
         defer { if moved { readerFoundFilesMoved() } }
-        try readingToDeliver { db in
+        try readingToDeliver { db, isWriter in
             do {
                 try db.verifyFilesInPlace()
             } catch let error as FileMovedError {
                 moved = true
                 throw error
             }
-            try catchUpWithOtherConnections(db, isWriter: false)
+            try catchUpWithOtherConnections(db, isWriter: isWriter)
         }
     }
 

@@ -41,6 +41,15 @@ final class ReaderPool: Sendable {
         return try body(reader.connection)
     }
 
+    /// Runs `body` with an idle connection already open, if there is one now; nil at once otherwise.
+    func withIdleReader<T>(_ body: (Connection) throws -> T) throws -> T? {
+        guard free.wait(timeout: .now()) == .success else { return nil }
+        defer { free.signal() }
+        guard let reader = idle.withLock({ $0.popLast() }) else { return nil }
+        defer { idle.withLock { $0.append(reader) } }
+        return .some(try body(reader.connection))
+    }
+
     /// Closes the idle connections (every one, when no read runs): before the writer closes, so that it
     /// is the last connection and may checkpoint the `-wal` into the file.
     func closeIdle() {

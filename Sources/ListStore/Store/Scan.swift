@@ -14,8 +14,9 @@ public enum ScannedItem: Sendable {
 
 extension ListStore {
     /// Visits every section and row in display order, in one read transaction, without holding the
-    /// store in memory: for exporting or printing stores of any size. Other threads using this store
-    /// wait until the scan ends; other processes do not.
+    /// store in memory: for exporting or printing stores of any size. The scan holds one connection until
+    /// it ends: other threads' reads use other read connections; a write of this store waits only if the
+    /// scan was given the writer connection (nobody else was using the store when it began).
     ///
     /// Unlike ``snapshot()``, a scan does not refuse a file whose positions were damaged by hand: it
     /// reports every row at the index path an edit given that path would act on.

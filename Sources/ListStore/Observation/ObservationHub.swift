@@ -154,6 +154,11 @@ final class ObservationHub: Sendable {
         wake.signal()
     }
 
+    /// Forgets the observer `id` whose start failed (its stream ended before it was ever subscribed).
+    func discard(_ id: UUID) {
+        state.withLock { _ = $0.ended.remove(id) }
+    }
+
     /// Whether the observer `id` is subscribed now.
     func isSubscribed(_ id: UUID) -> Bool { state.withLock { $0.subscribers[id] != nil } }
 

@@ -78,12 +78,13 @@ extension ListStore {
                     reason:
                         "it is read as an immutable snapshot (SQLite cannot create its -shm file in that folder and no -wal file exists), so other connections' commits are never seen"
                 ))
+            hub.discard(id)
             return
         }
         // Holds the store weakly until it starts: a store released meanwhile is closed at once.
         DispatchQueue.global(qos: .userInitiated).async { [weak self] in
             guard let self else {
-                sink.finish(throwing: nil)
+                sink.finish(throwing: nil)  // the hub went with the store
                 return
             }
             do {
@@ -111,6 +112,7 @@ extension ListStore {
                 if let token { startPoller(token) }
             } catch {
                 sink.finish(throwing: error)
+                hub.discard(id)
             }
         }
     }

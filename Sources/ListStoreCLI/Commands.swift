@@ -84,7 +84,7 @@ enum Commands {
                 """,
             example: "liststore watch --json",
             readme:
-                #"print one line per committed change — from any process or the `sqlite3` shell, noticed within about 0.1 s — until interrupted; with `--json`, first the state it starts from (exactly the `show --json` document), then one change set per line (`{"changes":…,"version":N}`, the format of every mutation's `--json`), or `{"reset":{"sections":[…]},"version":N}` after hand edits no change set describes; every document carries the version of the state after it"#,
+                #"print one line per committed change — from any process or the `sqlite3` shell, noticed within about 0.1 s — until interrupted; with `--json`, first the state it starts from (exactly the `show --json` document, written as it is read, so a store of any size is watched in constant memory), then one change set per line (`{"changes":…,"version":N}`, the format of every mutation's `--json`), or `{"reset":{"sections":[…]},"version":N}` after hand edits no change set describes; every document carries the version of the state after it"#,
             run: WatchCommand.run),
         CommandSpec(
             words: ["ui"],

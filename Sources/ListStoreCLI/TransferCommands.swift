@@ -69,9 +69,18 @@ enum TransferCommands {
     /// with a scan so that no store is too big to export. With `indexPaths` (`show --json`) every section
     /// has its `"index"` and every row its `"path"`, as the scan reads them — with gaps, after hand edits,
     /// exactly the ones edits act on; without (`export`, the import document) neither.
-    @discardableResult
     /// `show --json` (`indexPaths`) ends with the `"version"` of the state it read (``ListVersion``).
+    @discardableResult
     static func writeDocument(of store: ListStore, indexPaths: Bool = false, to write: (String) throws -> Void) throws -> StoreCounts {
+        try withoutActuallyEscaping(write) { write in try writeDocument(scanning: store.scan, indexPaths: indexPaths, to: write) }
+    }
+
+    /// ``writeDocument(of:indexPaths:to:)`` of the state `scan` visits (`watch --json`'s first document:
+    /// the state its observation starts from).
+    @discardableResult
+    static func writeDocument(
+        scanning scan: ((ScannedItem) throws -> Void) throws -> ListVersion, indexPaths: Bool = false, to write: @escaping (String) throws -> Void
+    ) throws -> StoreCounts {
         var buffer = "{\"sections\":["
         var sections = 0
         var rows = 0
@@ -83,7 +92,7 @@ enum TransferCommands {
             }
         }
         // Commas follow what was written, not the index paths: on a file damaged by hand those have gaps.
-        let version = try store.scan { item in
+        let version = try scan { item in
             switch item {
             case .section(let index, let id, let title, _):
                 buffer +=

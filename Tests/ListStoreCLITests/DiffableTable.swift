@@ -90,8 +90,6 @@ struct DiffableRecipes: Sendable {
             if reloads != reference { inexact.append("\(changes): \(reloads) instead of \(reference)") }
             naive.apply(mirror, reconfiguring: changes.updatedRows.map(\.id), reloading: [])
             helped.apply(mirror, reconfiguring: reloads.itemsToReconfigure, reloading: reloads.sectionsToReload)
-        default:
-            break
         }
     }
 }

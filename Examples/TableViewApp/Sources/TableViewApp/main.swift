@@ -51,16 +51,19 @@ print("now \(try await addRow("Written while the UI stays responsive", to: store
 // README: observing
 @MainActor func keepInSync(with store: ListStore, draw: (ListSnapshot, ChangeSet?) -> Void) async throws {
     var mirror = ListSnapshot(sections: [])
-    for try await update in store.observe() {            // the state first, then every commit, in order
+    let observation = store.observe()
+    for try await update in observation {                  // the state first, then every commit, in order
         switch update {
         case .initial(let state), .reset(let state):
             mirror = state
             draw(mirror, nil)                              // reloadData, or a new diffable snapshot
         case .changes(let changes):
-            try mirror.apply(changes)                      // now exactly the store's state after the commit
-            draw(mirror, changes)                          // performBatchUpdates with `changes`
-        case .started, .invalidated:
-            break                                          // only with observe(startingWith: .marker)
+            do {
+                try mirror.apply(changes)                  // now exactly the store's state after the commit
+                draw(mirror, changes)                      // performBatchUpdates with `changes`
+            } catch {
+                observation.resynchronize()                // a fresh state comes next in this stream
+            }
         }
     }
 }
@@ -96,8 +99,6 @@ guard states.count == 2, states[1] == (try store.snapshot()) else {
         case .changes(let changes):
             let reloads = try mirror.applyReturningReloads(changes)    // compared with the state before
             show(mirror, reloads)
-        case .started, .invalidated:
-            break                                                      // only with observe(startingWith: .marker)
         }
     }
 }

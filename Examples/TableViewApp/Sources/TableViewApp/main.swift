@@ -120,6 +120,33 @@ guard reloads.count == 2, reloads[1] == DiffableReloads(sectionsToReload: [try s
     exit(1)
 }
 
+// README: taps, swipes and drags on what was drawn
+@MainActor func userTapped(_ drawn: ListIndexPath, in mirror: ListSnapshot, selecting selection: inout ListSelection) throws {
+    try selection.toggle(at: drawn, in: mirror)                          // the row drawn there; nothing read
+}
+
+@MainActor func userSwiped(toDelete drawn: ListIndexPath, in mirror: ListSnapshot, of store: ListStore) throws {
+    try store.deleteRows(at: [drawn], asOf: mirror.version)              // that row, wherever it is now
+}
+
+@MainActor func userDragged(_ from: ListIndexPath, to: ListIndexPath, in mirror: ListSnapshot, of store: ListStore) throws {
+    try store.moveRow(from: from, to: to, asOf: mirror.version)          // UIKit's moveRowAt:to:, as drawn
+}
+// END
+
+// Acting on what was drawn for real: another connection inserts above the drawn rows before the user acts.
+let drawn = try store.snapshot()
+let lunch = drawn.sections[0].rows[1].id                                 // drawn at 0:1
+try elsewhere.insertRow("Inserted above, after the draw", intoSection: 0, at: 0)
+var selection = ListSelection()
+try userTapped(ListIndexPath(section: 0, row: 1), in: drawn, selecting: &selection)
+try userSwiped(toDelete: ListIndexPath(section: 0, row: 1), in: drawn, of: store)
+try userDragged(ListIndexPath(section: 0, row: 2), to: ListIndexPath(section: 0, row: 0), in: drawn, of: store)
+guard selection.ids == [lunch], try store.indexPath(of: lunch) == nil else {
+    print("a tap or a swipe acted on another row than the one drawn")
+    exit(1)
+}
+
 #if canImport(UIKit)
 // README: feeding a diffable data source
 @MainActor func show(_ state: ListSnapshot, reloading reloads: DiffableReloads, in dataSource: UITableViewDiffableDataSource<SectionID, RowID>) {
@@ -152,7 +179,8 @@ guard reloads.count == 2, reloads[1] == DiffableReloads(sectionsToReload: [try s
 
 let final = try store.snapshot().sections.map { $0.rows.map(\.title) }
 print(final)
-guard final == [["Added by another connection", "Lunch?", "Today", "Invoice", "New item", "Written while the UI stays responsive"]] else {
+let expected = ["Inserted above, after the draw", "Today", "Added by another connection", "Invoice", "New item", "Written while the UI stays responsive"]
+guard final == [expected] else {
     print("unexpected state: \(final)")
     exit(1)
 }

@@ -22,21 +22,35 @@ enum BatchCommand {
         undoes everything and is named (error: line 3: …; exit 1, or 2 for a usage error in the line).
         Prints how many commands it applied and the new counts; --json prints the one change set of the whole
         batch (which grows with the batch; without --json none is built, and memory stays flat). The write lock is held until the input ends: feed a file or a pipe.
+        --as-of VERSION (given to batch, for every line; a line cannot have its own) makes every index path and
+        index of every line name what was shown at VERSION, translated through every commit since and through
+        the lines before it: the lines act on what was shown, whatever they or others did meanwhile (rows the
+        batch added are named by id:N). The change set is then always built.
         """
 
     static let source = OptionalArgument("FILE|-")
 
     @Sendable static func run(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let reader = try LineReader.open(command[source] ?? "-", context)
+        let version = try command[EditOptions.asOf]
         let store = try context.openForWriting()
         let parser = CommandLineParser(commands: Commands.all)
+        if let version {
+            let (counts, changes) = try store.writeReturning(asOf: version) { transaction -> StoreCounts in
+                while let line = try reader.next() {
+                    _ = try perform(line, number: reader.lineNumber, parser: parser, { edit in try edit.drawn.get()(transaction) })
+                }
+                return try StoreCounts(transaction.current)
+            }
+            return mutationOutput(changes, counts)
+        }
         guard context.json else {
             // Without --json no change set is reported, so none is built: memory stays flat however long the batch.
             var counts = StoreCounts(sections: 0, rows: 0)
             var lines = 0
             try store.writeUntracked { transaction in
                 while let line = try reader.next() {
-                    if try perform(line, number: reader.lineNumber, parser: parser, on: transaction) { lines += 1 }
+                    if try perform(line, number: reader.lineNumber, parser: parser, { try $0.apply(transaction) }) { lines += 1 }
                 }
                 counts = try StoreCounts(transaction)
             }
@@ -44,23 +58,22 @@ enum BatchCommand {
         }
         let (counts, changes) = try store.writeReturning { transaction -> StoreCounts in
             while let line = try reader.next() {
-                _ = try perform(line, number: reader.lineNumber, parser: parser, on: transaction)
+                _ = try perform(line, number: reader.lineNumber, parser: parser, { try $0.apply(transaction) })
             }
             return try StoreCounts(transaction)
         }
         return CommandOutput(
             human: HumanText.changes(changes) + "\nnow " + counts.text,
-            json: .object([("changes", JSONShapes.changes(changes)), ("counts", counts.json)]))
+            json: .object([("changes", JSONShapes.changes(changes)), ("counts", counts.json)] + JSONShapes.version(changes.version)))
     }
 
     /// Applies one line; every error it throws names the line. False for a blank or comment line.
-    static func perform(_ line: String, number: Int, parser: CommandLineParser, on transaction: ListTransaction) throws -> Bool {
+    static func perform(_ line: String, number: Int, parser: CommandLineParser, _ apply: (PreparedEdit) throws -> Void) throws -> Bool {
         do {
             let words: [String]
             do { words = try ShellWords.split(line) } catch let failure as ShellWords.Failure { throw UsageError(failure.message) }
             guard !words.isEmpty else { return false }
-            let edit = try prepare(words, parser: parser)
-            try edit.apply(transaction)
+            try apply(try prepare(words, parser: parser))
             return true
         } catch let error as UsageError {
             throw UsageError("line \(number): \(error.message)", usage: error.usage)
@@ -78,6 +91,9 @@ enum BatchCommand {
         guard case .command(let command) = invocation else { throw UsageError("a line of a batch must be an edit: \(editNames)") }
         guard let prepare = command.spec.prepare else {
             throw UsageError("\(command.spec.name) cannot be used in a batch; a line must be an edit: \(editNames)")
+        }
+        if try command[EditOptions.asOf] != nil {
+            throw UsageError("--as-of cannot be given on a line of a batch; give it to batch itself (liststore batch --as-of VERSION FILE), for every line")
         }
         return try prepare(command, .batchLine)
     }

@@ -1,3 +1,5 @@
+import ListStore
+
 // The typed keys a command declares its arguments with, once: the parser fills them, the usage line,
 // `--help` and README's command table are written from them, and handlers read them back by key
 // (`command[Self.payload]`) instead of by a string.
@@ -131,4 +133,20 @@ extension ParsedCommand {
 
     /// Whether a flag is given.
     subscript(_ flag: Flag) -> Bool { flags.contains(flag.info.name) }
+}
+
+/// Options every edit command takes.
+enum EditOptions {
+    /// `--as-of VERSION`: the command's index paths and indexes name what was shown at VERSION (the
+    /// `"version"` of `show --json`, `watch --json` or an edit's `--json`), translated through every
+    /// commit since.
+    static let asOf = Option<ListVersion>(
+        "--as-of", value: "VERSION",
+        help: "index paths and indexes as shown at VERSION (\"version\" of show --json): they name what was shown then, wherever it is now"
+    ) { text, command in
+        guard let value = Int64(text), value >= 0, String(value) == text else {
+            throw command.usageError("--as-of value must be a version (a non-negative whole number, as show --json prints it), not \(quoted(text))")
+        }
+        return ListVersion(rawValue: value)
+    }
 }

@@ -25,13 +25,14 @@ struct CommandSpec: Sendable {
 
     /// A command that edits the store: run on its own, it applies its edit and reads the new counts in one
     /// write transaction (``Mutation/run(_:_:_:)``); in a `batch`, its edit joins the batch's transaction.
+    /// Every one takes `--as-of VERSION` (``EditOptions/asOf``).
     static func mutation(
         words: [String], positionals: [any PositionalDeclaration], options: [any OptionDeclaration] = [],
         alternative: AlternativeForm? = nil, summary: String, details: String = "", example: String,
         readme: String, prepare: @escaping EditPreparer
     ) -> CommandSpec {
         CommandSpec(
-            words: words, positionals: positionals, options: options, alternative: alternative, summary: summary,
+            words: words, positionals: positionals, options: options + [EditOptions.asOf], alternative: alternative, summary: summary,
             details: details, example: example, readme: readme,
             run: { try Mutation.run($0, $1, prepare) }, prepare: prepare)
     }

@@ -22,7 +22,7 @@ enum Commands {
                 """,
             example: "liststore show 2",
             readme:
-                #"sections and rows with their index paths (the whole store is printed as it is read, in constant memory); `--json` gives `{"sections":[{"index","id","title","rows":[{"path","id","title","payload"}]}]}`: each section's index and each row's path, as edits take them, with the ids"#,
+                #"sections and rows with their index paths (the whole store is printed as it is read, in constant memory); `--json` gives `{"sections":[{"index","id","title","rows":[{"path","id","title","payload"}]}],"version":N}`: each section's index and each row's path, as edits take them, with the ids, and the version of the state shown (what `--as-of` takes)"#,
             run: StoreCommands.show),
         SectionCommands.Add.spec,
         SectionCommands.Rename.spec,
@@ -33,7 +33,7 @@ enum Commands {
         RowCommands.Move.spec,
         RowCommands.Delete.spec,
         CommandSpec(
-            words: ["batch"], positionals: [BatchCommand.source],
+            words: ["batch"], positionals: [BatchCommand.source], options: [EditOptions.asOf],
             summary: "Apply many edits, one command per line, in one transaction: all or nothing, one change set.",
             details: BatchCommand.details,
             example: "liststore batch edits.txt   # edits.txt holds lines such as: add 2 \"New Zealand\" --at 0",
@@ -56,7 +56,7 @@ enum Commands {
                 """,
             example: "liststore --db copy.sqlite import backup.json",
             readme:
-                "load such a document into an empty store (`--replace` replaces a non-empty one) in one transaction; ids and payloads are optional, members may come in any order; a `show --json` document imports too (its `index` and `path` are ignored: the order in the document is the order imported); the document is checked completely before the store is touched, so its bytes are held in memory once (from a file; reading standard input makes a second, passing copy), and without `--json` nothing of what was written is kept — measured peak resident memory for a 113 MiB document of a million rows: 138 MiB from a file, 246 MiB from standard input (it was 657 MiB); `--json` builds the change set, which holds every row imported, and prints it (691 MiB for that document; it was 808 MiB); progress on a terminal for large imports",
+                "load such a document into an empty store (`--replace` replaces a non-empty one) in one transaction; ids and payloads are optional, members may come in any order; a `show --json` document imports too (its `index`, `path` and `version` are ignored: the order in the document is the order imported); the document is checked completely before the store is touched, so its bytes are held in memory once (from a file; reading standard input makes a second, passing copy), and without `--json` nothing of what was written is kept — measured peak resident memory for a 113 MiB document of a million rows: 138 MiB from a file, 246 MiB from standard input (it was 657 MiB); `--json` builds the change set, which holds every row imported, and prints it (691 MiB for that document; it was 808 MiB); progress on a terminal for large imports",
             run: TransferCommands.importDocument),
         CommandSpec(
             words: ["check"], summary: "Verify integrity, foreign keys, the schema, positions and payloads; report every problem (exit 1 if any).",
@@ -84,7 +84,7 @@ enum Commands {
                 """,
             example: "liststore watch --json",
             readme:
-                #"print one line per committed change — from any process or the `sqlite3` shell, noticed within about 0.1 s — until interrupted; with `--json`, first the state it starts from (exactly the `show --json` document), then one change set per line (`{"changes":…}`, the format of every mutation's `--json`), or `{"reset":{"sections":[…]}}` after hand edits no change set describes"#,
+                #"print one line per committed change — from any process or the `sqlite3` shell, noticed within about 0.1 s — until interrupted; with `--json`, first the state it starts from (exactly the `show --json` document, written as it is read, so a store of any size is watched in constant memory), then one change set per line (`{"changes":…,"version":N}`, the format of every mutation's `--json`), or `{"reset":{"sections":[…]},"version":N}` after hand edits no change set describes; every document carries the version of the state after it"#,
             run: WatchCommand.run),
         CommandSpec(
             words: ["ui"],
@@ -136,7 +136,7 @@ enum Commands {
 func mutationOutput(_ changes: ChangeSet, _ counts: StoreCounts) -> CommandOutput {
     CommandOutput(
         human: HumanText.changes(changes) + "\nnow " + counts.text,
-        json: .object([("changes", JSONShapes.changes(changes)), ("counts", counts.json)]))
+        json: .object([("changes", JSONShapes.changes(changes)), ("counts", counts.json)] + JSONShapes.version(changes.version)))
 }
 
 /// Output for a mutation that could not read its counts inside its own transaction (`import`): the

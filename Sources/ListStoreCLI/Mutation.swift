@@ -6,6 +6,9 @@ import ListStore
 /// `batch` (many edits in one transaction) share one implementation.
 struct PreparedEdit {
     let apply: (ListTransaction) throws -> Void
+    /// The same edit with its index paths and indexes as shown at a version (`--as-of`), or why it has
+    /// no such form.
+    var drawn: Result<(AsOfTransaction) throws -> Void, UsageError> = .failure(UsageError("this edit cannot take --as-of"))
 }
 
 /// What an edit may read besides its arguments.
@@ -33,6 +36,7 @@ typealias EditPreparer = @Sendable (ParsedCommand, EditInput) throws -> Prepared
 enum Mutation {
     static func run(_ command: ParsedCommand, _ context: CommandContext, _ prepare: EditPreparer) throws -> CommandOutput {
         let edit = try prepare(command, .commandLine(context))
+        if let version = try command[EditOptions.asOf] { return try runAsOf(version, edit.drawn.get(), context) }
         if !context.databaseExists {
             // A new database is created only for an edit that succeeds: tried first on an empty store in
             // memory, an edit that cannot apply to an empty store (`add 0 x`) fails without creating a file.
@@ -43,6 +47,22 @@ enum Mutation {
         let (counts, changes) = try store.writeReturning { transaction -> StoreCounts in
             try edit.apply(transaction)
             return try StoreCounts(transaction)
+        }
+        return mutationOutput(changes, counts)
+    }
+
+    /// `--as-of VERSION`: the edit's index paths as shown at `version`, translated inside the write
+    /// transaction (``ListStore/write(asOf:_:)``); a row or section deleted since, or a version the change
+    /// log cannot translate, fails with nothing changed.
+    static func runAsOf(_ version: ListVersion, _ edit: (AsOfTransaction) throws -> Void, _ context: CommandContext) throws -> CommandOutput {
+        if !context.databaseExists {
+            try context.refuseUnwritablePath()
+            try ListStore.inMemory().write(asOf: version) { try edit($0) }
+        }
+        let store = try context.openForWriting()
+        let (counts, changes) = try store.writeReturning(asOf: version) { transaction -> StoreCounts in
+            try edit(transaction)
+            return try StoreCounts(transaction.current)
         }
         return mutationOutput(changes, counts)
     }

@@ -93,3 +93,21 @@ extension ListTransaction {
         }
     }
 }
+
+extension AsOfTransaction {
+    /// The id of the row a reference names: by id, or the row shown at an index path at the transaction's version.
+    func rowID(_ reference: RowReference) throws -> RowID {
+        switch reference {
+        case .id(let id): return id
+        case .path(let path): return try row(at: path).id
+        }
+    }
+
+    /// The id of the section a reference names: by id, or the section shown at an index at the transaction's version.
+    func sectionID(_ reference: SectionReference) throws -> SectionID {
+        switch reference {
+        case .id(let id): return id
+        case .index(let index): return try current.section(at: try self.index(ofSectionDrawnAt: index)).id
+        }
+    }
+}

@@ -134,6 +134,18 @@ enum JSONShapes {
                 + [("id", .int(row.id.rawValue)), ("title", .string(row.title)), ("payload", row.payload.map(JSONValue.raw) ?? .null)])
     }
 
+    /// `("version", N)` for a document of a state or change set that has a version (``ListVersion``),
+    /// nothing for one that has none: what `--as-of` takes.
+    static func version(_ version: ListVersion) -> [(String, JSONValue)] {
+        version.isVersioned ? [("version", .int(version.rawValue))] : []
+    }
+
+    /// `value`, an object, with its version as its last member.
+    static func versioned(_ value: JSONValue, _ version: ListVersion) -> JSONValue {
+        guard case .object(let members) = value else { return value }
+        return .object(members + self.version(version))
+    }
+
     /// `[section,row]`, as text: one small value, not three, for documents with a path on every row.
     static func path(_ path: ListIndexPath) -> JSONValue { .raw("[\(path.section),\(path.row)]") }
 

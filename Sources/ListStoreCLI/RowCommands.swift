@@ -36,18 +36,26 @@ enum RowCommands {
                 let titles = try RowCommands.titles(from: command[Self.titles], command, input)
                 guard titles.count == 1 else { throw CommandFailure("--every-section adds one title; standard input had \(titles.count)") }
                 let row = NewRow(title: titles[0], payload: payload)
-                return PreparedEdit { try $0.appendRowToEverySection(row) }
+                return PreparedEdit(apply: { try $0.appendRowToEverySection(row) }, drawn: .success { try $0.current.appendRowToEverySection(row) })
             }
             guard !command[Self.titles].isEmpty else { throw command.usageError("add needs a SECTION and at least one TITLE") }
             let section = try command.section(command[Self.section], "SECTION")
             let at = try command[Self.at]
             let rows = try RowCommands.titles(from: command[Self.titles], command, input).map { NewRow(title: $0, payload: payload) }
-            return PreparedEdit { transaction in
-                switch section {
-                case .index(let index): try transaction.insertRows(rows, intoSection: index, at: at)
-                case .id(let id): try transaction.insertRows(rows, intoSection: id, at: at)
-                }
-            }
+            return PreparedEdit(
+                apply: { transaction in
+                    switch section {
+                    case .index(let index): try transaction.insertRows(rows, intoSection: index, at: at)
+                    case .id(let id): try transaction.insertRows(rows, intoSection: id, at: at)
+                    }
+                },
+                drawn: {
+                    switch (section, at) {
+                    case (.index(let index), _): return .success { try $0.insertRows(rows, intoSection: index, at: at) }
+                    case (.id(let id), nil): return .success { try $0.current.insertRows(rows, intoSection: id) }
+                    case (.id, _?): return .failure(command.usageError(RowCommands.idWithAsOf("--at ROW as shown needs the section as shown: give its index, not id:N")))
+                    }
+                }())
         }
     }
 
@@ -67,12 +75,19 @@ enum RowCommands {
             let title = try command[Self.title]
             let payload: PayloadUpdate = try command[Self.payload].map { try Payload.parse($0).map(PayloadUpdate.set) ?? .remove } ?? .unchanged
             guard title != nil || payload != .unchanged else { throw command.usageError("edit needs --title and/or --payload") }
-            return PreparedEdit { transaction in
-                switch row {
-                case .path(let path): try transaction.updateRow(at: path, title: title, payload: payload)
-                case .id(let id): try transaction.updateRow(id: id, title: title, payload: payload)
-                }
-            }
+            return PreparedEdit(
+                apply: { transaction in
+                    switch row {
+                    case .path(let path): try transaction.updateRow(at: path, title: title, payload: payload)
+                    case .id(let id): try transaction.updateRow(id: id, title: title, payload: payload)
+                    }
+                },
+                drawn: .success { transaction in
+                    switch row {
+                    case .path(let path): try transaction.updateRow(at: path, title: title, payload: payload)
+                    case .id(let id): try transaction.current.updateRow(id: id, title: title, payload: payload)
+                    }
+                })
         }
     }
 
@@ -93,12 +108,20 @@ enum RowCommands {
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
             let row = try command.row(command[Self.row])
             let to = try command.destination(command[destination])
-            return PreparedEdit { transaction in
-                switch row {
-                case .path(let from): try transaction.moveRow(from: from, to: to)
-                case .id(let id): try transaction.moveRow(id: id, to: to)
-                }
-            }
+            return PreparedEdit(
+                apply: { transaction in
+                    switch row {
+                    case .path(let from): try transaction.moveRow(from: from, to: to)
+                    case .id(let id): try transaction.moveRow(id: id, to: to)
+                    }
+                },
+                drawn: {
+                    guard case .path(let from) = row else {
+                        return .failure(
+                            command.usageError(RowCommands.idWithAsOf("a destination as shown is relative to where the row was shown: name the row by its index path as shown")))
+                    }
+                    return .success { try $0.moveRow(from: from, to: to) }
+                }())
         }
     }
 
@@ -116,14 +139,23 @@ enum RowCommands {
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
             let rows = try command[Self.rows].map { try command.row($0) }
             let paths = rows.compactMap { if case .path(let path) = $0 { path } else { nil } }
-            return PreparedEdit { transaction in
-                if paths.count == rows.count { return try transaction.deleteRows(at: paths) }
-                // Ids, or a mix: the index paths name rows as they are now, inside this transaction.
-                if let repeated = firstRepeated(paths) { throw ListStoreError.duplicateIndexPath(repeated) }
-                try transaction.deleteRows(ids: try rows.map { try transaction.rowID($0) })
-            }
+            return PreparedEdit(
+                apply: { transaction in
+                    if paths.count == rows.count { return try transaction.deleteRows(at: paths) }
+                    // Ids, or a mix: the index paths name rows as they are now, inside this transaction.
+                    if let repeated = firstRepeated(paths) { throw ListStoreError.duplicateIndexPath(repeated) }
+                    try transaction.deleteRows(ids: try rows.map { try transaction.rowID($0) })
+                },
+                drawn: .success { transaction in
+                    if paths.count == rows.count { return try transaction.deleteRows(at: paths) }
+                    if let repeated = firstRepeated(paths) { throw ListStoreError.duplicateIndexPath(repeated) }
+                    try transaction.current.deleteRows(ids: try rows.map { try transaction.rowID($0) })
+                })
         }
     }
+
+    /// Why an edit that names something by id:N cannot take `--as-of` in that form.
+    static func idWithAsOf(_ reason: String) -> String { "with --as-of, \(reason)" }
 
     /// The titles to add: the arguments, or — for a single `-` — the lines of standard input.
     static func titles(from arguments: [String], _ command: ParsedCommand, _ input: EditInput) throws -> [String] {

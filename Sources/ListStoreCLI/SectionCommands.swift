@@ -13,7 +13,7 @@ enum SectionCommands {
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
             let at = try command[Self.at]
             let title = command[Self.title]
-            return PreparedEdit { try $0.insertSection(title: title, at: at) }
+            return PreparedEdit(apply: { try $0.insertSection(title: title, at: at) }, drawn: .success { try $0.insertSection(title: title, at: at) })
         }
     }
 
@@ -29,12 +29,19 @@ enum SectionCommands {
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
             let section = try command.section(command[Self.section], "INDEX")
             let title = command[Self.title]
-            return PreparedEdit { transaction in
-                switch section {
-                case .index(let index): try transaction.renameSection(at: index, to: title)
-                case .id(let id): try transaction.renameSection(id: id, to: title)
-                }
-            }
+            return PreparedEdit(
+                apply: { transaction in
+                    switch section {
+                    case .index(let index): try transaction.renameSection(at: index, to: title)
+                    case .id(let id): try transaction.renameSection(id: id, to: title)
+                    }
+                },
+                drawn: .success { transaction in
+                    switch section {
+                    case .index(let index): try transaction.renameSection(at: index, to: title)
+                    case .id(let id): try transaction.current.renameSection(id: id, to: title)
+                    }
+                })
         }
     }
 
@@ -55,12 +62,19 @@ enum SectionCommands {
                 throw command.usageError("TO \(quoted(destination)) must be the section's index after the move, not an id")
             }
             let to = try command.parseIndex(destination, "TO")
-            return PreparedEdit { transaction in
-                switch section {
-                case .index(let from): try transaction.moveSection(from: from, to: to)
-                case .id(let id): try transaction.moveSection(id: id, to: to)
-                }
-            }
+            return PreparedEdit(
+                apply: { transaction in
+                    switch section {
+                    case .index(let from): try transaction.moveSection(from: from, to: to)
+                    case .id(let id): try transaction.moveSection(id: id, to: to)
+                    }
+                },
+                drawn: {
+                    guard case .index(let from) = section else {
+                        return .failure(command.usageError(RowCommands.idWithAsOf("TO as shown is relative to where the section was shown: name it by its index as shown")))
+                    }
+                    return .success { try $0.moveSection(from: from, to: to) }
+                }())
         }
     }
 
@@ -76,12 +90,18 @@ enum SectionCommands {
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
             let sections = try command[Self.sections].map { try command.section($0, "INDEX") }
             let indexes = sections.compactMap { if case .index(let index) = $0 { index } else { nil } }
-            return PreparedEdit { transaction in
-                if indexes.count == sections.count { return try transaction.deleteSections(at: indexes) }
-                // Ids, or a mix: the indexes name sections as they are now, inside this transaction.
-                if let repeated = firstRepeated(indexes) { throw ListStoreError.duplicateSectionIndex(repeated) }
-                try transaction.deleteSections(ids: try sections.map { try transaction.sectionID($0) })
-            }
+            return PreparedEdit(
+                apply: { transaction in
+                    if indexes.count == sections.count { return try transaction.deleteSections(at: indexes) }
+                    // Ids, or a mix: the indexes name sections as they are now, inside this transaction.
+                    if let repeated = firstRepeated(indexes) { throw ListStoreError.duplicateSectionIndex(repeated) }
+                    try transaction.deleteSections(ids: try sections.map { try transaction.sectionID($0) })
+                },
+                drawn: .success { transaction in
+                    if indexes.count == sections.count { return try transaction.deleteSections(at: indexes) }
+                    if let repeated = firstRepeated(indexes) { throw ListStoreError.duplicateSectionIndex(repeated) }
+                    try transaction.current.deleteSections(ids: try sections.map { try transaction.sectionID($0) })
+                })
         }
     }
 }

@@ -28,16 +28,16 @@ enum StoreCommands {
             return .streamed
         }
         if context.json {
-            let (index, shown): (Int, SectionSnapshot) = try store.read { reader in
+            let (index, shown, version): (Int, SectionSnapshot, ListVersion) = try store.read { reader in
                 switch section {
-                case .index(let index): return (index, try reader.snapshot(ofSection: index))
+                case .index(let index): return (index, try reader.snapshot(ofSection: index), try reader.version())
                 case .id(let id):
                     let shown = try reader.snapshot(ofSection: id)
                     guard let index = try reader.index(of: id) else { throw ListStoreError.unknownSection(id) }
-                    return (index, shown)
+                    return (index, shown, try reader.version())
                 }
             }
-            return CommandOutput(human: "", json: JSONShapes.list([shown], firstIndex: index))
+            return CommandOutput(human: "", json: JSONShapes.versioned(JSONShapes.list([shown], firstIndex: index), version))
         }
         let index: Int
         switch section {

@@ -69,8 +69,18 @@ enum TransferCommands {
     /// with a scan so that no store is too big to export. With `indexPaths` (`show --json`) every section
     /// has its `"index"` and every row its `"path"`, as the scan reads them — with gaps, after hand edits,
     /// exactly the ones edits act on; without (`export`, the import document) neither.
+    /// `show --json` (`indexPaths`) ends with the `"version"` of the state it read (``ListVersion``).
     @discardableResult
     static func writeDocument(of store: ListStore, indexPaths: Bool = false, to write: (String) throws -> Void) throws -> StoreCounts {
+        try withoutActuallyEscaping(write) { write in try writeDocument(scanning: store.scan, indexPaths: indexPaths, to: write) }
+    }
+
+    /// ``writeDocument(of:indexPaths:to:)`` of the state `scan` visits (`watch --json`'s first document:
+    /// the state its observation starts from).
+    @discardableResult
+    static func writeDocument(
+        scanning scan: ((ScannedItem) throws -> Void) throws -> ListVersion, indexPaths: Bool = false, to write: @escaping (String) throws -> Void
+    ) throws -> StoreCounts {
         var buffer = "{\"sections\":["
         var sections = 0
         var rows = 0
@@ -82,7 +92,7 @@ enum TransferCommands {
             }
         }
         // Commas follow what was written, not the index paths: on a file damaged by hand those have gaps.
-        try store.scan { item in
+        let version = try scan { item in
             switch item {
             case .section(let index, let id, let title, _):
                 buffer +=
@@ -97,7 +107,8 @@ enum TransferCommands {
             }
             try flushIfLarge()
         }
-        buffer += (sections == 0 ? "" : "]}") + "]}\n"
+        let versionMember = indexPaths && version.isVersioned ? ",\"version\":\(version.rawValue)" : ""
+        buffer += (sections == 0 ? "" : "]}") + "]" + versionMember + "}\n"
         try write(buffer)
         return StoreCounts(sections: sections, rows: rows)
     }
@@ -228,7 +239,12 @@ enum DocumentReader {
             guard parser.atObject else { throw try syntaxFirst(&parser, depth: 0, fail("the document", "is not a JSON object")) }
             var sawSections = false
             try parser.forEachMember(depth: 0) { key, parser in
-                guard key == "sections" else { throw fail("the document", "has an unknown member \(quoted(key)) (allowed: sections)") }
+                if key == "version" {
+                    // The version of the state `show --json` printed: ignored, as its indexes and paths are.
+                    guard case .number = try parser.value(depth: 1) else { throw fail("the document", "has a \"version\" that is not a number (it is ignored, but must be one)") }
+                    return
+                }
+                guard key == "sections" else { throw fail("the document", "has an unknown member \(quoted(key)) (allowed: sections, version)") }
                 guard !sawSections else { throw fail("the document", "has \"sections\" twice") }
                 sawSections = true
                 var index = 0

@@ -20,48 +20,74 @@ enum WatchCommand {
             )
         }
         let json = context.json
-        // Without --json nothing of the state is printed, so nothing of it is read: a marker, and resets
-        // that carry no state (the line's counts come from two counts).
-        let stream = store.observe(includingOtherConnections: true, pollInterval: pollInterval, startingWith: json ? .state : .marker)
         let write = context.write
-        context.environment.writeProgress("watching \(context.databasePath) for changes (Ctrl-C to stop)\n")
         let finished = DispatchSemaphore(value: 0)
         let delivered = Locked(0)
         let failure = Locked<(any Error)?>(nil)
-        let reader = Task {
-            do {
-                for try await update in stream {
-                    switch update {
-                    case .started:
-                        continue  // without --json: watching starts here, nothing read
-                    case .initial(let snapshot):
-                        // --json: first the state watching starts from, exactly as `show --json` prints it.
-                        if json { try write(JSONShapes.list(snapshot.sections).serialized() + "\n") }
-                        continue
-                    case .changes(let changes):
-                        try write(
-                            (json
-                                ? JSONValue.object([("changes", JSONShapes.changes(changes))]).serialized()
-                                : "\(timestamp()) " + HumanText.changes(changes).split(separator: "\n").joined(separator: "; ")) + "\n")
-                    case .reset(let snapshot):
-                        try write(
-                            (json
-                                ? JSONValue.object([("reset", JSONShapes.list(snapshot.sections))]).serialized()
-                                : "\(timestamp()) reloaded: changed outside ListStore; now \(StoreCounts(sections: snapshot.sections.count, rows: snapshot.rowCount).text)") + "\n")
-                    case .invalidated:
-                        let counts = try await store.read { StoreCounts(sections: try $0.sectionCount(), rows: try $0.totalRowCount()) }
-                        try write("\(timestamp()) reloaded: changed outside ListStore; now \(counts.text)\n")
-                    }
-                    let count = delivered.withLock {
-                        $0 += 1
-                        return $0
-                    }
-                    if let limit, count >= limit { break }
-                }
-            } catch {
-                failure.withLock { $0 = error }
+        // Writes one change's line (or, for nil, a line that is not a change: the first document);
+        // true once `--count` changes were written.
+        let emit = { @Sendable (line: String, isChange: Bool) throws -> Bool in
+            try write(line + "\n")
+            guard isChange else { return false }
+            let count = delivered.withLock {
+                $0 += 1
+                return $0
             }
-            finished.signal()
+            return limit.map { count >= $0 } ?? false
+        }
+        // Said once the observation has started (its first element arrived): every commit from then on is shown.
+        let environment = context.environment
+        let watching = "watching \(context.databasePath) for changes (Ctrl-C to stop)\n"
+        let reader: Task<Void, Never>
+        if json {
+            // --json: first the state watching starts from, exactly as `show --json` prints it — and, like
+            // it, written as it is scanned (inside the read that fixes where the stream continues from), so
+            // that no store is too big to watch.
+            let stream = store.observe(includingOtherConnections: true, pollInterval: pollInterval) { scan in
+                try TransferCommands.writeDocument(scanning: scan, indexPaths: true, to: write)
+                environment.writeProgress(watching)
+            }
+            reader = Task {
+                do {
+                    loop: for try await update in stream {
+                        switch update {
+                        case .initial:
+                            continue  // never: the first document was written as it was scanned
+                        case .changes(let changes):
+                            let document = JSONValue.object([("changes", JSONShapes.changes(changes))] + JSONShapes.version(changes.version))
+                            if try emit(document.serialized(), true) { break loop }
+                        case .reset(let snapshot):
+                            let document = JSONValue.object([("reset", JSONShapes.list(snapshot.sections))] + JSONShapes.version(snapshot.version))
+                            if try emit(document.serialized(), true) { break loop }
+                        }
+                    }
+                } catch {
+                    failure.withLock { $0 = error }
+                }
+                finished.signal()
+            }
+        } else {
+            // Without --json nothing of the state is printed, so nothing of it is read: a marker, and resets
+            // that carry no state (the line's counts come from two counts).
+            let stream = store.observeChanges(includingOtherConnections: true, pollInterval: pollInterval)
+            reader = Task {
+                do {
+                    loop: for try await event in stream {
+                        switch event {
+                        case .started:
+                            environment.writeProgress(watching)  // watching starts here, nothing read
+                        case .changes(let changes):
+                            if try emit("\(timestamp()) " + HumanText.changes(changes).split(separator: "\n").joined(separator: "; "), true) { break loop }
+                        case .invalidated:
+                            let counts = try await store.readInBackground { StoreCounts(sections: try $0.sectionCount(), rows: try $0.totalRowCount()) }
+                            if try emit("\(timestamp()) reloaded: changed outside ListStore; now \(counts.text)", true) { break loop }
+                        }
+                    }
+                } catch {
+                    failure.withLock { $0 = error }
+                }
+                finished.signal()
+            }
         }
         finished.wait()
         reader.cancel()

@@ -118,7 +118,7 @@ struct ObservationBench {
         var written: [ChangeSet] = []
         for _ in 0...Self.warmWrites {
             var changes = ChangeSet()
-            times.append(try Measurement.seconds { changes = try store.insertRow(Self.insertedTitle, intoSection: 0, at: 0) })
+            times.append(try Measurement.seconds { changes = try store.insertRow(Self.insertedTitle, intoSection: 0, at: 0).changes })
             try expectOneInsertedRow(changes, title: Self.insertedTitle, what: "insert at head")
             written.append(changes)
         }

@@ -18,7 +18,7 @@ final class UpdateReceiver: Sendable {
     private let inbox = Inbox()
     private let task: Task<Void, Never>
 
-    init(_ stream: AsyncThrowingStream<ListUpdate, any Error>) {
+    init(_ stream: ListObservation) {
         let inbox = inbox
         // Detached: the benchmark's main thread blocks on the semaphore, so the consumer must not need it.
         task = Task.detached {

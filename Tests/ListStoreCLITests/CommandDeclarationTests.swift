@@ -22,9 +22,12 @@ import Testing
 
     @Test func usageLinesComeFromTheDeclaredArgumentsAndOptions() {
         let usage = Dictionary(uniqueKeysWithValues: Commands.all.map { ($0.name, $0.usage) })
-        #expect(usage["add"] == "liststore add SECTION|id:N TITLE... [--at ROW] [--payload JSON] | --every-section TITLE")
-        #expect(usage["section add"] == "liststore section add TITLE [--at INDEX]")
-        #expect(usage["edit"] == "liststore edit S:R|id:N [--title TITLE] [--payload JSON]")
+        #expect(usage["add"] == "liststore add SECTION|id:N TITLE... [--at ROW] [--payload JSON] [--as-of VERSION] | --every-section TITLE")
+        #expect(usage["section add"] == "liststore section add TITLE [--at INDEX] [--as-of VERSION]")
+        #expect(usage["edit"] == "liststore edit S:R|id:N [--title TITLE] [--payload JSON] [--as-of VERSION]")
+        #expect(usage["batch"] == "liststore batch [FILE|-] [--as-of VERSION]")
+        // Every edit command takes --as-of, declared once.
+        #expect(Commands.all.filter { $0.prepare != nil }.allSatisfy { $0.option(named: "--as-of") != nil })
         #expect(usage["import"] == "liststore import FILE|- [--replace]")
         #expect(usage["show"] == "liststore show [SECTION|id:N]")
         #expect(usage["watch"] == "liststore watch [--count N]")

@@ -72,8 +72,8 @@ import Testing
                             let changes = try store.deleteRows(at: [ListIndexPath(section: 0, row: 0)])
                             ledger.record(deleted: changes.deletedRows.map(\.id.rawValue))
                         } else {
-                            let changes = try store.insertRow(NewRow(title: "t\(worker)-\(step)"), intoSection: 0, at: step % 2 == 0 ? 0 : nil)
-                            ledger.record(inserted: changes.insertedRows.map(\.id.rawValue))
+                            let inserted = try store.insertRow(NewRow(title: "t\(worker)-\(step)"), intoSection: 0, at: step % 2 == 0 ? 0 : nil)
+                            ledger.record(inserted: [inserted.id.rawValue])
                         }
                     } catch {
                         if !Self.acceptable("error: \(error)") { ledger.fail("thread \(worker) step \(step): \(error)") }

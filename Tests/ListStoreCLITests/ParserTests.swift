@@ -61,7 +61,7 @@ import Testing
         #expect(usageError(["--json=1", "show"])?.message == "--json takes no value")
         #expect(usageError(["--db"])?.message == "--db needs a PATH")
         #expect(usageError(["--db", "", "show"])?.message == "--db needs a non-empty PATH")
-        #expect(usageError(["delete", "0:1", "--at", "1"])?.usage == "liststore delete S:R|id:N...")
+        #expect(usageError(["delete", "0:1", "--at", "1"])?.usage == "liststore delete S:R|id:N... [--as-of VERSION]")
     }
 
     @Test func helpAndVersionRouting() throws {

@@ -36,7 +36,7 @@ import Testing
         return runs
     }
 
-    @Test func committedFramesLeftByAKilledWriterAreReadButNeverCheckpointedIntoTheFile() throws {
+    @Test func committedFramesLeftByAKilledWriterAreReadButNeverCheckpointedIntoTheFile() async throws {
         let cli = try CLIHarness()
         try #require(try cli.run(["demo"]).status == 0)
         // A writer that commits and never closes: while it is still connected, its file and -wal are
@@ -63,9 +63,13 @@ import Testing
         let bytes = try #require(cli.bytes(killed))
         for mode in [ListStore.AccessMode.readOnly, .inspect] {
             let store = try ListStore.open(at: killed, mode: mode)
-            let stream = store.observe()
+            var updates = store.observe().makeAsyncIterator()
             _ = try store.snapshot()
-            _ = stream
+            // The start reads on a background thread, holding the store until it has: wait for it.
+            guard case .initial? = try await nextElement(&updates) else {
+                Issue.record("no initial state")
+                return
+            }
         }
         #expect(cli.bytes(killed) == bytes)
         // A write checkpoints as usual once it has committed.

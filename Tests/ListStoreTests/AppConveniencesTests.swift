@@ -49,10 +49,10 @@ import Testing
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { holder.release() }
         var mainActorRanMeanwhile = false
         Task { @MainActor in mainActorRanMeanwhile = true }
-        let changes = try await store.write { tx in try tx.insertRow("written", intoSection: 0) }
+        let changes = try await store.writeInBackground { tx in try tx.insertRow("written", intoSection: 0) }
         #expect(mainActorRanMeanwhile, "the main actor was free while the write waited for the lock")
         #expect(changes.insertedRows.map(\.indexPath) == [ListIndexPath(section: 0, row: 0)])
-        let count = try await store.read { try $0.totalRowCount() }
+        let count = try await store.readInBackground { try $0.totalRowCount() }
         #expect(count == 1)
     }
 

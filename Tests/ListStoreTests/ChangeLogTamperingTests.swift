@@ -39,7 +39,7 @@ import Testing
             sentinels += 1
             let sentinel =
                 try store.snapshot().sections.isEmpty
-                ? try store.insertSection(title: "sentinel \(sentinels)")
+                ? try store.insertSection(title: "sentinel \(sentinels)").changes
                 : try store.renameSection(at: 0, to: "sentinel \(sentinels)")
             while true {
                 let update = try await ObservationTests.next(&updates, timeout: .seconds(20))
@@ -54,8 +54,8 @@ import Testing
                 case .reset(let state):
                     received.append("reset")
                     mirror = state
-                case .initial, .started, .invalidated:
-                    throw UIKitReplay.Failure(description: "a second start, or a state-less reset")
+                case .initial:
+                    throw UIKitReplay.Failure(description: "a second start")
                 }
             }
         }
@@ -76,8 +76,8 @@ import Testing
                 case .reset(let state):
                     received.append("reset")
                     mirror = state
-                case .initial, .started, .invalidated:
-                    throw UIKitReplay.Failure(description: "a second start, or a state-less reset")
+                case .initial:
+                    throw UIKitReplay.Failure(description: "a second start")
                 }
             }
         }
@@ -159,7 +159,9 @@ import Testing
         #expect(try store.checkInvariants().map(\.description).contains { $0.contains("liststore_state") && $0.contains("deleted") })
         try Self.shell(path, "UPDATE rows SET title = 'hand' WHERE id = 1")
         try await observer.catchUp()
-        #expect(observer.received == ["reset"])
+        // The poll's read connection reloads; the sentinel write's own look (on the writer connection,
+        // which cannot know what that read saw in a log that may miss hand edits) may reload once more.
+        #expect(!observer.received.isEmpty && observer.received.allSatisfy { $0 == "reset" })
         try ListStore.open(at: path).renameSection(at: 2, to: "C2")
         #expect(try Connection(path: path, mode: .readOnly).scalarInt("SELECT writing FROM liststore_state WHERE id = 1") == 0)
         try await observer.catchUp()

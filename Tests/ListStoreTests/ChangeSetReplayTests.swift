@@ -102,11 +102,16 @@ enum UIKitReplay {
     }
 
     /// Everything a change set from `old` to `new` must be: replayed with UIKit's rules it gives `new`,
-    /// it keeps UIKit's batch rules, and applied to `old` as a mirror it gives `new`.
+    /// it keeps UIKit's batch rules, applied to `old` as a mirror it gives `new`, and what it says a
+    /// diffable data source must redraw is exactly what comparing `old` and `new` finds.
     static func checkAll(_ changes: ChangeSet, from old: ListSnapshot, to new: ListSnapshot) throws {
         try check(changes, from: old, to: new)
         try checkBatchRules(changes, oldSectionCount: old.sections.count)
         guard try old.applying(changes) == new else { throw Failure(description: "applying the change set does not give the new state") }
+        var mirror = old
+        let reloads = try mirror.applyReturningReloads(changes)
+        let expected = DiffableReloads(from: old, to: new)
+        guard reloads == expected else { throw Failure(description: "the diffable reloads are \(reloads), not \(expected)") }
     }
 
     static func checkSortedAndUnique(_ changes: ChangeSet) throws {
@@ -162,7 +167,7 @@ enum UIKitReplay {
         }
         switch Int.random(in: 0..<12, using: &random) {
         case 0 where sections.count < 6:
-            return try store.insertSection(title: "s\(Int.random(in: 0..<9, using: &random))", at: Int.random(in: 0...sections.count, using: &random))
+            return try store.insertSection(title: "s\(Int.random(in: 0..<9, using: &random))", at: Int.random(in: 0...sections.count, using: &random)).changes
         case 1 where !sections.isEmpty:
             return try store.renameSection(at: Int.random(in: 0..<sections.count, using: &random), to: ["a", "b"].randomElement(using: &random)!)
         case 2 where sections.count > 1:
@@ -174,9 +179,9 @@ enum UIKitReplay {
             guard !sections.isEmpty, rowTotal < 300 else { break }
             let s = Int.random(in: 0..<sections.count, using: &random)
             let rows = (0..<Int.random(in: 1...3, using: &random)).map { _ in NewRow(title: "r\(Int.random(in: 0..<5, using: &random))") }
-            return try store.insertRows(rows, intoSection: s, at: Int.random(in: 0...sections[s].rows.count, using: &random))
+            return try store.insertRows(rows, intoSection: s, at: Int.random(in: 0...sections[s].rows.count, using: &random)).changes
         case 6 where rowTotal < 300:
-            return try store.appendRowToEverySection("every")
+            return try store.appendRowToEverySection("every").changes
         case 7:
             guard let path = anyPath() else { break }
             return try store.updateRow(at: path, title: Bool.random(using: &random) ? "edited" : nil, payload: .set("{\"n\":\(Int.random(in: 0..<3, using: &random))}"))
@@ -192,7 +197,7 @@ enum UIKitReplay {
         default:
             break
         }
-        return try store.insertSection(title: "fallback", at: 0)
+        return try store.insertSection(title: "fallback", at: 0).changes
     }
 
     @Test func everyMutationsChangeSetReplaysOntoTheNewSnapshot() throws {
@@ -239,7 +244,7 @@ enum UIKitReplay {
         let store = try ListStore.inMemory()
         try store.insertSection(title: "A")
         try store.insertSection(title: "B")
-        let ids = try store.insertRows(["a0", "a1", "a2"], intoSection: 0).insertedRows.map(\.id)
+        let ids = try store.insertRows(["a0", "a1", "a2"], intoSection: 0).ids
         let moved = try store.moveRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 1, row: 0))
         #expect(moved.movedRows == [.init(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 1, row: 0), id: ids[0])])
         #expect(try store.moveRow(from: ListIndexPath(section: 0, row: 1), to: ListIndexPath(section: 0, row: 1)).isEmpty)

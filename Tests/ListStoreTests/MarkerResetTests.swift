@@ -11,11 +11,11 @@ import Testing
     @Test(arguments: [false, true])
     func aResetReadsTheStateOnlyForObserversThatStartedWithIt(withStateObserver: Bool) async throws {
         let hub = ObservationHub()
-        let position = ObservationHub.Position(logSequence: 0, dataVersion: 0, ceilings: IDCeilings(rows: 0, sections: 0), schemaVersion: 0)
-        let (marker, markerContinuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream()
-        _ = hub.subscribe(UUID(), markerContinuation, watchesOtherConnections: false, wantsState: false, at: position)
+        let position = ObservationHub.Position(logSequence: 0, ceilings: IDCeilings(rows: 0, sections: 0), schemaVersion: 0, writerDataVersion: nil)
+        let (marker, markerContinuation) = AsyncThrowingStream<ListChangeEvent, any Error>.makeStream()
+        _ = hub.subscribe(UUID(), .marker(markerContinuation), pollInterval: nil, at: position)
         let (full, fullContinuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream()
-        if withStateObserver { _ = hub.subscribe(UUID(), fullContinuation, watchesOtherConnections: false, wantsState: true, at: position) }
+        if withStateObserver { _ = hub.subscribe(UUID(), .state(fullContinuation), pollInterval: nil, at: position) }
         var reads = 0
         let state = ListSnapshot(sections: [])
         try hub.publishReset {
@@ -25,7 +25,8 @@ import Testing
         markerContinuation.finish()
         fullContinuation.finish()
         #expect(reads == (withStateObserver ? 1 : 0))
-        let markerUpdates = try await Self.collect(marker)
+        var markerUpdates: [ListChangeEvent] = []
+        for try await event in marker { markerUpdates.append(event) }
         #expect(markerUpdates == [.invalidated])
         #expect(try await Self.collect(full) == (withStateObserver ? [.reset(state)] : []))
     }
@@ -46,9 +47,9 @@ import Testing
         let store = try ListStore.open(at: path)
         _ = try store.insertSection(title: "S")
         _ = try store.insertRows(["a", "b"], intoSection: 0)
-        var marker = store.observe(pollInterval: .seconds(3600), startingWith: .marker).makeAsyncIterator()
+        var marker = store.observeChanges(pollInterval: .seconds(3600)).makeAsyncIterator()
         var full = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
-        #expect(try await ObservationTests.next(&marker) == .started)
+        #expect(try await nextElement(&marker, timeout: .seconds(60)) == .started)
         guard case .initial = try await ObservationTests.next(&full) else {
             Issue.record("no initial state")
             return
@@ -56,7 +57,7 @@ import Testing
         if handEdit {
             try ChangeLogTamperingTests.shell(path, "INSERT INTO rows (section_id, position, title) VALUES (1, 2, 'by hand')")
             try store.deliverChangesFromOtherConnections()
-            #expect(try await ObservationTests.next(&marker) == .invalidated)
+            #expect(try await nextElement(&marker, timeout: .seconds(60)) == .invalidated)
             guard case .reset(let state) = try await ObservationTests.next(&full) else {
                 Issue.record("no reset")
                 return
@@ -64,7 +65,7 @@ import Testing
             #expect(state.sections.map { $0.rows.map(\.title) } == [["a", "b", "by hand"]])
         } else {
             _ = try store.insertRow("c", intoSection: 0)
-            guard case .changes = try await ObservationTests.next(&marker), case .changes = try await ObservationTests.next(&full) else {
+            guard case .changes? = try await nextElement(&marker, timeout: .seconds(60)), case .changes = try await ObservationTests.next(&full) else {
                 Issue.record("no change set")
                 return
             }

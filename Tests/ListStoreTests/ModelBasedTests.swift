@@ -127,8 +127,8 @@ struct ListModel {
             let name = "section"
             let valid = (0...sectionCount).contains(index)
             return try expect(valid, "insertSection") {
-                let changes = try store.insertSection(title: name, at: index)
-                let id = try #require(changes.insertedSections.first?.id)
+                let (id, changes) = try store.insertSection(title: name, at: index)
+                try #require(changes.insertedSections.map(\.id) == [id])
                 model.sections.insert(SectionSnapshot(id: id, title: name, rows: []), at: index)
             }
         case 8..<12:  // rename
@@ -168,7 +168,8 @@ struct ListModel {
                 && totalRows < 400
             guard totalRows < 400 else { return Outcome(name: "skip", valid: true) }
             return try expect(valid, "insertRows") {
-                let changes = try store.insertRows(rows, intoSection: section, at: at)
+                let (ids, changes) = try store.insertRows(rows, intoSection: section, at: at)
+                try #require(changes.insertedRows.map(\.id) == ids)
                 let start = at ?? count
                 for (offset, row) in rows.enumerated() {
                     let entry = changes.insertedRows[offset]
@@ -179,7 +180,8 @@ struct ListModel {
         case 45..<50:  // append to every section
             let row = NewRow(title: title(), payload: payload())
             return try expect(validPayload(row.payload), "appendRowToEverySection") {
-                let changes = try store.appendRowToEverySection(row)
+                let (ids, changes) = try store.appendRowToEverySection(row)
+                try #require(changes.insertedRows.map(\.id) == ids)
                 try #require(changes.insertedRows.count == model.sections.count)
                 for entry in changes.insertedRows {
                     try #require(entry.indexPath.row == model.sections[entry.indexPath.section].rows.count)

@@ -32,7 +32,7 @@ import Testing
         #expect(try Migrator.version(of: Connection(path: path, mode: .readOnly)) == 1)
         // The first edit that succeeds migrates in the same transaction.
         let store = try ListStore.open(at: path)
-        let changes = try store.insertRow("Wizard", intoSection: 0)
+        let changes = try store.insertRow("Wizard", intoSection: 0).changes
         #expect(changes.insertedRows.map(\.indexPath) == [ListIndexPath(section: 0, row: 1)])
         #expect(try Migrator.version(of: Connection(path: path, mode: .readOnly)) == Schema.migrator.latestVersion)
         #expect(try store.snapshot().titles == [["Barbarian", "Wizard"]])

@@ -73,9 +73,9 @@ import Testing
         let before = try store.scannedTitles()
         #expect(throws: ListStoreError.positionsDamaged(section: 0)) { try store.snapshot() }
         for edit in [
-            { try store.insertRow("x", intoSection: 0, at: 0) }, { try store.deleteRows(at: [ListIndexPath(section: 0, row: 0)]) },
+            { try store.insertRow("x", intoSection: 0, at: 0).changes }, { try store.deleteRows(at: [ListIndexPath(section: 0, row: 0)]) },
             { try store.moveRow(from: ListIndexPath(section: 1, row: 0), to: ListIndexPath(section: 0, row: 0)) },
-            { try store.appendRowToEverySection("x") },
+            { try store.appendRowToEverySection("x").changes },
         ] as [() throws -> ChangeSet] {
             #expect(throws: ListStoreError.positionsDamaged(section: 0)) { try edit() }
         }

@@ -11,7 +11,7 @@ import Testing
         let store = try ListStore.inMemory()
         try store.insertSection(title: "Countries")
         let countries = ["Austria", "Belgium", "Canada", "Belgium", "Denmark", "Canada", "Egypt"]
-        let inserted = try store.insertRows(countries.map { NewRow(title: $0) }, intoSection: 0)
+        let inserted = try store.insertRows(countries.map { NewRow(title: $0) }, intoSection: 0).changes
         #expect(inserted.insertedRows.map(\.indexPath.row) == Array(0..<7))
 
         // Select the first "Belgium" (row 1), the second "Canada" (row 5) and "Egypt" (row 6).
@@ -26,7 +26,7 @@ import Testing
     @Test func deletingByIdsRemovesThoseRowsWhereverTheyMoved() throws {
         let store = try ListStore.inMemory()
         try store.insertSection(title: "Countries")
-        let ids = try store.insertRows(["A", "B", "A", "B"], intoSection: 0).insertedRows.map(\.id)
+        let ids = try store.insertRows(["A", "B", "A", "B"], intoSection: 0).ids
         try store.moveRow(from: ListIndexPath(section: 0, row: 3), to: ListIndexPath(section: 0, row: 0))  // B A B A
         let changes = try store.deleteRows(ids: [ids[2], ids[3]])
         #expect(try store.snapshot().titles == [["A", "B"]])
@@ -41,7 +41,7 @@ import Testing
         try store.insertRows(Self.roles.map { NewRow(title: $0) }, intoSection: 0)
         try store.insertRows(Self.monsters.map { NewRow(title: $0) }, intoSection: 1)
 
-        let added = try store.appendRowToEverySection("被增加的項目")
+        let added = try store.appendRowToEverySection("被增加的項目").changes
         #expect(added.insertedRows.map(\.indexPath) == [ListIndexPath(section: 0, row: 6), ListIndexPath(section: 1, row: 10)])
 
         // The per-section insert row of edit mode: add one row to the second section only.
@@ -68,7 +68,7 @@ import Testing
 
     @Test func appendingToEverySectionOfAnEmptyStoreChangesNothing() throws {
         let store = try ListStore.inMemory()
-        #expect(try store.appendRowToEverySection("x").isEmpty)
+        #expect(try store.appendRowToEverySection("x").changes.isEmpty)
     }
 }
 

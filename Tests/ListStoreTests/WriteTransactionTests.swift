@@ -104,7 +104,7 @@ import Testing
     @Test func editsSeeEachOtherAndTheWholeIsOneChangeSet() throws {
         let store = try ListStore.inMemory()
         try store.insertSection(title: "Inbox")
-        let ids = try store.insertRows(["a", "b", "c", "d"], intoSection: 0).insertedRows.map(\.id)
+        let ids = try store.insertRows(["a", "b", "c", "d"], intoSection: 0).ids
         let (count, changes) = try store.writeReturning { tx -> Int in
             try tx.deleteRows(at: [ListIndexPath(section: 0, row: 0), ListIndexPath(section: 0, row: 2)])  // a, c
             let header = try tx.insertRow("header", intoSection: 0, at: 0)
@@ -142,7 +142,7 @@ import Testing
         let store = try ListStore.inMemory()
         let stream = store.observe(includingOtherConnections: false)
         try store.insertSection(title: "A")
-        let changes = try await store.write { tx in
+        let changes = try store.write { tx in
             try tx.insertRows(["a", "b"], intoSection: 0)
             try tx.insertSection(title: "B", at: 0)
             try tx.renameSection(at: 1, to: "A2")

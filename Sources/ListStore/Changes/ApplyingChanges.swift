@@ -12,6 +12,7 @@ extension ListSnapshot {
     /// index paths before the change; insertions and move targets after it; everything else keeps its
     /// order — so that a snapshot of the state before a commit becomes exactly the state after it.
     /// Throws ``ApplyError`` (and leaves the snapshot as it was) when the change set does not fit.
+    /// The snapshot's ``version`` becomes the change set's (an empty change set leaves it as it was).
     public mutating func apply(_ changes: ChangeSet) throws {
         self = try applying(changes)
     }
@@ -83,6 +84,8 @@ extension ListSnapshot {
             else { throw fail("row arriving at \(path) does not fit") }
             after[path.section].rows.insert(arrival.row, at: path.row)
         }
-        return ListSnapshot(sections: after)
+        // An empty change set changes nothing, the version included (a write that changed nothing
+        // gives one at the version it found, which may be ahead of a mirror that has not caught up).
+        return ListSnapshot(sections: after, version: changes.isEmpty ? version : changes.version)
     }
 }

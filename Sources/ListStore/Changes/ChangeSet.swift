@@ -140,6 +140,14 @@ public struct ChangeSet: Hashable, Sendable {
     /// Rows whose content changed (to reload), at their index paths before the mutation, with their new values.
     public var updatedRows: [RowValue] = []
 
+    /// The version of the state right after the commit (or the commits) this change set describes: the
+    /// change-log entry of a write, the last entry included in a change set merged from other
+    /// connections. ``ListVersion/unversioned`` for a change set built by hand or computed
+    /// (``ChangeSet/between(_:_:)`` gives the later snapshot's), and for a write whose
+    /// changes no change set describes (``ListStore/writeUntracked(_:)``). A write that changed nothing
+    /// gives an empty change set at the version it found.
+    public var version: ListVersion = .unversioned
+
     /// An empty change set.
     public init() {}
 

@@ -6,7 +6,7 @@ extension ChangeSet {
     /// valid for UIKit's batch updates: a row that both moved and changed content is deleted and
     /// inserted; a section that moved or was renamed while its rows changed (or moved and was renamed)
     /// is deleted and inserted whole, since UIKit cannot reload or move a section and change its rows
-    /// in one batch.
+    /// in one batch. The change set's version is `new`'s.
     public static func between(_ old: ListSnapshot, _ new: ListSnapshot) -> ChangeSet {
         let oldSectionIndex = Dictionary(old.sections.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         let newSectionIndex = Dictionary(new.sections.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -44,6 +44,7 @@ extension ChangeSet {
                 changes.updatedSections.append(.init(index: section.old, id: section.id, title: new.sections[section.new].title))
             }
         }
+        changes.version = new.version
         return changes.sorted()
     }
 

@@ -101,6 +101,20 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// beside a restored backup): its file identity differs from the database's. Nothing was read through
     /// it and both files were left untouched.
     case walFromAnotherFile(path: String, reason: String)
+    /// An import stopped by its progress closure (``ListStore/importDocument(_:replacing:progress:)``
+    /// threw `CancellationError`) after `rowsWritten` of the document's `rowCount` rows; the import was
+    /// rolled back and the store is exactly as it was.
+    case importCancelled(rowsWritten: Int, rowCount: Int)
+    /// An index path drawn at `asOf` (``ListStore/write(asOf:_:)``) names a row that was deleted since —
+    /// by another connection or process, or by an earlier edit of the same write; nothing was changed.
+    case drawnRowDeleted(ListIndexPath, id: RowID, asOf: ListVersion)
+    /// A section index drawn at `asOf` — of a section, or of a row's section — names a section that was
+    /// deleted since; nothing was changed.
+    case drawnSectionDeleted(index: Int, id: SectionID, asOf: ListVersion)
+    /// Index paths drawn at `version` cannot be translated to the store as it is now (`reason` says why:
+    /// a version older than the change log keeps, a change the log does not describe, a version the file
+    /// never had); nothing was changed. Read the store again and redraw.
+    case versionNotTranslatable(ListVersion, reason: String)
 
     /// What failed, on which input, and what to do, in one line.
     public var description: String {
@@ -197,6 +211,17 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
             return "\(path)-wal does not belong to \(path) (\(reason)); nothing was read through it and both were left untouched — "
                 + "if it is another file's (left beside a restored backup), move \(path)-wal and \(path)-shm away; "
                 + "if it is this file's, restore the file and its -wal together"
+        case .importCancelled(let written, let count):
+            return "the import was cancelled after \(written) of \(Self.countText(count, "row")); nothing was imported — the store is as it was"
+        case .drawnRowDeleted(let path, let id, let version):
+            return
+                "the row you saw at \(path) (\(id)) was deleted after \(version) (by another process or connection, or an earlier edit of this write); nothing was changed — redraw from the current state and try again"
+        case .drawnSectionDeleted(let index, let id, let version):
+            return
+                "the section you saw at \(index) (\(id)) was deleted after \(version) (by another process or connection, or an earlier edit of this write); nothing was changed — redraw from the current state and try again"
+        case .versionNotTranslatable(let version, let reason):
+            return
+                "cannot act on index paths as of \(version): \(reason); nothing was changed — read the store again, redraw, and act on what is drawn then"
         case .hotJournal(let path):
             return
                 "\(path) has a rollback journal (\(path)-journal) left by an interrupted write, which reading cannot roll back; both were left untouched — open it for writing once to roll it back"

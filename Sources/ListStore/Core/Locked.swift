@@ -24,4 +24,14 @@ package final class Locked<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&value)
     }
+
+    /// Runs `body` with exclusive access to the value if no other thread holds the lock now; returns nil
+    /// at once, without running `body`, if one does.
+    package func withLockIfAvailable<Result, Failure: Error>(
+        _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result? {
+        guard lock.try() else { return nil }
+        defer { lock.unlock() }
+        return try body(&value)
+    }
 }

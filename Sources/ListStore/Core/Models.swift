@@ -13,10 +13,16 @@ public struct ListRow: Identifiable, Hashable, Sendable, Codable {
         self.title = title
         self.payload = payload
     }
+
+    /// The keys of its JSON form, spelled out so that renaming a property never changes the format:
+    /// `{"id":3,"title":"Canada","payload":"{\"pop\":38}"}` (`payload` left out when there is none).
+    enum CodingKeys: String, CodingKey {
+        case id, title, payload
+    }
 }
 
 /// A section without its rows: identity, title and how many rows it holds.
-public struct ListSection: Identifiable, Hashable, Sendable {
+public struct ListSection: Identifiable, Hashable, Sendable, Codable {
     /// The section's stable identity.
     public let id: SectionID
     /// The section header text.
@@ -29,6 +35,12 @@ public struct ListSection: Identifiable, Hashable, Sendable {
         self.id = id
         self.title = title
         self.rowCount = rowCount
+    }
+
+    /// The keys of its JSON form, spelled out so that renaming a property never changes the format:
+    /// `{"id":2,"title":"Countries","rowCount":8}`.
+    enum CodingKeys: String, CodingKey {
+        case id, title, rowCount
     }
 }
 
@@ -53,9 +65,33 @@ public struct SectionSnapshot: Identifiable, Hashable, Sendable, Codable {
 public struct ListSnapshot: Hashable, Sendable, Codable {
     /// The sections, in display order.
     public var sections: [SectionSnapshot]
+    /// The state this snapshot shows: read in the same transaction as the sections, and carried
+    /// forward by ``apply(_:)``. Pass it to ``ListStore/write(asOf:_:)`` with index paths of what
+    /// you drew from this snapshot. ``ListVersion/unversioned`` for a snapshot built by hand.
+    public var version: ListVersion
 
-    /// A snapshot of `sections`.
-    public init(sections: [SectionSnapshot]) { self.sections = sections }
+    /// A snapshot of `sections` at `version` (none for a snapshot built by hand).
+    public init(sections: [SectionSnapshot], version: ListVersion = .unversioned) {
+        self.sections = sections
+        self.version = version
+    }
+
+    private enum CodingKeys: String, CodingKey { case sections, version }
+
+    /// Whether `lhs` and `rhs` show the same sections and rows. Their versions are not compared: a
+    /// commit that changes nothing a snapshot shows (a title set by hand to what it was) makes a new
+    /// version of the same state, and observers are sent no change set for it.
+    public static func == (lhs: ListSnapshot, rhs: ListSnapshot) -> Bool { lhs.sections == rhs.sections }
+
+    /// Hashes the sections and rows (not the version, as ``==(_:_:)``).
+    public func hash(into hasher: inout Hasher) { hasher.combine(sections) }
+
+    /// Decodes `{"sections": […], "version": N}`; a document without a version is ``ListVersion/unversioned``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sections = try container.decode([SectionSnapshot].self, forKey: .sections)
+        version = try container.decodeIfPresent(ListVersion.self, forKey: .version) ?? .unversioned
+    }
 
     /// The row at `indexPath`, or nil when it is out of range.
     public subscript(indexPath: ListIndexPath) -> ListRow? {

@@ -6,19 +6,19 @@ extension ListTransaction {
     /// Inserts `rows` into section `section`, in order, the first at row index `index` (at the end when
     /// nil). Returns the new rows' ids.
     @discardableResult
-    public func insertRows(_ rows: [some NewRowConvertible], intoSection section: Int, at index: Int? = nil) throws -> [RowID] {
+    public func insertRows(_ rows: [any NewRowConvertible], intoSection section: Int, at index: Int? = nil) throws -> [RowID] {
         try whileOpen { try insert(rows.map(\.newRow), into: try checkedSection(at: section), at: index) }
     }
 
     /// Inserts `rows` into the section with id `section`, the first at row index `index` (at the end when nil).
     @discardableResult
-    public func insertRows(_ rows: [some NewRowConvertible], intoSection section: SectionID, at index: Int? = nil) throws -> [RowID] {
+    public func insertRows(_ rows: [any NewRowConvertible], intoSection section: SectionID, at index: Int? = nil) throws -> [RowID] {
         try whileOpen { try insert(rows.map(\.newRow), into: try checkedSection(id: section), at: index) }
     }
 
     /// Inserts `rows` just before the row with id `anchor`, in its section.
     @discardableResult
-    public func insertRows(_ rows: [some NewRowConvertible], before anchor: RowID) throws -> [RowID] {
+    public func insertRows(_ rows: [any NewRowConvertible], before anchor: RowID) throws -> [RowID] {
         try whileOpen {
             let (section, index) = try place(of: anchor)
             return try insert(rows.map(\.newRow), into: section, at: index)
@@ -27,7 +27,7 @@ extension ListTransaction {
 
     /// Inserts `rows` just after the row with id `anchor`, in its section.
     @discardableResult
-    public func insertRows(_ rows: [some NewRowConvertible], after anchor: RowID) throws -> [RowID] {
+    public func insertRows(_ rows: [any NewRowConvertible], after anchor: RowID) throws -> [RowID] {
         try whileOpen {
             let (section, index) = try place(of: anchor)
             return try insert(rows.map(\.newRow), into: section, at: index + 1)

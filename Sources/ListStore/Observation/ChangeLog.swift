@@ -110,12 +110,15 @@ enum ChangeLog {
     /// set, or nil when only a fresh read of the store describes them — writes outside ListStore that
     /// move rows or sections, entries already dropped or deleted, an entry that cannot be read or
     /// trusted, or a state in which hand edits may have gone unlogged (``LogState``).
-    /// `ceilings` are the largest ids given out at `sequence`; `head` is the log as it is now.
+    /// `ceilings` are the largest ids given out at `sequence`; `head` is the log as it is now, and its
+    /// last entry the change set's ``ChangeSet/version``.
     static func changes(after sequence: Int64, ceilings: IDCeilings, head: LogHead, _ db: Connection) throws -> ChangeSet? {
         guard head.state == .sound else { return nil }
         let entries = try entries(after: sequence, db)
         guard isUnbroken(entries, after: sequence, upTo: head.lastSequence) else { return nil }
-        guard !entries.isEmpty else { return ChangeSet() }  // a commit that changed nothing ListStore shows
+        var unchanged = ChangeSet()
+        unchanged.version = ListVersion(rawValue: head.lastSequence)
+        guard !entries.isEmpty else { return unchanged }  // a commit that changed nothing ListStore shows
         var tracker = ChangeTracker()
         // Titles and payloads changed by hand only change content, which moves nothing: they are noted
         // after the edits, at the index paths they have now, wherever they fell among the edits.
@@ -140,7 +143,9 @@ enum ChangeLog {
             guard let index = try db.sectionIndex(id: id) else { continue }
             tracker.sectionRenamed(SectionID(rawValue: id), at: index, from: nil)
         }
-        return try tracker.changes(db)
+        var changes = try tracker.changes(db)
+        changes.version = ListVersion(rawValue: head.lastSequence)
+        return changes
     }
 }
 

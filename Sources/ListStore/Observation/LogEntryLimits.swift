@@ -61,7 +61,7 @@ struct LogHead {
         let head = try db.cached(
             """
             SELECT (SELECT writing FROM liststore_state WHERE id = 1),
-                   max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_log'), 0), coalesce((SELECT max(seq) FROM liststore_log), 0)),
+                   \(StateVersion.lastSequenceSQL),
                    max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'rows'), 0), coalesce((SELECT max(id) FROM rows), 0)),
                    max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'sections'), 0), coalesce((SELECT max(id) FROM sections), 0)),
                    min(1, coalesce((SELECT min(id) FROM rows), 1)),

@@ -1,56 +1,123 @@
 import Foundation
 
 /// The observers of one store: delivers every update to each, once and in commit order, and keeps where
-/// in the change log the observers are, to notice what other connections commit. One poller thread per
-/// store, while someone watches other connections.
+/// in the change log the observers are, to notice what other connections commit.
+///
+/// Deliveries are serialised by the hub's delivery lock (see ``delivering(_:)``): a write holds it from
+/// its catch-up with other connections, inside its transaction, until its own change set is published;
+/// the poller, an observation's start and a resynchronisation hold it while they read (through a read
+/// connection, which never waits for a writer) and publish. So every observer sees one sequence of
+/// states, whichever thread found each change.
 final class ObservationHub: Sendable {
-    typealias Continuation = AsyncThrowingStream<ListUpdate, any Error>.Continuation
+    /// Where one observer's updates go: a state observation (``ListUpdate``) or a marker one
+    /// (``ListChangeEvent``), which reads nothing for itself.
+    enum Sink: Sendable {
+        case state(AsyncThrowingStream<ListUpdate, any Error>.Continuation)
+        case marker(AsyncThrowingStream<ListChangeEvent, any Error>.Continuation)
 
-    private struct Subscriber {
-        let continuation: Continuation
-        let watchesOtherConnections: Bool
-        /// Started with the state (`.state`): its resets carry the state too.
-        let wantsState: Bool
+        var wantsState: Bool {
+            if case .state = self { return true }
+            return false
+        }
+
+        /// The first element: the state (for a state observer, which must be given one) or the marker.
+        func start(_ snapshot: ListSnapshot?) {
+            switch self {
+            case .state(let continuation): if let snapshot { continuation.yield(.initial(snapshot)) }
+            case .marker(let continuation): continuation.yield(.started)
+            }
+        }
+
+        func send(_ changes: ChangeSet) {
+            switch self {
+            case .state(let continuation): continuation.yield(.changes(changes))
+            case .marker(let continuation): continuation.yield(.changes(changes))
+            }
+        }
+
+        /// A new state (a state observer must be given one), or ``ListChangeEvent/invalidated``.
+        func reset(_ snapshot: ListSnapshot?) {
+            switch self {
+            case .state(let continuation): if let snapshot { continuation.yield(.reset(snapshot)) }
+            case .marker(let continuation): continuation.yield(.invalidated)
+            }
+        }
+
+        func finish(throwing error: (any Error)?) {
+            switch self {
+            case .state(let continuation): continuation.finish(throwing: error)
+            case .marker(let continuation): continuation.finish(throwing: error)
+            }
+        }
     }
 
-    /// How far the observers have seen: the last change-log entry delivered, the `PRAGMA
-    /// data_version` at that moment (it changes when another connection commits), the largest ids
-    /// given out then (entries after it can only insert larger ones) and the schema's version (a
-    /// schema changed since may have lost the triggers that log hand edits).
+    private struct Subscriber {
+        let sink: Sink
+        /// How often this observer wants other connections' commits looked for; nil: only when the store
+        /// writes (just before its own change set) or ``ListStore/deliverChangesFromOtherConnections()`` runs.
+        let pollInterval: Duration?
+    }
+
+    /// How far the observers have seen: the last change-log entry delivered, the largest ids given out
+    /// then (entries after it can only insert larger ones), the schema's version (a schema changed since
+    /// may have lost the triggers that log hand edits), and the writer connection's `PRAGMA
+    /// data_version` at that point when the writer found it (it changes only when another connection
+    /// commits, so a write whose connection still shows it skips reading the log).
     struct Position: Sendable {
         var logSequence: Int64
-        var dataVersion: Int
         var ceilings: IDCeilings
         var schemaVersion: Int64
+        var writerDataVersion: Int?
     }
 
     private struct State {
         var subscribers: [UUID: Subscriber] = [:]
         var position: Position?
-        var poller: StopFlag?
+        /// Observers whose stream ended before their start finished: never subscribed.
+        var ended: Set<UUID> = []
+        /// The running poller's token; a poller whose token is not this one stops.
+        var poller: UUID?
     }
 
     private let state = Locked(State())
+    private let delivery = DeliveryLock()
+    /// Wakes the poller to look at the intervals again (an observer with a shorter one arrived).
+    private let wake = DispatchSemaphore(value: 0)
 
-    /// Whether anyone watches other connections' commits.
+    /// Whether anyone wants other connections' commits polled for.
     var watchesOtherConnections: Bool {
-        state.withLock { $0.subscribers.values.contains { $0.watchesOtherConnections } }
+        state.withLock { $0.subscribers.values.contains { $0.pollInterval != nil } }
     }
 
     /// Whether anyone observes at all.
     var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
 
-    /// Where the watchers of other connections are in the change log; nil while nobody watches.
+    /// Where the observers are in the change log; nil while nobody observes.
     var position: Position? { state.withLock { $0.position } }
+
+    /// Runs `body` holding the delivery lock: what it reads and publishes is in order with every other
+    /// delivery. Never call it with the lock held (it is not re-entrant), nor while waiting for SQLite's
+    /// write lock: take it only once the write transaction has begun.
+    func delivering<T>(_ body: () throws -> T) rethrows -> T {
+        delivery.lock()
+        defer { delivery.unlock() }
+        return try body()
+    }
+
+    /// ``delivering(_:)`` split in two, for a write: taken inside its transaction, released after its
+    /// change set is published (on the same thread).
+    func beginDelivery() { delivery.lock() }
+    func endDelivery() { delivery.unlock() }
 
     func setPosition(_ position: Position) {
         state.withLock { state in
-            guard state.subscribers.values.contains(where: \.watchesOtherConnections) else { return }
+            guard !state.subscribers.isEmpty else { return }
             state.position = position
         }
     }
 
-    /// Moves the position past the store's own commit, which the observers were just given.
+    /// Moves the position past the store's own commit, which the observers were just given (a commit of
+    /// the writer connection leaves its `data_version` as it was).
     func advance(toLogSequence sequence: Int64) {
         state.withLock { state in
             guard var position = state.position else { return }
@@ -59,78 +126,123 @@ final class ObservationHub: Sendable {
         }
     }
 
-    /// Adds an observer whose first update (the initial state) it was already given; `position` is
-    /// where that state is in the change log. Returns a new poller's stop flag when one must start.
-    func subscribe(
-        _ id: UUID, _ continuation: Continuation, watchesOtherConnections: Bool, wantsState: Bool,
-        at position: Position
-    ) -> StopFlag? {
-        state.withLock { state in
-            state.subscribers[id] = Subscriber(
-                continuation: continuation, watchesOtherConnections: watchesOtherConnections,
-                wantsState: wantsState)
-            guard watchesOtherConnections else { return nil }
+    /// Adds an observer whose first element it was just given; `position` is where that element is in
+    /// the change log (the position every observer is at: the caller holds the delivery lock and caught
+    /// the others up to it). Returns a token when a poller must start; an existing poller is woken to
+    /// look at the intervals again.
+    func subscribe(_ id: UUID, _ sink: Sink, pollInterval: Duration?, at position: Position) -> UUID? {
+        let token = state.withLock { state -> UUID? in
+            if state.ended.remove(id) != nil { return nil }
+            state.subscribers[id] = Subscriber(sink: sink, pollInterval: pollInterval)
             if state.position == nil { state.position = position }
-            guard state.poller == nil else { return nil }
-            let poller = StopFlag()
-            state.poller = poller
-            return poller
+            guard pollInterval != nil, state.poller == nil else { return nil }
+            let token = UUID()
+            state.poller = token
+            return token
         }
+        wake.signal()
+        return token
     }
 
+    /// Removes an observer (its stream ended); one whose start has not finished is never subscribed.
     func unsubscribe(_ id: UUID) {
         state.withLock { state in
-            state.subscribers[id] = nil
-            if !state.subscribers.values.contains(where: \.watchesOtherConnections) {
-                state.position = nil
-                state.poller?.set()
-                state.poller = nil
-            }
+            if state.subscribers.removeValue(forKey: id) == nil { state.ended.insert(id) }
+            if state.subscribers.isEmpty { state.position = nil }
+            if !state.subscribers.values.contains(where: { $0.pollInterval != nil }) { state.poller = nil }
         }
+        wake.signal()
     }
 
-    /// Sends `update` to every observer — or, for updates from other connections, to those that watch
-    /// them. Called with the store's lock held, so calls are in commit order.
-    func publish(_ update: ListUpdate, fromOtherConnections: Bool = false) {
-        if case .changes(let changes) = update, changes.isEmpty { return }
-        let continuations = state.withLock { state in
-            state.subscribers.values.filter { !fromOtherConnections || $0.watchesOtherConnections }.map(\.continuation)
-        }
-        for continuation in continuations { continuation.yield(update) }
+    /// Forgets the observer `id` whose start failed (its stream ended before it was ever subscribed).
+    func discard(_ id: UUID) {
+        state.withLock { _ = $0.ended.remove(id) }
     }
 
-    /// Tells every observer (or, for other connections' changes, those that watch them) that the store
-    /// changed in a way no change set describes: ``ListUpdate/reset(_:)`` with the state `read` gives to
-    /// those that started with the state — read only if there is one — and ``ListUpdate/invalidated`` to
-    /// the others. Called with the store's lock held.
-    func publishReset(fromOtherConnections: Bool = false, read: () throws -> ListSnapshot) throws {
-        let targets = state.withLock { state in
-            state.subscribers.values.filter { !fromOtherConnections || $0.watchesOtherConnections }
-        }
-        let snapshot = targets.contains(where: \.wantsState) ? try read() : nil
-        for target in targets {
-            target.continuation.yield(target.wantsState ? snapshot.map(ListUpdate.reset) ?? .invalidated : .invalidated)
-        }
+    /// Whether the observer `id` is subscribed now.
+    func isSubscribed(_ id: UUID) -> Bool { state.withLock { $0.subscribers[id] != nil } }
+
+    /// Sends `changes` to every observer. Called holding the delivery lock, so calls are in commit order.
+    func publish(_ changes: ChangeSet) {
+        guard !changes.isEmpty else { return }
+        for sink in state.withLock({ $0.subscribers.values.map(\.sink) }) { sink.send(changes) }
     }
 
-    /// Ends the streams of the observers of other connections with `error`: they can no longer be
-    /// told what changed (the store became unreadable, or its positions were damaged by hand).
+    /// Tells every observer (or only `id`) that the store changed in a way no change set describes (or
+    /// that it asked to resynchronise): ``ListUpdate/reset(_:)`` with the state `read` gives to state
+    /// observers — read only if there is one — and ``ListChangeEvent/invalidated`` to marker observers.
+    /// Called holding the delivery lock.
+    func publishReset(to id: UUID? = nil, read: () throws -> ListSnapshot) throws {
+        let sinks = state.withLock { state in
+            id.map { state.subscribers[$0].map { [$0.sink] } ?? [] } ?? state.subscribers.values.map(\.sink)
+        }
+        let snapshot = sinks.contains(where: \.wantsState) ? try read() : nil
+        for sink in sinks { sink.reset(snapshot) }
+    }
+
+    /// Ends the stream of the observer `id` with `error` (its resynchronisation failed).
+    func finish(_ id: UUID, throwing error: any Error) {
+        let sink = state.withLock { state -> Sink? in
+            let removed = state.subscribers.removeValue(forKey: id)
+            if state.subscribers.isEmpty { state.position = nil }
+            if !state.subscribers.values.contains(where: { $0.pollInterval != nil }) { state.poller = nil }
+            return removed?.sink
+        }
+        sink?.finish(throwing: error)
+    }
+
+    /// Ends the streams of the observers that poll for other connections' commits with `error`: they can
+    /// no longer be told what changed (the store became unreadable, its file was replaced, or its positions
+    /// were damaged by hand).
     func finishWatchers(throwing error: any Error) {
         let watchers = state.withLock { state in
-            let watching = state.subscribers.filter { $0.value.watchesOtherConnections }
+            let watching = state.subscribers.filter { $0.value.pollInterval != nil }
             for id in watching.keys { state.subscribers[id] = nil }
-            state.position = nil
-            state.poller?.set()
+            if state.subscribers.isEmpty { state.position = nil }
             state.poller = nil
-            return watching.values.map(\.continuation)
+            return watching.values.map(\.sink)
         }
-        for continuation in watchers { continuation.finish(throwing: error) }
+        for sink in watchers { sink.finish(throwing: error) }
+    }
+
+    // MARK: Polling
+
+    /// The shortest interval an observer asked for, while `token` is the running poller's; nil when it must stop.
+    private func pollInterval(for token: UUID) -> Duration? {
+        state.withLock { state in
+            guard state.poller == token else { return nil }
+            return state.subscribers.values.compactMap(\.pollInterval).min()
+        }
+    }
+
+    /// Starts the poller `token` (from ``subscribe(_:_:pollInterval:at:)``): a thread of its own, so
+    /// noticing other processes' commits never waits for a busy task pool. It calls `poll` every
+    /// shortest requested interval — an observer asking for a shorter one is served from then on —
+    /// until nobody polls any more or `poll` returns false.
+    func startPoller(_ token: UUID, poll: @escaping @Sendable () -> Bool) {
+        let thread = Thread { [self] in
+            let clock = ContinuousClock()
+            var last = clock.now
+            while let interval = pollInterval(for: token) {
+                let now = clock.now
+                let due = last + interval
+                if now < due {
+                    let (seconds, attoseconds) = (due - now).components
+                    _ = wake.wait(timeout: .now() + Double(seconds) + Double(attoseconds) / 1e18)
+                    continue
+                }
+                last = now
+                guard poll() else { return }
+            }
+        }
+        thread.name = "ListStore change poller"
+        thread.start()
     }
 }
 
-/// A one-way switch shared between a poller thread and the hub that owns it.
-final class StopFlag: Sendable {
-    private let value = Locked(false)
-    var isSet: Bool { value.withLock { $0 } }
-    func set() { value.withLock { $0 = true } }
+/// The hub's delivery lock: an `NSLock`, which may be taken and released in two separate calls.
+private final class DeliveryLock: @unchecked Sendable {
+    private let base = NSLock()
+    func lock() { base.lock() }
+    func unlock() { base.unlock() }
 }

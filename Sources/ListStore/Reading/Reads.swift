@@ -110,6 +110,12 @@ public class ListReader {
         }
     }
 
+    /// The version of the state this reader sees (``ListVersion``): read it in the same ``ListStore/read(_:)-9gs6v``
+    /// as a section or page you draw, to edit what you drew with ``ListStore/write(asOf:_:)``.
+    public func version() throws -> ListVersion {
+        try whileOpen { try StateVersion.read(db) }
+    }
+
     /// One section with all of its rows (without reading the other sections). Refuses a damaged
     /// section or section order, as ``snapshot()`` does.
     public func snapshot(ofSection index: Int) throws -> SectionSnapshot {
@@ -176,7 +182,7 @@ public class ListReader {
         if checked, let damaged = stored.indices.first(where: { stored[$0].rowCount != sections[$0].rows.count }) {
             throw ListStoreError.positionsDamaged(section: damaged)
         }
-        return ListSnapshot(sections: sections)
+        return ListSnapshot(sections: sections, version: try StateVersion.read(db))
     }
 
     static func row(id: Int64, _ db: Connection) throws -> ListRow {

@@ -29,22 +29,31 @@ extension ListStore {
     }
 
     /// Loads `document` in one transaction (see ``importStream(replacing:tracksChanges:_:)``). `progress` is called
-    /// with (rows written, rows in the document) as the import goes.
+    /// with (rows written, rows in the document) every 1,000 rows and at the end, inside the
+    /// transaction. To cancel, throw from it — `try Task.checkCancellation()` in a task, or
+    /// `throw CancellationError()`: the import rolls back, the store is exactly as it was, and
+    /// `importDocument` throws ``ListStoreError/importCancelled(rowsWritten:rowCount:)``. Any other error
+    /// thrown from `progress` rolls the import back too and is rethrown as it is.
     @discardableResult
     public func importDocument(
         _ document: ListDocument, replacing: Bool = false,
-        progress: (_ written: Int, _ total: Int) -> Void = { _, _ in }
+        progress: (_ written: Int, _ total: Int) throws -> Void = { _, _ in }
     ) throws -> ChangeSet {
         let total = document.rowCount
+        func report(_ written: Int) throws {
+            do { try progress(written, total) } catch is CancellationError {
+                throw ListStoreError.importCancelled(rowsWritten: written, rowCount: total)
+            }
+        }
         return try importStream(replacing: replacing) { importer in
             for section in document.sections {
                 try importer.addSection(id: section.id, title: section.title)
                 for row in section.rows {
                     try importer.addRow(id: row.id, title: row.title, payload: row.payload)
-                    if importer.rowsWritten % 1_000 == 0 { progress(importer.rowsWritten, total) }
+                    if importer.rowsWritten % 1_000 == 0 { try report(importer.rowsWritten) }
                 }
             }
-            progress(importer.rowsWritten, total)
+            try report(importer.rowsWritten)
         }
     }
 }

@@ -32,6 +32,27 @@ public struct ListSelection: Hashable, Sendable {
         toggle(try store.row(at: indexPath).id)
     }
 
+    /// Toggles the row drawn at `indexPath` from `mirror` (the snapshot a table view shows): the row the
+    /// user tapped, whatever was committed since, with no store read. Throws
+    /// ``ListStoreError/rowIndexOutOfRange(_:rowCount:)`` (or `sectionIndexOutOfRange`) for a path the
+    /// mirror does not have.
+    public mutating func toggle(at indexPath: ListIndexPath, in mirror: ListSnapshot) throws {
+        guard let row = mirror[indexPath] else {
+            guard mirror.sections.indices.contains(indexPath.section) else {
+                throw ListStoreError.sectionIndexOutOfRange(index: indexPath.section, sectionCount: mirror.sections.count)
+            }
+            throw ListStoreError.rowIndexOutOfRange(indexPath, rowCount: mirror.sections[indexPath.section].rows.count)
+        }
+        toggle(row.id)
+    }
+
+    /// Toggles the row drawn at `indexPath` in a state of version `version` (a view that draws pages it
+    /// read itself): translated as ``ListStore/write(asOf:_:)`` translates, by one read. A row deleted
+    /// since throws ``ListStoreError/drawnRowDeleted(_:id:asOf:)``.
+    public mutating func toggle(at indexPath: ListIndexPath, asOf version: ListVersion, in store: ListStore) throws {
+        toggle(try store.row(at: indexPath, asOf: version).id)
+    }
+
     /// Deselects everything.
     public mutating func removeAll() { ids.removeAll() }
 

@@ -15,22 +15,29 @@ public final class ListStore: Sendable {
     public let mode: AccessMode
     /// True when the file is read as an immutable snapshot: it sits where SQLite cannot create its
     /// `-shm` file (a read-only folder) and no `-wal` file exists, so it is read without locks and
-    /// commits by other connections are never seen. ``observe(includingOtherConnections:pollInterval:startingWith:)``
+    /// commits by other connections are never seen. ``observe(includingOtherConnections:pollInterval:)``
     /// then cannot watch other connections: its stream ends at once with ``ListStoreError/cannotObserve(path:reason:)``
     /// (observing with `includingOtherConnections: false` still works).
     public let isImmutableSnapshot: Bool
-    /// The connection and what is known about it: one thread at a time uses them, only inside the lock.
+    /// The writer connection and what is known about it: one thread at a time uses them, only inside the
+    /// lock. Writes, migrations and backups use it; reads use `readers` and never wait for it.
     private let lock: Locked<ConnectionState>
+    /// The read connections (see ``ReaderPool``); nil for `:memory:`, whose one connection does everything
+    /// (an in-memory database is private to its connection, and has no other writer to wait for).
+    private let readers: ReaderPool?
+    /// Whether the file is of an older schema version not yet migrated: the first read then migrates it
+    /// through the writer connection (once), since read connections see the file as it is.
+    private let readsNeedMigration: Locked<Bool>
     /// How the store was opened; recognises the file again under the write lock before a migration.
     private let opener: StoreOpener
     /// Observers of committed changes, and where they are in the change log.
     let hub = ObservationHub()
 
-    /// The store's connection and what the store knows about it, guarded by `lock`. A connection may
+    /// The store's writer connection and what the store knows about it, guarded by `lock`. A connection may
     /// be used by one thread at a time: this value is reachable only through `lock.withLock`, which
     /// is what the unchecked `Sendable` states (a `Connection` itself is not `Sendable`).
     private struct ConnectionState: @unchecked Sendable {
-        /// The store's one connection to the file.
+        /// The store's writer connection (in reading modes: its first read-only connection).
         let connection: Connection
         /// The file is at an older schema version; the next transaction migrates it first.
         var migrationPending: Bool
@@ -43,7 +50,21 @@ public final class ListStore: Sendable {
         self.mode = opener.mode
         self.opener = opener
         self.isImmutableSnapshot = opened.isImmutableSnapshot
+        self.readsNeedMigration = Locked(opened.migrationPending)
+        if opener.path == StorePath.inMemory {
+            self.readers = nil
+        } else {
+            // The files the first connection recognised: every read connection must hold the same ones.
+            let files = opened.connection.openedFiles()
+            let immutable = opened.isImmutableSnapshot
+            self.readers = ReaderPool { [opener] in try opener.openReader(immutable: immutable, holding: files) }
+        }
         self.lock = Locked(ConnectionState(connection: opened.connection, migrationPending: opened.migrationPending))
+    }
+
+    deinit {
+        // Read connections first, so that the writer is the last connection and may checkpoint on close.
+        readers?.closeIdle()
     }
 
     /// The schema version this build writes (`PRAGMA user_version` of a fully migrated file).
@@ -102,34 +123,51 @@ public final class ListStore: Sendable {
                 let migrating = state.migrationPending
                 var logSequence: Int64?
                 var entry = ChangeLog.Entry.structure
-                let changes: ChangeSet
+                var changes: ChangeSet
+                var unchangedVersion = ListVersion.unversioned
+                // The delivery lock, from the catch-up below until this commit's change set is published:
+                // taken once the write lock is held, so nobody's delivery waits while this write waits for it.
+                var delivering = false
+                defer { if delivering { hub.endDelivery() } }
                 do {
                     changes = try connection.transaction(.immediate) {
+                        if !delivering {
+                            hub.beginDelivery()
+                            delivering = true
+                        }
                         // An older file is migrated in this same transaction: if the edit fails, so does the migration.
                         if migrating { try Schema.migrator.migrateWithinTransaction(connection, validate: { try opener.recognise($0) }) }
                         // Under the write lock: first deliver what others committed before this change.
-                        try catchUpWithOtherConnections(connection)
+                        try catchUpWithOtherConnections(connection, isWriter: true)
                         let logState = try ChangeLog.beginWriting(connection)
                         try WALOwnership.recordBase(connection)
                         let (changes, log) = try body(connection, logState)
-                        if changes.isEmpty, case .edits = log, !migrating { throw NothingChanged() }
+                        if changes.isEmpty, case .edits = log, !migrating {
+                            unchangedVersion = try StateVersion.read(connection)
+                            throw NothingChanged()
+                        }
                         entry = log
                         logSequence = try ChangeLog.finishWriting(connection, log)
                         return changes
                     }
                 } catch is NothingChanged {
-                    return ChangeSet()
+                    var unchanged = ChangeSet()
+                    unchanged.version = unchangedVersion
+                    return unchanged
                 } catch let error as FileMovedError {
                     filesMoved(error.file, connection)
                     throw error
                 }
                 state.migrationPending = false
+                readsNeedMigration.withLock { $0 = false }
                 committed(&state)
+                // The state after the commit, for a change set that describes it (ListVersion).
+                if let logSequence, case .edits = entry { changes.version = ListVersion(rawValue: logSequence) }
                 if changes.isEmpty, case .structure = entry, hub.hasSubscribers {
                     // Changed, but with no change set to tell (an untracked write): observers reload.
                     try hub.publishReset { try connection.readTransaction { try ListReader.snapshot(connection, checked: false) } }
                 } else {
-                    hub.publish(.changes(changes))
+                    hub.publish(changes)
                 }
                 if let logSequence { hub.advance(toLogSequence: logSequence) }
                 return changes
@@ -140,17 +178,45 @@ public final class ListStore: Sendable {
     /// Rolls back a mutation that changed nothing.
     private struct NothingChanged: Error {}
 
-    /// Runs `body` inside one read transaction, so every statement sees the same committed state.
+    /// Runs `body` inside one read transaction on a read connection, so every statement sees the same
+    /// committed state — without waiting for any writer (see ``ReaderPool``).
     func withReadTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-        try locked { state in
-            try opener.translatingErrors {
-                try migrateIfPending(&state)
-                return try state.connection.readTransaction { try body(state.connection) }
-            }
+        try guardingReentrancy {
+            try migrateBeforeReading()
+            return try reading { db, _ in try db.readTransaction { try body(db) } }
         }
     }
 
-    /// Runs `body` with the connection and the store's lock, outside any transaction.
+    /// Runs `body` with a read connection, outside any transaction, without waiting for any writer: an
+    /// idle read connection already open; else the writer connection if no thread uses it now (so that a
+    /// process that reads while nothing else runs — a CLI command — needs no second connection); else a
+    /// new read connection, or the first to come free (see ``ReaderPool``). `body` is told whether it was
+    /// given the writer connection. A `:memory:` store has one connection, used under its lock. No
+    /// re-entrancy check and no migration: for callers that made both.
+    func reading<T: Sendable>(_ body: (Connection, _ isWriter: Bool) throws -> T) throws -> T {
+        guard let readers else {
+            return try lock.withLock { state in try opener.translatingErrors { try body(state.connection, true) } }
+        }
+        if let value = try readers.withIdleReader({ db in try opener.translatingErrors { try body(db, false) } }) { return value }
+        if let value = try lock.withLockIfAvailable({ state in try opener.translatingErrors { try body(state.connection, true) } }) {
+            return value
+        }
+        return try readers.withReader { db in try opener.translatingErrors { try body(db, false) } }
+    }
+
+    /// Runs `body` with a read connection (as ``reading(_:)``) and the hub's delivery lock, for what reads
+    /// and publishes updates in order with every other delivery: the poller, an observation's start, a
+    /// resynchronisation. Waits for a write of this store only while it delivers its change set (its
+    /// write lock is held by then), never while it waits for the write lock.
+    func readingToDeliver<T: Sendable>(_ body: (Connection, _ isWriter: Bool) throws -> T) throws -> T {
+        try guardingReentrancy {
+            try migrateBeforeReading()
+            // The writer connection's lock (if taken) before the delivery lock, in the order a write takes them.
+            return try reading { db, isWriter in try hub.delivering { try body(db, isWriter) } }
+        }
+    }
+
+    /// Runs `body` with the writer connection and the store's lock, outside any transaction.
     func withLockedConnection<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try locked { state in
             try opener.translatingErrors {
@@ -160,20 +226,33 @@ public final class ListStore: Sendable {
         }
     }
 
-    /// Runs `body` holding the store's lock. A call made on the same thread from inside another call's
-    /// closure — a `write` or `read` closure, a `scan` or import callback — throws `reentrantCall`
-    /// instead of waiting forever for the lock its caller holds.
+    /// Runs `body` holding the writer connection's lock. A call made on the same thread from inside
+    /// another call's closure — a `write` or `read` closure, a `scan` or import callback — throws
+    /// `reentrantCall` instead of waiting forever for the lock (or a read connection) its caller holds.
     private func locked<T>(_ body: (inout ConnectionState) throws -> T) throws -> T {
+        try guardingReentrancy { try lock.withLock { try body(&$0) } }
+    }
+
+    /// Runs `body` marked, in the thread's storage, as inside a call on this store; throws
+    /// ``ListStoreError/reentrantCall`` when the thread already is.
+    private func guardingReentrancy<T>(_ body: () throws -> T) throws -> T {
         let threadStorage = Thread.current.threadDictionary
         let key = reentrancyKey
         guard threadStorage[key] == nil else { throw ListStoreError.reentrantCall }
         threadStorage[key] = true
         defer { threadStorage.removeObject(forKey: key) }
-        return try lock.withLock { try body(&$0) }
+        return try body()
     }
 
     /// This store's entry in the thread-local storage of the thread holding its lock.
     private var reentrancyKey: String { "ListStore.lock.\(UInt(bitPattern: ObjectIdentifier(self).hashValue))" }
+
+    /// Before the first read of a store opened for writing on an older file: migrates it through the
+    /// writer connection (waiting for it this once), since read connections see the file as it is.
+    private func migrateBeforeReading() throws {
+        guard readsNeedMigration.withLock({ $0 }) else { return }
+        try lock.withLock { state in try opener.translatingErrors { try migrateIfPending(&state) } }
+    }
 
     /// Before the first read of a store opened for writing on an older file: migrates it, in its own
     /// transactions (a read cannot fail halfway through an edit the way a write can).
@@ -186,6 +265,7 @@ public final class ListStore: Sendable {
             throw error
         }
         state.migrationPending = false
+        readsNeedMigration.withLock { $0 = false }
         committed(&state)
     }
 
@@ -214,6 +294,15 @@ public final class ListStore: Sendable {
             try? connection.run("PRAGMA wal_checkpoint(TRUNCATE)")
         case .database, .wal:
             try? connection.setCheckpointOnClose(false)
+        }
+    }
+
+    /// After a read connection found the store's files moved (a poll): the writer connection, whose
+    /// `-wal` holds this store's commits, does what ``filesMoved(_:_:)`` says for the files it finds moved.
+    /// Called holding no lock of the store's.
+    func readerFoundFilesMoved() {
+        lock.withLock { state in
+            if let moved = state.connection.movedFile() { filesMoved(moved, state.connection) }
         }
     }
 

@@ -5,113 +5,212 @@ import SQLiteLayer
 extension ListStore {
     /// The state of the store, then every change committed after it, in commit order — nothing missed,
     /// nothing twice, whatever other processes commit meanwhile: the first element is
-    /// ``ListUpdate/initial(_:)``, read atomically with the start of the observation; then
-    /// ``ListUpdate/changes(_:)`` for each commit (with the values a table view draws), or
-    /// ``ListUpdate/reset(_:)`` when the store was changed in a way no change set describes.
+    /// ``ListUpdate/initial(_:)``; then ``ListUpdate/changes(_:)`` for each commit (with the values a
+    /// table view draws), or ``ListUpdate/reset(_:)`` with a new state when the store was changed in a way
+    /// no change set describes, or when you asked for one with ``ListObservation/resynchronize()``.
+    ///
+    /// Returns at once: the initial state is read on a background thread, through a read connection
+    /// (which never waits for a writer), in the same read transaction that fixes where the stream
+    /// continues from.
     ///
     /// With `includingOtherConnections` (the default), commits by other connections — another process,
-    /// another `ListStore` on the same file, the `sqlite3` shell — are noticed by checking SQLite's
-    /// `PRAGMA data_version` every `pollInterval` and reading what they did from the change log, at a
-    /// cost in proportion to what changed; several commits within one interval arrive as one change
-    /// set. One poller thread serves all observers of a store, and none runs while nobody watches
-    /// other connections. The store's own commits arrive at once, whatever the interval, and observing
-    /// adds nothing to the cost of a write but a look at the change log's position.
+    /// another `ListStore` on the same file, the `sqlite3` shell — are looked for every `pollInterval`
+    /// and read from the change log, at a cost in proportion to what changed; several commits within one
+    /// interval arrive as one change set. One poller thread serves all observers of a store, at the
+    /// shortest interval any of them asked for, and none runs while nobody asked for one. Without it,
+    /// nothing polls for this observer, but it still never drifts: what other connections committed
+    /// arrives before this store's next change set (a write looks under its lock), or when
+    /// ``deliverChangesFromOtherConnections()`` is called. The store's own commits arrive at once, whatever
+    /// the interval.
     ///
     /// The stream ends when its task is cancelled or it is dropped; it ends with an error when the store
     /// cannot be read or observed (``isImmutableSnapshot``, a damaged file, positions damaged by hand, the
     /// file at its path replaced or deleted — noticed at the next poll: ``ListStoreError/fileReplaced(path:reason:)``),
     /// rather than going quiet.
-    /// With `startingWith: .marker` the first element is ``ListUpdate/started`` and nothing is read: for
-    /// views of large stores that read their own pages.
-    public func observe(
-        includingOtherConnections: Bool = true,
-        pollInterval: Duration = .milliseconds(100),
-        startingWith start: ObservationStart = .state
-    ) -> AsyncThrowingStream<ListUpdate, any Error> {
+    public func observe(includingOtherConnections: Bool = true, pollInterval: Duration = .milliseconds(100)) -> ListObservation {
         let id = UUID()
         let (stream, continuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream(bufferingPolicy: .unbounded)
-        let poller: StopFlag?
-        do {
-            if includingOtherConnections && isImmutableSnapshot {
-                throw ListStoreError.cannotObserve(
+        continuation.onTermination = { [hub] _ in hub.unsubscribe(id) }
+        start(id, .state(continuation), pollInterval: includingOtherConnections ? pollInterval : nil)
+        return ListObservation(stream: stream, store: self, id: id)
+    }
+
+    /// For `liststore watch --json`: ``observe(includingOtherConnections:pollInterval:)`` without holding
+    /// the initial state in memory. `initialState` is called on the start's background thread, inside the
+    /// read transaction that fixes where the stream continues from, with a function that scans that state and returns its version
+    /// (as ``scan(_:)`` does: sections and rows in display order, in constant memory; positions damaged by
+    /// hand end it with ``ListStoreError/positionsDamaged(section:)``, as the state would). The stream then
+    /// has no ``ListUpdate/initial(_:)``: its elements are the changes and resets after that state. An
+    /// error `initialState` throws ends the stream.
+    package func observe(
+        includingOtherConnections: Bool = true, pollInterval: Duration = .milliseconds(100),
+        scanningInitialState initialState: @escaping @Sendable (_ scan: ((ScannedItem) throws -> Void) throws -> ListVersion) throws -> Void
+    ) -> ListObservation {
+        let id = UUID()
+        let (stream, continuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream(bufferingPolicy: .unbounded)
+        continuation.onTermination = { [hub] _ in hub.unsubscribe(id) }
+        start(id, .state(continuation), pollInterval: includingOtherConnections ? pollInterval : nil, scanningInitialState: initialState)
+        return ListObservation(stream: stream, store: self, id: id)
+    }
+
+    /// Like ``observe(includingOtherConnections:pollInterval:)``, but reads nothing for the observer: the
+    /// first element is ``ListChangeEvent/started``, and where a state observer would get a new state it
+    /// gets ``ListChangeEvent/invalidated``. For views of large stores that read their own pages.
+    public func observeChanges(includingOtherConnections: Bool = true, pollInterval: Duration = .milliseconds(100)) -> ListChangeObservation {
+        let id = UUID()
+        let (stream, continuation) = AsyncThrowingStream<ListChangeEvent, any Error>.makeStream(bufferingPolicy: .unbounded)
+        continuation.onTermination = { [hub] _ in hub.unsubscribe(id) }
+        start(id, .marker(continuation), pollInterval: includingOtherConnections ? pollInterval : nil)
+        return ListChangeObservation(stream: stream, store: self, id: id)
+    }
+
+    /// Starts an observation on a background thread: catches every observer up to one read transaction
+    /// of a read connection, gives the new one its first element from that transaction, and subscribes it
+    /// at that position — all holding the hub's delivery lock, so nothing is missed or given twice.
+    private func start(
+        _ id: UUID, _ sink: ObservationHub.Sink, pollInterval: Duration?,
+        scanningInitialState initialState: (@Sendable (_ scan: ((ScannedItem) throws -> Void) throws -> ListVersion) throws -> Void)? = nil
+    ) {
+        if pollInterval != nil && isImmutableSnapshot {
+            sink.finish(
+                throwing: ListStoreError.cannotObserve(
                     path: path,
                     reason:
                         "it is read as an immutable snapshot (SQLite cannot create its -shm file in that folder and no -wal file exists), so other connections' commits are never seen"
-                )
-            }
-            poller = try withLockedConnection { db in
-                // Deliver what others committed so far to the observers there are, so that everyone,
-                // this one included, is at the same point when it starts.
-                try self.catchUpWithOtherConnections(db)
-                let (snapshot, position) = try db.readTransaction {
-                    try SectionOrder.verify(db)
-                    return (
-                        start == .state ? try ListReader.snapshot(db, checked: true) : nil,
-                        try Self.position(db)
-                    )
-                }
-                continuation.yield(snapshot.map(ListUpdate.initial) ?? .started)
-                return self.hub.subscribe(
-                    id, continuation, watchesOtherConnections: includingOtherConnections, wantsState: start == .state,
-                    at: position)
-            }
-        } catch {
-            continuation.finish(throwing: error)
-            return stream
+                ))
+            hub.discard(id)
+            return
         }
-        continuation.onTermination = { [hub] _ in hub.unsubscribe(id) }
-        if let poller { startPoller(poller, every: pollInterval) }
-        return stream
+        // Holds the store weakly until it starts: a store released meanwhile is closed at once.
+        DispatchQueue.global(qos: .userInitiated).async { [weak self] in
+            guard let self else {
+                sink.finish(throwing: nil)  // the hub went with the store
+                return
+            }
+            do {
+                let token = try readingToDeliver { db, isWriter in
+                    try db.readTransaction {
+                        // Deliver what others committed so far to the observers there are, so that
+                        // everyone, this one included, is at the same point when it starts.
+                        try catchUpWithOtherConnections(db, isWriter: isWriter)
+                        try SectionOrder.verify(db)
+                        let snapshot: ListSnapshot?
+                        if let initialState {
+                            try initialState { visit in
+                                try Self.scanDense(db, visit)
+                                return try StateVersion.read(db)
+                            }
+                            snapshot = nil
+                        } else {
+                            snapshot = sink.wantsState ? try ListReader.snapshot(db, checked: true) : nil
+                        }
+                        let position = try Self.position(db)
+                        // Subscribed before its first element is given, so that whatever its consumer does on
+                        // receiving it (write, ask for other connections' changes) reaches it after that element.
+                        let token = hub.subscribe(id, sink, pollInterval: pollInterval, at: position)
+                        sink.start(snapshot)
+                        return token
+                    }
+                }
+                if let token { startPoller(token) }
+            } catch {
+                sink.finish(throwing: error)
+                hub.discard(id)
+            }
+        }
     }
 
-    /// Checks now, rather than at the next poll, for commits by other connections and delivers them.
-    /// Throws ``ListStoreError/fileReplaced(path:reason:)`` when the file at the store's path (or its
-    /// `-wal`) is no longer the one the store opened: what it now holds can never be seen from here.
+    /// ``scanAll(_:_:)``, throwing ``ListStoreError/positionsDamaged(section:)`` where a checked snapshot
+    /// would: a row not at its index, or a section whose recorded count is not its number of rows.
+    private static func scanDense(_ db: Connection, _ visit: (ScannedItem) throws -> Void) throws {
+        var section: (index: Int, recorded: Int, rows: Int)?
+        func finishSection() throws {
+            if let section, section.rows != section.recorded { throw ListStoreError.positionsDamaged(section: section.index) }
+        }
+        try scanAll(db) { item in
+            switch item {
+            case .section(let index, _, _, let rowCount):
+                try finishSection()
+                section = (index, rowCount, 0)
+            case .row(let path, _):
+                guard var current = section, path.row == current.rows else { throw ListStoreError.positionsDamaged(section: path.section) }
+                current.rows += 1
+                section = current
+            }
+            try visit(item)
+        }
+        try finishSection()
+    }
+
+    /// Gives the observer `id` a fresh state (``ListUpdate/reset(_:)``, or ``ListChangeEvent/invalidated``)
+    /// in its stream, in order with every other update, read on a background thread.
+    func resynchronize(_ id: UUID) {
+        DispatchQueue.global(qos: .userInitiated).async { [weak self] in
+            guard let self else { return }
+            do {
+                try readingToDeliver { db, isWriter in
+                    guard hub.isSubscribed(id) else { return }  // not started yet (its start brings a state), or ended
+                    try db.readTransaction {
+                        try catchUpWithOtherConnections(db, isWriter: isWriter)
+                        try SectionOrder.verify(db)
+                        try hub.publishReset(to: id) { try ListReader.snapshot(db, checked: true) }
+                    }
+                }
+            } catch {
+                hub.finish(id, throwing: error)
+            }
+        }
+    }
+
+    /// Checks now, rather than at the next poll, for commits by other connections and delivers them (to
+    /// every observer, polling or not). Reads through a read connection: it waits for no writer, only for
+    /// a delivery under way (this store's write delivering its change set, the poller). Throws
+    /// ``ListStoreError/fileReplaced(path:reason:)`` when the file at the store's path (or its `-wal`) is
+    /// no longer the one the store opened: what it now holds can never be seen from here.
     public func deliverChangesFromOtherConnections() throws {
-        guard hub.watchesOtherConnections else { return }
-        try withLockedConnection { db in
+        guard hub.hasSubscribers else { return }
+        var moved = false
+        defer { if moved { readerFoundFilesMoved() } }
+        try readingToDeliver { db, isWriter in
             do {
                 try db.verifyFilesInPlace()
             } catch let error as FileMovedError {
-                filesMoved(error.file, db)
+                moved = true
                 throw error
             }
-            try self.catchUpWithOtherConnections(db)
+            try catchUpWithOtherConnections(db, isWriter: isWriter)
         }
     }
 
-    /// A thread of its own, so noticing other processes' commits never waits for a busy task pool.
-    private func startPoller(_ stopped: StopFlag, every pollInterval: Duration) {
-        let interval = Double(pollInterval.components.seconds) + Double(pollInterval.components.attoseconds) / 1e18
-        let poller = Thread { [weak self] in
-            while !stopped.isSet {
-                Thread.sleep(forTimeInterval: interval)
-                guard let self, !stopped.isSet else { return }
-                do {
-                    try self.deliverChangesFromOtherConnections()
-                } catch ListStoreError.busy {
-                    // A writer held its lock past the busy timeout: the next poll catches up.
-                } catch ListStoreError.reentrantCall {
-                    // Never from this thread; kept apart so it can never end the observation.
-                } catch {
-                    self.hub.finishWatchers(throwing: error)
-                    return
-                }
+    /// Starts the poller the hub asked for: it delivers other connections' commits until nobody polls.
+    private func startPoller(_ token: UUID) {
+        hub.startPoller(token) { [weak self] in
+            guard let self else { return false }
+            do {
+                try self.deliverChangesFromOtherConnections()
+            } catch ListStoreError.busy {
+                // A lock held past the busy timeout (a WAL recovery, say): the next poll catches up.
+            } catch ListStoreError.reentrantCall {
+                // Never from this thread; kept apart so it can never end the observation.
+            } catch {
+                self.hub.finishWatchers(throwing: error)
+                return false
             }
+            return true
         }
-        poller.name = "ListStore change poller"
-        poller.start()
     }
 
     /// If other connections committed since the observers' position, delivers what they did and moves
-    /// the position. Runs with the store's lock held, inside a transaction or not.
-    func catchUpWithOtherConnections(_ db: Connection) throws {
+    /// the position. Runs holding the hub's delivery lock, inside a transaction or not; `isWriter` when
+    /// `db` is the writer connection (whose `data_version` then spares reading the log when nobody else
+    /// committed).
+    func catchUpWithOtherConnections(_ db: Connection, isWriter: Bool) throws {
         guard let position = hub.position else { return }
-        let version = try Self.dataVersion(db)
-        guard version != position.dataVersion else { return }
+        let version = isWriter ? try Self.dataVersion(db) : nil
+        if let version, version == position.writerDataVersion { return }
         // A change set, or nil: nothing to tell, or a reset already published (inside the read, so that
         // its state, read only for observers that want it, is the one at this position).
-        let read = { () throws -> (update: ListUpdate?, head: LogHead) in
+        let read = { () throws -> (update: ChangeSet?, head: LogHead, reset: Bool) in
             let head = try LogHead.read(db)
             if head.schemaVersion != position.schemaVersion {
                 // The triggers that log hand edits may be gone: go on only if the schema is still ours.
@@ -123,12 +222,12 @@ extension ListStore {
                     )
                 }
             } else if let changes = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, head: head, db) {
-                return (changes.isEmpty ? nil : .changes(changes), head)
+                return (changes.isEmpty ? nil : changes, head, false)
             }
             do {
                 try SectionOrder.verify(db)
-                try self.hub.publishReset(fromOtherConnections: true) { try ListReader.snapshot(db, checked: true) }
-                return (nil, head)
+                try self.hub.publishReset { try ListReader.snapshot(db, checked: true) }
+                return (nil, head, true)
             } catch let error as ListStoreError {
                 switch error {
                 case .positionsDamaged, .sectionOrderDamaged: throw ListStoreError.cannotObserve(path: self.path, reason: "\(error)")
@@ -136,20 +235,19 @@ extension ListStore {
                 }
             }
         }
-        let (update, head) = try db.isAutocommit ? db.readTransaction(read) : read()
-        if let update { hub.publish(update, fromOtherConnections: true) }
+        let (update, head, reset) = try db.isAutocommit ? db.readTransaction(read) : read()
+        if let update { hub.publish(update) }
+        let unchanged = update == nil && !reset && head.lastSequence == position.logSequence && head.schemaVersion == position.schemaVersion
         hub.setPosition(
             ObservationHub.Position(
-                logSequence: head.lastSequence, dataVersion: version, ceilings: head.ceilings,
-                schemaVersion: head.schemaVersion))
+                logSequence: head.lastSequence, ceilings: head.ceilings, schemaVersion: head.schemaVersion,
+                writerDataVersion: version ?? (unchanged ? position.writerDataVersion : nil)))
     }
 
     /// Where the store is now, for an observer that starts here.
     static func position(_ db: Connection) throws -> ObservationHub.Position {
         let head = try LogHead.read(db)
-        return ObservationHub.Position(
-            logSequence: head.lastSequence, dataVersion: try dataVersion(db), ceilings: head.ceilings,
-            schemaVersion: head.schemaVersion)
+        return ObservationHub.Position(logSequence: head.lastSequence, ceilings: head.ceilings, schemaVersion: head.schemaVersion, writerDataVersion: nil)
     }
 
     static func dataVersion(_ db: Connection) throws -> Int {

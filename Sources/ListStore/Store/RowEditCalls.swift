@@ -1,45 +1,46 @@
-/// Row edits, each its own write transaction: shorthands for ``ListStore/write(_:)`` with one edit.
+/// Row edits, each its own write transaction: shorthands for ``ListStore/write(_:)-3oqvi`` with one edit.
+/// Inserts return the new ids, as the transaction's inserts do, with the change set.
 extension ListStore {
     /// Inserts `rows` into section `section`, in order, starting at row index `index` (at the end when nil).
     @discardableResult
-    public func insertRows(_ rows: [some NewRowConvertible], intoSection section: Int, at index: Int? = nil) throws -> ChangeSet {
-        try write { try $0.insertRows(rows, intoSection: section, at: index) }
+    public func insertRows(_ rows: [any NewRowConvertible], intoSection section: Int, at index: Int? = nil) throws -> (ids: [RowID], changes: ChangeSet) {
+        try returningIDs { try $0.insertRows(rows, intoSection: section, at: index) }
     }
 
     /// Inserts `rows` into the section with id `section`, starting at row index `index` (at the end when nil).
     @discardableResult
-    public func insertRows(_ rows: [some NewRowConvertible], intoSection section: SectionID, at index: Int? = nil) throws -> ChangeSet {
-        try write { try $0.insertRows(rows, intoSection: section, at: index) }
+    public func insertRows(_ rows: [any NewRowConvertible], intoSection section: SectionID, at index: Int? = nil) throws -> (ids: [RowID], changes: ChangeSet) {
+        try returningIDs { try $0.insertRows(rows, intoSection: section, at: index) }
     }
 
     /// Inserts `rows` just before the row with id `anchor`.
     @discardableResult
-    public func insertRows(_ rows: [some NewRowConvertible], before anchor: RowID) throws -> ChangeSet {
-        try write { try $0.insertRows(rows, before: anchor) }
+    public func insertRows(_ rows: [any NewRowConvertible], before anchor: RowID) throws -> (ids: [RowID], changes: ChangeSet) {
+        try returningIDs { try $0.insertRows(rows, before: anchor) }
     }
 
     /// Inserts `rows` just after the row with id `anchor`.
     @discardableResult
-    public func insertRows(_ rows: [some NewRowConvertible], after anchor: RowID) throws -> ChangeSet {
-        try write { try $0.insertRows(rows, after: anchor) }
+    public func insertRows(_ rows: [any NewRowConvertible], after anchor: RowID) throws -> (ids: [RowID], changes: ChangeSet) {
+        try returningIDs { try $0.insertRows(rows, after: anchor) }
     }
 
     /// Inserts one row into section `section` at `index` (at the end when nil).
     @discardableResult
-    public func insertRow(_ row: some NewRowConvertible, intoSection section: Int, at index: Int? = nil) throws -> ChangeSet {
-        try write { try $0.insertRow(row, intoSection: section, at: index) }
+    public func insertRow(_ row: some NewRowConvertible, intoSection section: Int, at index: Int? = nil) throws -> (id: RowID, changes: ChangeSet) {
+        try returningID { try $0.insertRow(row, intoSection: section, at: index) }
     }
 
     /// Inserts one row into the section with id `section` at `index` (at the end when nil).
     @discardableResult
-    public func insertRow(_ row: some NewRowConvertible, intoSection section: SectionID, at index: Int? = nil) throws -> ChangeSet {
-        try write { try $0.insertRow(row, intoSection: section, at: index) }
+    public func insertRow(_ row: some NewRowConvertible, intoSection section: SectionID, at index: Int? = nil) throws -> (id: RowID, changes: ChangeSet) {
+        try returningID { try $0.insertRow(row, intoSection: section, at: index) }
     }
 
     /// Appends `row` to the end of every section, in one transaction (a table view's "add" button).
     @discardableResult
-    public func appendRowToEverySection(_ row: some NewRowConvertible) throws -> ChangeSet {
-        try write { try $0.appendRowToEverySection(row) }
+    public func appendRowToEverySection(_ row: some NewRowConvertible) throws -> (ids: [RowID], changes: ChangeSet) {
+        try returningIDs { try $0.appendRowToEverySection(row) }
     }
 
     /// Changes the title and/or payload of the row at `indexPath`; nil `title` keeps the title.
@@ -95,5 +96,18 @@ extension ListStore {
     @discardableResult
     public func deleteRows(ids: [RowID]) throws -> ChangeSet {
         try write { try $0.deleteRows(ids: ids) }
+    }
+
+    /// One write transaction whose edit returns the new rows' ids: the ids, in the order the edit
+    /// returned them (the rows' order), with the change set.
+    private func returningIDs(_ insert: (ListTransaction) throws -> [RowID]) throws -> (ids: [RowID], changes: ChangeSet) {
+        let (ids, changes) = try writeReturning(insert)
+        return (ids, changes)
+    }
+
+    /// One write transaction whose edit returns the new row's id: the id with the change set.
+    private func returningID(_ insert: (ListTransaction) throws -> RowID) throws -> (id: RowID, changes: ChangeSet) {
+        let (id, changes) = try writeReturning(insert)
+        return (id, changes)
     }
 }

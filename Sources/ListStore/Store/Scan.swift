@@ -14,17 +14,26 @@ public enum ScannedItem: Sendable {
 
 extension ListStore {
     /// Visits every section and row in display order, in one read transaction, without holding the
-    /// store in memory: for exporting or printing stores of any size. Other threads using this store
-    /// wait until the scan ends; other processes do not.
+    /// store in memory: for exporting or printing stores of any size. The scan holds one connection until
+    /// it ends: other threads' reads use other read connections; a write of this store waits only if the
+    /// scan was given the writer connection (nobody else was using the store when it began).
     ///
     /// Unlike ``snapshot()``, a scan does not refuse a file whose positions were damaged by hand: it
     /// reports every row at the index path an edit given that path would act on.
-    public func scan(_ visit: (ScannedItem) throws -> Void) throws {
+    /// Returns the version of the state it visited (``ListVersion``), read in the same transaction.
+    @discardableResult
+    public func scan(_ visit: (ScannedItem) throws -> Void) throws -> ListVersion {
         try withReadTransaction { db in
-            let sections = try db.cached("SELECT id, position, title, row_base, row_count FROM sections ORDER BY position").bind([])
-                .map(StoredSection.init)
-            for section in sections { try Self.scan(section, db, visit) }
+            try Self.scanAll(db, visit)
+            return try StateVersion.read(db)
         }
+    }
+
+    /// ``scan(_:)`` in the caller's read transaction.
+    static func scanAll(_ db: Connection, _ visit: (ScannedItem) throws -> Void) throws {
+        let sections = try db.cached("SELECT id, position, title, row_base, row_count FROM sections ORDER BY position").bind([])
+            .map(StoredSection.init)
+        for section in sections { try Self.scan(section, db, visit) }
     }
 
     /// Visits section `index` (the section an edit given that index acts on) and its rows, like ``scan(_:)``.

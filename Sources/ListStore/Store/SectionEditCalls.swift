@@ -1,9 +1,11 @@
-/// Section edits, each its own write transaction: shorthands for ``ListStore/write(_:)`` with one edit.
+/// Section edits, each its own write transaction: shorthands for ``ListStore/write(_:)-3oqvi`` with one edit.
 extension ListStore {
-    /// Inserts an empty section titled `title` at `index` (at the end when nil).
+    /// Inserts an empty section titled `title` at `index` (at the end when nil); returns its id, as
+    /// ``ListTransaction/insertSection(title:at:)`` does, with the change set.
     @discardableResult
-    public func insertSection(title: String, at index: Int? = nil) throws -> ChangeSet {
-        try write { try $0.insertSection(title: title, at: index) }
+    public func insertSection(title: String, at index: Int? = nil) throws -> (id: SectionID, changes: ChangeSet) {
+        let (id, changes) = try writeReturning { try $0.insertSection(title: title, at: index) }
+        return (id, changes)
     }
 
     /// Changes the title of section `index`.

@@ -151,7 +151,7 @@ struct StoreOpener: Sendable {
     // MARK: Recognising
 
     /// A connection in `connectionMode`, hardened, that does not checkpoint on close.
-    private func connect(_ connectionMode: Connection.Mode) throws -> Connection {
+    func connect(_ connectionMode: Connection.Mode) throws -> Connection {
         let connection = try Connection(path: path, mode: connectionMode)
         connection.setBusyTimeout(milliseconds: busyTimeout)
         try connection.setCheckpointOnClose(false)

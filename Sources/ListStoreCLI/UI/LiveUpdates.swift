@@ -15,7 +15,7 @@ enum LiveEvent: Sendable {
 /// last asked (``drain()``) between keys; everything about how they are obtained stays in here.
 ///
 /// A read-only `ListStore` of its own on the same file, so observing never holds the screen's
-/// connection, and `observe(includingOtherConnections:pollInterval:startingWith: .marker)` on it, started
+/// connection, and `observeChanges(includingOtherConnections:pollInterval:)` on it, started
 /// off the screen's thread; starting with a marker reads nothing, whatever the store's size. The marker
 /// (and any reset) becomes a `.resynchronize`, which also covers commits made between the screen's first read and the start of
 /// the stream; then every commit arrives as its change set, read from the change log at a cost in
@@ -56,13 +56,13 @@ final class LiveUpdates: Sendable {
             }
             // Starting with a marker, not the state: the screen reads its own pages, so a store of any size
             // is observed without being read.
-            let stream = observed.observe(includingOtherConnections: true, pollInterval: Self.pollInterval, startingWith: .marker)
+            let stream = observed.observeChanges(includingOtherConnections: true, pollInterval: Self.pollInterval)
             do {
                 for try await update in stream {
                     switch update {
-                    // The state observation starts from, or one no change set describes: the screen
+                    // The start, or a change no change set describes: the screen
                     // re-reads its window by pages and checks its ticks; it keeps no copy of the store.
-                    case .started, .initial, .reset, .invalidated: events.append(.resynchronize)
+                    case .started, .invalidated: events.append(.resynchronize)
                     case .changes(let changes): events.append(.changes(changes))
                     }
                 }

@@ -39,7 +39,7 @@ do {
 
 // README: async, off the main thread
 func addRow(_ title: String, to store: ListStore) async throws -> Int {
-    let (count, _) = try await store.writeReturning { tx in   // waits for the write lock off the caller's thread
+    let (count, _) = try await store.writeReturningInBackground { tx in   // waits for the lock off the caller's thread
         try tx.insertRow(title, intoSection: 0)
         return try tx.totalRowCount()
     }
@@ -51,16 +51,19 @@ print("now \(try await addRow("Written while the UI stays responsive", to: store
 // README: observing
 @MainActor func keepInSync(with store: ListStore, draw: (ListSnapshot, ChangeSet?) -> Void) async throws {
     var mirror = ListSnapshot(sections: [])
-    for try await update in store.observe() {            // the state first, then every commit, in order
+    let observation = store.observe()
+    for try await update in observation {                  // the state first, then every commit, in order
         switch update {
         case .initial(let state), .reset(let state):
             mirror = state
             draw(mirror, nil)                              // reloadData, or a new diffable snapshot
         case .changes(let changes):
-            try mirror.apply(changes)                      // now exactly the store's state after the commit
-            draw(mirror, changes)                          // performBatchUpdates with `changes`
-        case .started, .invalidated:
-            break                                          // only with observe(startingWith: .marker)
+            do {
+                try mirror.apply(changes)                  // now exactly the store's state after the commit
+                draw(mirror, changes)                      // performBatchUpdates with `changes`
+            } catch {
+                observation.resynchronize()                // a fresh state comes next in this stream
+            }
         }
     }
 }
@@ -84,16 +87,77 @@ guard states.count == 2, states[1] == (try store.snapshot()) else {
     exit(1)
 }
 
-#if canImport(UIKit)
 // README: a diffable data source
-@MainActor func diffableSnapshot(of state: ListSnapshot, reconfiguring changes: ChangeSet?) -> NSDiffableDataSourceSnapshot<SectionID, RowID> {
+@MainActor func keepDiffableInSync(with store: ListStore, show: (ListSnapshot, DiffableReloads) -> Void) async throws {
+    var mirror = ListSnapshot(sections: [])
+    for try await update in store.observe() {
+        switch update {
+        case .initial(let state), .reset(let state):
+            let reloads = DiffableReloads(from: mirror, to: state)     // what stays but looks different
+            mirror = state
+            show(mirror, reloads)
+        case .changes(let changes):
+            let reloads = try mirror.applyReturningReloads(changes)    // compared with the state before
+            show(mirror, reloads)
+        }
+    }
+}
+// END
+
+// The diffable recipe for real: a section renamed elsewhere is a header to reload.
+let shown = Task {
+    var seen: [DiffableReloads] = []
+    try await keepDiffableInSync(with: store) { state, reloads in
+        seen.append(reloads)
+        if seen.count == 1 { _ = try? elsewhere.renameSection(id: state.sections[0].id, to: "Inbox, renamed elsewhere") }
+        if seen.count == 2 { withUnsafeCurrentTask { $0?.cancel() } }
+    }
+    return seen
+}
+let reloads = try await shown.value
+guard reloads.count == 2, reloads[1] == DiffableReloads(sectionsToReload: [try store.section(at: 0).id]) else {
+    print("the diffable recipe missed the renamed section: \(reloads)")
+    exit(1)
+}
+
+// README: taps, swipes and drags on what was drawn
+@MainActor func userTapped(_ drawn: ListIndexPath, in mirror: ListSnapshot, selecting selection: inout ListSelection) throws {
+    try selection.toggle(at: drawn, in: mirror)                          // the row drawn there; nothing read
+}
+
+@MainActor func userSwiped(toDelete drawn: ListIndexPath, in mirror: ListSnapshot, of store: ListStore) throws {
+    try store.deleteRows(at: [drawn], asOf: mirror.version)              // that row, wherever it is now
+}
+
+@MainActor func userDragged(_ from: ListIndexPath, to: ListIndexPath, in mirror: ListSnapshot, of store: ListStore) throws {
+    try store.moveRow(from: from, to: to, asOf: mirror.version)          // UIKit's moveRowAt:to:, as drawn
+}
+// END
+
+// Acting on what was drawn for real: another connection inserts above the drawn rows before the user acts.
+let drawn = try store.snapshot()
+let lunch = drawn.sections[0].rows[1].id                                 // drawn at 0:1
+try elsewhere.insertRow("Inserted above, after the draw", intoSection: 0, at: 0)
+var selection = ListSelection()
+try userTapped(ListIndexPath(section: 0, row: 1), in: drawn, selecting: &selection)
+try userSwiped(toDelete: ListIndexPath(section: 0, row: 1), in: drawn, of: store)
+try userDragged(ListIndexPath(section: 0, row: 2), to: ListIndexPath(section: 0, row: 0), in: drawn, of: store)
+guard selection.ids == [lunch], try store.indexPath(of: lunch) == nil else {
+    print("a tap or a swipe acted on another row than the one drawn")
+    exit(1)
+}
+
+#if canImport(UIKit)
+// README: feeding a diffable data source
+@MainActor func show(_ state: ListSnapshot, reloading reloads: DiffableReloads, in dataSource: UITableViewDiffableDataSource<SectionID, RowID>) {
     var snapshot = NSDiffableDataSourceSnapshot<SectionID, RowID>()
     for section in state.sections {
         snapshot.appendSections([section.id])
         snapshot.appendItems(section.rows.map(\.id), toSection: section.id)
     }
-    snapshot.reconfigureItems(changes?.updatedRows.map(\.id) ?? [])   // same id, new title or payload
-    return snapshot
+    snapshot.reconfigureItems(reloads.itemsToReconfigure)   // same id, new title or payload, moved or not
+    snapshot.reloadSections(reloads.sectionsToReload)       // same id, new header (renamed or replaced)
+    dataSource.apply(snapshot, animatingDifferences: true)
 }
 // END
 
@@ -115,7 +179,8 @@ guard states.count == 2, states[1] == (try store.snapshot()) else {
 
 let final = try store.snapshot().sections.map { $0.rows.map(\.title) }
 print(final)
-guard final == [["Added by another connection", "Lunch?", "Today", "Invoice", "New item", "Written while the UI stays responsive"]] else {
+let expected = ["Inserted above, after the draw", "Today", "Added by another connection", "Invoice", "New item", "Written while the UI stays responsive"]
+guard final == [expected] else {
     print("unexpected state: \(final)")
     exit(1)
 }

@@ -1,0 +1,143 @@
+import Foundation
+import ListStore
+import TestSupport
+import Testing
+
+/// Reads never wait for a writer: while this store's async write waits for another process's write lock
+/// (the `sqlite3` shell holding `BEGIN IMMEDIATE` for 3 s), synchronous reads on another thread — the
+/// main thread's `cellForRowAt`, a selection's toggle — go on, each within 20 ms, and `observe()`
+/// returns at once and delivers the state before the lock is released.
+@Suite(.serialized) struct ReaderStallTests {
+    static let holdSeconds = 3
+
+    /// A store of one section of `rows` rows.
+    static func makeStore(_ directory: TemporaryDirectory, rows: Int = 200) throws -> (path: String, store: ListStore) {
+        let path = directory.path("stall.sqlite")
+        let store = try ListStore.open(at: path, busyTimeout: 10_000)
+        try store.insertSection(title: "S")
+        try store.insertRows((0..<rows).map { "row \($0)" }, intoSection: 0)
+        return (path, store)
+    }
+
+    /// Every synchronous read an app makes on its main thread, in turn, until `until()` is true; the longest
+    /// one, in milliseconds, and how many ran.
+    static func longestRead(_ store: ListStore, rowID: RowID, until: @escaping @Sendable () -> Bool) -> (longest: Double, reads: Int) {
+        let result = Locked((longest: 0.0, reads: 0))
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let clock = ContinuousClock()
+            var selection = ListSelection()
+            var longest = Duration.zero
+            var reads = 0
+            while !until() {
+                let started = clock.now
+                do {
+                    switch reads % 6 {
+                    case 0: _ = try store.sectionCount()
+                    case 1: _ = try store.rows(inSection: 0, range: 0..<20)
+                    case 2: _ = try store.row(at: ListIndexPath(section: 0, row: 3))
+                    case 3: _ = try store.indexPaths(of: [rowID])
+                    case 4: try selection.toggle(at: ListIndexPath(section: 0, row: 1), in: store)
+                    default: _ = try store.read { try $0.totalRowCount() }
+                    }
+                } catch {
+                    Issue.record("a read failed: \(error)")
+                }
+                longest = max(longest, clock.now - started)
+                reads += 1
+                // A pause between reads, as a UI's are: a thread that never sleeps is preempted by the
+                // scheduler mid-read on a busy machine, which would be measured as a stall.
+                usleep(1_000)
+            }
+            let (seconds, attoseconds) = longest.components
+            result.withLock { $0 = (Double(seconds) * 1_000 + Double(attoseconds) / 1e15, reads) }
+            done.signal()
+        }
+        thread.start()
+        _ = done.wait(timeout: .now() + 60)
+        return result.withLock { $0 }
+    }
+
+    /// Runs `body` while the `sqlite3` shell holds `BEGIN IMMEDIATE` for ``holdSeconds`` and an async write
+    /// of `store` waits for it (`body` is told whether the write finished, and when the lock was taken);
+    /// then checks that the write waited and went through.
+    static func whileAWriteWaits(
+        _ directory: TemporaryDirectory, _ path: String, _ store: ListStore,
+        _ body: (_ writeFinished: @escaping @Sendable () -> Bool, _ lockedAt: ContinuousClock.Instant) async throws -> Void
+    ) async throws -> ChangeSet {
+        let marker = directory.path("locked")
+        let holder = try BackgroundProcess(
+            "/usr/bin/sqlite3", [path, "BEGIN IMMEDIATE;", ".shell touch '\(marker)'", ".shell sleep \(Self.holdSeconds)", "COMMIT;"],
+            in: directory.url, name: "holder")
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
+        try #require(FileManager.default.fileExists(atPath: marker), "the sqlite3 shell did not take its lock")
+        let lockedAt = ContinuousClock.now
+        let writeStarted = Locked(false)
+        let writeFinished = Locked(false)
+        let write = Task.detached {
+            writeStarted.withLock { $0 = true }
+            defer { writeFinished.withLock { $0 = true } }
+            return try await store.writeInBackground { try $0.insertRow("after the lock", intoSection: 0) }
+        }
+        // Waits by blocking, not by suspending: on a loaded machine running the whole suite, resuming this
+        // task after a sleep can take longer than the shell holds its lock, and the reads would then run
+        // after the write instead of while it waits.
+        for _ in 0..<1_000 where !writeStarted.withLock({ $0 }) { usleep(10_000) }
+        try #require(writeStarted.withLock { $0 }, "the write's task did not start")
+        usleep(100_000)  // the write is waiting for the shell's lock by now
+        try #require(!writeFinished.withLock { $0 }, "the write did not wait for the shell's lock")
+        try await body({ writeFinished.withLock { $0 } }, lockedAt)
+        let changes = try await write.value
+        #expect(ContinuousClock.now - lockedAt >= .seconds(Self.holdSeconds - 1), "the write did not wait for the lock")
+        #expect(changes.insertedRows.count == 1)
+        #expect(holder.waitForExit(timeout: 10) == 0)
+        return changes
+    }
+
+    @Test func readsNeverWaitWhileAnAsyncWriteWaitsForAnotherProcesssLock() async throws {
+        let directory = try TemporaryDirectory()
+        let (path, store) = try Self.makeStore(directory)
+        let rowID = try store.row(at: ListIndexPath(section: 0, row: 5)).id
+        _ = try await Self.whileAWriteWaits(directory, path, store) { writeFinished, _ in
+            let (longest, reads) = Self.longestRead(store, rowID: rowID, until: writeFinished)
+            print("longest synchronous read while an async write waited for another process's lock: \(longest) ms over \(reads) reads")
+            #expect(reads > 50, "only \(reads) reads while the write waited")
+            #expect(longest <= 20, "the longest synchronous read while the write waited took \(longest) ms (\(reads) reads)")
+        }
+    }
+
+    @Test func observeReturnsAtOnceAndDeliversTheStateWhileAWriteWaits() async throws {
+        let directory = try TemporaryDirectory()
+        let (path, store) = try Self.makeStore(directory)
+        let clock = ContinuousClock()
+        var updates: ListObservation.AsyncIterator?
+        let changes = try await Self.whileAWriteWaits(directory, path, store) { _, lockedAt in
+            let observeStarted = clock.now
+            var iterator = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
+            let observeReturned = clock.now - observeStarted
+            #expect(observeReturned < .milliseconds(20), "observe() took \(observeReturned)")
+            guard case .initial(let initial)? = try await nextElement(&iterator, timeout: .seconds(10)) else {
+                Issue.record("no initial state")
+                return
+            }
+            #expect(clock.now - lockedAt < .seconds(Self.holdSeconds), "the initial state waited for the lock")
+            #expect(initial.rowCount == 200)
+            updates = iterator
+        }
+        // The observer gets the write, once.
+        guard var updates else { return }
+        #expect(try await nextElement(&updates, timeout: .seconds(10)) == .changes(changes))
+    }
+
+    /// The same reads with no lock held by anyone: quick either way.
+    @Test func readsWithoutAWaitingWriteAreQuick() throws {
+        let directory = try TemporaryDirectory()
+        let (_, store) = try Self.makeStore(directory)
+        let rowID = try store.row(at: ListIndexPath(section: 0, row: 5)).id
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(1)
+        let (longest, reads) = Self.longestRead(store, rowID: rowID) { clock.now >= deadline }
+        #expect(reads > 50)
+        #expect(longest <= 20, "\(longest) ms")
+    }
+}

@@ -67,27 +67,30 @@ import Testing
     ) async throws -> ChangeSet {
         let marker = directory.path("locked")
         let holder = try BackgroundProcess(
-            "/usr/bin/sqlite3", [path, "BEGIN IMMEDIATE;", ".shell touch '\(marker)'", ".shell sleep \(Self.holdSeconds)", "COMMIT;"],
+            "/usr/bin/sqlite3",
+            [
+                path, "BEGIN IMMEDIATE;", "UPDATE rows SET title = 'held' WHERE id = (SELECT min(id) FROM rows);", ".shell touch '\(marker)'", ".shell sleep \(Self.holdSeconds)",
+                "COMMIT;",
+            ],
             in: directory.url, name: "holder")
         for _ in 0..<500 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
         try #require(FileManager.default.fileExists(atPath: marker), "the sqlite3 shell did not take its lock")
         let lockedAt = ContinuousClock.now
-        let writeStarted = Locked(false)
+        // The write runs on a thread of its own, as `writeInBackground` runs it on one of Dispatch's: on a
+        // loaded machine running the whole suite, a task could start after the shell let go of its lock.
         let writeFinished = Locked(false)
-        let write = Task.detached {
-            writeStarted.withLock { $0 = true }
-            defer { writeFinished.withLock { $0 = true } }
-            return try await store.writeInBackground { try $0.insertRow("after the lock", intoSection: 0) }
+        let written = Locked<Result<ChangeSet, any Error>?>(nil)
+        let writer = Thread {
+            let result = Result { try store.write { try $0.insertRow("after the lock", intoSection: 0) } }
+            written.withLock { $0 = result }
+            writeFinished.withLock { $0 = true }
         }
-        // Waits by blocking, not by suspending: on a loaded machine running the whole suite, resuming this
-        // task after a sleep can take longer than the shell holds its lock, and the reads would then run
-        // after the write instead of while it waits.
-        for _ in 0..<1_000 where !writeStarted.withLock({ $0 }) { usleep(10_000) }
-        try #require(writeStarted.withLock { $0 }, "the write's task did not start")
+        writer.start()
         usleep(100_000)  // the write is waiting for the shell's lock by now
         try #require(!writeFinished.withLock { $0 }, "the write did not wait for the shell's lock")
         try await body({ writeFinished.withLock { $0 } }, lockedAt)
-        let changes = try await write.value
+        for _ in 0..<2_000 where !writeFinished.withLock({ $0 }) { usleep(10_000) }
+        let changes = try #require(written.withLock { $0 }, "the write did not finish").get()
         #expect(ContinuousClock.now - lockedAt >= .seconds(Self.holdSeconds - 1), "the write did not wait for the lock")
         #expect(changes.insertedRows.count == 1)
         #expect(holder.waitForExit(timeout: 10) == 0)
@@ -111,7 +114,7 @@ import Testing
         let (path, store) = try Self.makeStore(directory)
         let clock = ContinuousClock()
         var updates: ListObservation.AsyncIterator?
-        let changes = try await Self.whileAWriteWaits(directory, path, store) { _, lockedAt in
+        let changes = try await Self.whileAWriteWaits(directory, path, store) { _, _ in
             let observeStarted = clock.now
             var iterator = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
             let observeReturned = clock.now - observeStarted
@@ -120,12 +123,20 @@ import Testing
                 Issue.record("no initial state")
                 return
             }
-            #expect(clock.now - lockedAt < .seconds(Self.holdSeconds), "the initial state waited for the lock")
+            // Read before the shell's commit (its title change is not in it), so it did not wait for the
+            // lock: a check that does not depend on when this task is scheduled again.
             #expect(initial.rowCount == 200)
+            #expect(initial.sections.first?.rows.first?.title == "row 0", "the initial state waited for the shell's commit")
             updates = iterator
         }
-        // The observer gets the write, once.
+        // The observer gets the shell's edit (delivered before the write, which committed after it), then the
+        // write, once each.
         guard var updates else { return }
+        guard case .changes(let shells)? = try await nextElement(&updates, timeout: .seconds(10)) else {
+            Issue.record("no change set for the shell's edit")
+            return
+        }
+        #expect(shells.updatedRows.map(\.row.title) == ["held"])
         #expect(try await nextElement(&updates, timeout: .seconds(10)) == .changes(changes))
     }
 

@@ -28,7 +28,12 @@ enum BatchCommand {
 
     @Sendable static func run(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let reader = try LineReader.open(command[source] ?? "-", context)
-        let store = try context.openForWriting()
+        // The lines are read as they are applied, so the batch cannot run again on a file that another
+        // process created meanwhile.
+        return try context.withStoreForWriting(rerunnable: false) { store in try run(reading: reader, into: store, context) }
+    }
+
+    private static func run(reading reader: LineReader, into store: ListStore, _ context: CommandContext) throws -> CommandOutput {
         let parser = CommandLineParser(commands: Commands.all)
         guard context.json else {
             // Without --json no change set is reported, so none is built: memory stays flat however long the batch.

@@ -110,7 +110,15 @@ enum TransferCommands {
         let document = try DocumentReader.bytes(of: try source == "-" ? [UInt8](context.environment.readStandardInput()) : readFile(source, context), name: name)
         // The whole document is checked before the store is opened: a bad one never creates a file.
         let total = try DocumentReader.check(document, name: name).rows
-        let store = try context.openForWriting()
+        // The document is held whole, so the import can run again on a file another process created meanwhile.
+        return try context.withStoreForWriting { store in
+            try importDocument(document, name: name, rows: total, into: store, command, context)
+        }
+    }
+
+    private static func importDocument(
+        _ document: [UInt8], name: String, rows total: Int, into store: ListStore, _ command: ParsedCommand, _ context: CommandContext
+    ) throws -> CommandOutput {
         let showProgress = context.environment.standardErrorIsTerminal && total >= progressThreshold
         let write = context.environment.writeProgress
         var replaced = 0

@@ -34,16 +34,18 @@ public final class ListStore: Sendable {
         let connection: Connection
         /// The file is at an older schema version; the next transaction migrates it first.
         var migrationPending: Bool
+        /// Opening left recognising the file to the first transaction (``ListStore/Recognition``).
+        var recognitionPending: Bool
         /// Something was committed, so closing may checkpoint the WAL into the main file.
         var hasCommitted = false
     }
 
-    private init(opener: StoreOpener, opened: OpenedStore) {
+    init(opener: StoreOpener, opened: OpenedStore) {
         self.path = opener.path
         self.mode = opener.mode
         self.opener = opener
         self.isImmutableSnapshot = opened.isImmutableSnapshot
-        self.lock = Locked(ConnectionState(connection: opened.connection, migrationPending: opened.migrationPending))
+        self.lock = Locked(ConnectionState(connection: opened.connection, migrationPending: opened.migrationPending, recognitionPending: opened.recognitionPending))
     }
 
     /// The schema version this build writes (`PRAGMA user_version` of a fully migrated file).
@@ -99,14 +101,19 @@ public final class ListStore: Sendable {
         return try locked { state in
             let connection = state.connection
             return try opener.translatingErrors {
-                let migrating = state.migrationPending
+                let recognising = state.recognitionPending
+                var migrating = state.migrationPending
                 var logSequence: Int64?
                 var entry = ChangeLog.Entry.structure
                 let changes: ChangeSet
                 do {
                     changes = try connection.transaction(.immediate) {
                         // An older file is migrated in this same transaction: if the edit fails, so does the migration.
-                        if migrating { try Schema.migrator.migrateWithinTransaction(connection, validate: { try opener.recognise($0) }) }
+                        if recognising {
+                            migrating = try opener.recogniseWithinWrite(connection)
+                        } else if migrating {
+                            try Schema.migrator.migrateWithinTransaction(connection, validate: { try opener.recognise($0) })
+                        }
                         // Under the write lock: first deliver what others committed before this change.
                         try catchUpWithOtherConnections(connection)
                         let logState = try ChangeLog.beginWriting(connection)
@@ -122,8 +129,11 @@ public final class ListStore: Sendable {
                 } catch let error as FileMovedError {
                     filesMoved(error.file, connection)
                     throw error
+                } catch let error as SQLiteError where recognising && error.isCorruptOrNotADatabase {
+                    throw opener.unreadable(error)  // found as the transaction began, before the recognition inside it
                 }
                 state.migrationPending = false
+                state.recognitionPending = false
                 committed(&state)
                 if changes.isEmpty, case .structure = entry, hub.hasSubscribers {
                     // Changed, but with no change set to tell (an untracked write): observers reload.
@@ -144,8 +154,17 @@ public final class ListStore: Sendable {
     func withReadTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try locked { state in
             try opener.translatingErrors {
+                // A reading store recognises the file in this same read transaction.
+                let recognising = state.recognitionPending && mode != .readWrite
+                if !recognising { try recogniseIfPending(&state) }
                 try migrateIfPending(&state)
-                return try state.connection.readTransaction { try body(state.connection) }
+                let connection = state.connection
+                let value = try connection.readTransaction {
+                    if recognising { _ = try opener.recogniseWithinRead(connection) }
+                    return try body(connection)
+                }
+                state.recognitionPending = false
+                return value
             }
         }
     }
@@ -154,6 +173,7 @@ public final class ListStore: Sendable {
     func withLockedConnection<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try locked { state in
             try opener.translatingErrors {
+                try recogniseIfPending(&state)
                 try migrateIfPending(&state)
                 return try body(state.connection)
             }
@@ -174,6 +194,16 @@ public final class ListStore: Sendable {
 
     /// This store's entry in the thread-local storage of the thread holding its lock.
     private var reentrancyKey: String { "ListStore.lock.\(UInt(bitPattern: ObjectIdentifier(self).hashValue))" }
+
+    /// Recognises the file in a read transaction of its own, when opening left that to the first
+    /// transaction and the first call is not one that can do it inside its own (a write, or a reading
+    /// store's read).
+    private func recogniseIfPending(_ state: inout ConnectionState) throws {
+        guard state.recognitionPending else { return }
+        let connection = state.connection
+        state.migrationPending = try connection.readTransaction { try opener.recogniseWithinRead(connection) }
+        state.recognitionPending = false
+    }
 
     /// Before the first read of a store opened for writing on an older file: migrates it, in its own
     /// transactions (a read cannot fail halfway through an edit the way a write can).
@@ -196,7 +226,7 @@ public final class ListStore: Sendable {
         guard !state.hasCommitted else { return }
         state.hasCommitted = true
         try? state.connection.setCheckpointOnClose(true)
-        try? opener.switchToWAL(state.connection)
+        opener.settleAfterFirstCommit(state.connection)
     }
 
     /// After a write (or a poll) found the connection's files moved. When only the main file moved — a

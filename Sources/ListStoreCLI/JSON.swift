@@ -272,14 +272,12 @@ package struct JSONParser {
     private mutating func string() throws -> String {
         let opening = try scanToken(JSONText.string)
         let end = position
-        position = opening + 1
-        let start = position
-        // Most strings have no escapes: decode them straight from the document's bytes.
-        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") { position += 1 }
-        if position == end - 1 {
-            position = end
+        let start = opening + 1
+        // Most strings have no escapes (the scan found the closing quote): decode them straight from the document's bytes.
+        guard let firstEscape = ByteSearch.firstIndex(of: UInt8(ascii: "\\"), in: bytes[start..<end - 1]) else {
             return try decode(bytes[start..<end - 1])
         }
+        position = firstEscape
         var buffer = Array(bytes[start..<position])
         while true {
             guard let byte = current else { throw failure("unterminated string") }

@@ -172,7 +172,7 @@ enum DocumentReader {
         var bytes = data
         guard bytes.count <= InputLimits.maximumInput else { throw InputLimits.tooLarge(name, "nothing was imported") }
         if bytes.starts(with: ByteOrderMark.bytes) { bytes.removeFirst(ByteOrderMark.bytes.count) }
-        if let nul = bytes.firstIndex(of: 0) {
+        if let nul = ByteSearch.firstIndex(of: 0, in: bytes[...]) {
             throw CommandFailure("\(name) has a NUL byte at byte \(nul): it is not a JSON document; nothing was imported")
         }
         guard isUTF8(bytes) else { throw CommandFailure("\(name) is not valid UTF-8 text; nothing was imported") }
@@ -364,7 +364,7 @@ enum DocumentReader {
     private static func readTitle(_ parser: inout JSONParser, depth: Int, _ place: @autoclosure () -> String, _ fail: Failing) throws -> String {
         guard case .string(let title) = try parser.value(depth: depth) else { throw fail(place(), "needs a \"title\" string") }
         if title.isEmpty { throw fail(place(), "has an empty \"title\" (a title cannot be empty)") }
-        if title.utf8.contains(0) { throw fail(place(), "has a \"title\" with a NUL character (\\u0000), which a title cannot contain") }
+        if ByteSearch.contains(0, in: title) { throw fail(place(), "has a \"title\" with a NUL character (\\u0000), which a title cannot contain") }
         if title.utf8.count > InputLimits.maximumPiece {
             throw fail(place(), "has a \"title\" longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads")
         }

@@ -4,7 +4,7 @@ import Foundation
 /// ``ListStore/backup(to:)`` and a new store's file (``ListStore/creatingFile(at:busyTimeout:_:)``).
 enum FilePublishing {
     /// Why a file was not published.
-    enum Failure: Error {
+    enum NotPublished: Error {
         /// Something is at the name already (it may have appeared a moment ago).
         case nameTaken
         /// A system call failed with this `errno`.
@@ -15,7 +15,7 @@ enum FilePublishing {
     /// name is taken, removes the temporary name, and flushes `folder` so the name survives a power loss.
     /// On a file system without hard links the name is claimed with an empty file of our own first
     /// (`O_EXCL`), then the file is renamed over that claim.
-    static func publish(_ temporary: String, as path: String, folder: String) throws(Failure) {
+    static func publish(_ temporary: String, as path: String, folder: String) throws(NotPublished) {
         let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .system(errno) }
         let synced = fsync(descriptor) == 0 ? 0 : errno
@@ -36,7 +36,7 @@ enum FilePublishing {
         }
     }
 
-    private static func publishWithoutHardLinks(_ temporary: String, as path: String) throws(Failure) {
+    private static func publishWithoutHardLinks(_ temporary: String, as path: String) throws(NotPublished) {
         let claim = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard claim >= 0 else { throw errno == EEXIST ? .nameTaken : .system(errno) }
         close(claim)

@@ -2,9 +2,9 @@ import ListStore
 
 /// Parsing of `S:R` arguments with a usage error that shows the expected form.
 enum ListIndexPathText {
-    static func parse(_ text: String, usage: String) throws -> ListIndexPath {
+    static func parse(_ text: String, usage: @autoclosure () -> String) throws -> ListIndexPath {
         guard let path = ListIndexPath(text) else {
-            throw UsageError("\(quoted(text)) is not an index path: write SECTION:ROW with zero-based numbers, e.g. 0:1", usage: usage)
+            throw UsageError("\(quoted(text)) is not an index path: write SECTION:ROW with zero-based numbers, e.g. 0:1", usage: usage())
         }
         return path
     }

@@ -33,7 +33,12 @@ enum BatchCommand {
     @Sendable static func run(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let reader = try LineReader.open(command[source] ?? "-", context)
         let version = try command[EditOptions.asOf]
-        let store = try context.openForWriting()
+        // The lines are read as they are applied, so the batch cannot run again on a file that another
+        // process created meanwhile.
+        return try context.withStoreForWriting(rerunnable: false) { store in try run(reading: reader, into: store, asOf: version, context) }
+    }
+
+    private static func run(reading reader: LineReader, into store: ListStore, asOf version: ListVersion?, _ context: CommandContext) throws -> CommandOutput {
         let parser = CommandLineParser(commands: Commands.all)
         if let version {
             let (counts, changes) = try store.writeReturning(asOf: version) { transaction -> StoreCounts in

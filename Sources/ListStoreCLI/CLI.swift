@@ -74,7 +74,6 @@ package enum CLI {
             let collected = Locked("")
             let write = environment.writeOutput ?? { text in collected.withLock { $0 += text } }
             let context = CommandContext(globals: globals, environment: environment, write: write)
-            let existedBefore = context.databaseExists
             do {
                 let output = try command.spec.run(command, context)
                 if output.streamed { return Result(status: 0, output: collected.withLock { $0 }, error: "") }
@@ -85,7 +84,6 @@ package enum CLI {
                 let output = globals.json ? failed.json.serialized() + "\n" : failed.lines.joined(separator: "\n") + "\n"
                 return Result(status: 1, output: output, error: "error: \(failed.description)\n")
             } catch {
-                if !existedBefore { removeEmptyStoreCreatedByAFailedCommand(context.databaseFile, context) }
                 return failure(status: error is UsageError ? 2 : 1, message: CLIAdvice.message(for: error), json: globals.json)
             }
         }
@@ -111,19 +109,5 @@ package enum CLI {
         let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
         let output = json ? JSONValue.object([("error", .string(line)), ("status", .int(status))]).serialized() + "\n" : ""
         return Result(status: status, output: output, error: "error: \(line)\n")
-    }
-
-    /// A single edit is tried on an empty store before a new database is created (``Mutation``), but
-    /// `batch` and `import` create the database before their input, read as it is applied, can fail
-    /// against it; when such a command then fails, the new, still empty file goes too, so a failed
-    /// command leaves nothing behind.
-    /// Through a symbolic link, the file created is the one the link names (the link stays, as it was).
-    private static func removeEmptyStoreCreatedByAFailedCommand(_ path: String, _ context: CommandContext) {
-        guard FileManager.default.fileExists(atPath: path),
-            let store = try? ListStore.open(at: path, mode: .inspect),  // also a file left at an older version by a failed creation
-            (try? store.sectionCount()) == 0
-        else { return }
-        let file = (try? ExportDestination.followingLinks(path, context)) ?? path
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: file + suffix) }
     }
 }

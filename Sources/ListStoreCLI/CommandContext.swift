@@ -98,16 +98,44 @@ struct CommandContext {
         return CommandFailure("no database at \(databasePath); create one with `liststore init` (or `liststore demo` for example data), or pass --db PATH")
     }
 
-    /// Opens an existing database read-only; never creates a file, and never changes its bytes.
-    func openForReading() throws -> ListStore {
+    /// Opens an existing database read-only; never creates a file, and never changes its bytes. The
+    /// file is recognised inside the command's first read transaction (a command that reads once runs
+    /// one transaction); `watch`, which reads for as long as it runs, recognises it while opening.
+    func openForReading(recognisingInFirstRead: Bool = true) throws -> ListStore {
         try refuseDirectory()
         guard databaseExists else { throw missingDatabase }
-        return try ListStore.open(at: databaseFile, mode: .readOnly)
+        return try ListStore.open(at: databaseFile, mode: .readOnly, recognition: recognisingInFirstRead ? .inFirstTransaction : .atOpen)
     }
 
-    /// Opens the database for writing, creating it when it does not exist.
-    func openForWriting() throws -> ListStore {
+    /// Runs `body` with the database open for writing (`isNew`: it did not exist). An existing file is
+    /// recognised inside the command's first transaction — for an edit, its `BEGIN IMMEDIATE`, which
+    /// also migrates an older file —, so an edit is one transaction. A missing one is created only if
+    /// `body` succeeds: built under a temporary name beside it and given its name at the end, never over
+    /// anything (``ListStore/creatingFile(at:busyTimeout:_:)``), so a failing command creates no file. When
+    /// another process created the file meanwhile, `body` runs again on that file if `rerunnable` (its
+    /// input is still at hand); otherwise the command fails, and nothing of it was written.
+    func withStoreForWriting<T>(rerunnable: Bool = true, _ body: (_ store: ListStore, _ isNew: Bool) throws -> T) throws -> T {
         try refuseUnwritablePath()
+        if !databaseExists {
+            do {
+                return try ListStore.creatingFile(at: databaseFile) { try body($0, true) }
+            } catch let appeared as ListStore.FileAppeared {
+                guard rerunnable else { throw CommandFailure("\(appeared); nothing of this command was written — run it again") }
+            }
+        }
+        return try body(try ListStore.open(at: databaseFile, mode: .readWrite, recognition: .inFirstTransaction), false)
+    }
+
+    /// ``withStoreForWriting(rerunnable:_:)`` for a body that does not ask whether the file is new.
+    func withStoreForWriting<T>(rerunnable: Bool = true, _ body: (_ store: ListStore) throws -> T) throws -> T {
+        try withStoreForWriting(rerunnable: rerunnable) { store, _ in try body(store) }
+    }
+
+    /// Opens an existing database for writing, recognising it while opening (`ui`, which reads and
+    /// writes for as long as it runs); a missing one is refused.
+    func openExistingForWriting() throws -> ListStore {
+        try refuseDirectory()
+        guard databaseExists else { throw missingDatabase }
         return try ListStore.open(at: databaseFile, mode: .readWrite)
     }
 

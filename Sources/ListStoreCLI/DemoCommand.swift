@@ -10,7 +10,10 @@ enum DemoCommand {
     ]
 
     @Sendable static func run(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        let store = try context.openForWriting()
+        try context.withStoreForWriting { store in try run(on: store, context) }
+    }
+
+    private static func run(on store: ListStore, _ context: CommandContext) throws -> CommandOutput {
         let document = ListDocument(
             sections: sections.map { section in
                 ListDocument.Section(title: section.title, rows: section.rows.map { ListDocument.Row(title: $0) })

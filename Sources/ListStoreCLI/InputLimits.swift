@@ -1,4 +1,5 @@
 import Foundation
+import ListStore
 
 /// Limits on what commands read, so endless or hostile input (`import - </dev/zero`, `yes | liststore
 /// add 0 -`) ends with a clear error instead of filling memory. Generous for real lists: a million-row
@@ -55,7 +56,7 @@ enum BoundedReader {
             let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, wanted) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
-            if let nul = chunk[..<count].firstIndex(of: 0) {
+            if let nul = ByteSearch.firstIndex(of: 0, in: chunk[..<count]) {
                 _ = append(chunk[...nul])
                 break
             }

@@ -66,22 +66,52 @@ package indirect enum JSONValue: Hashable, Sendable {
         }
     }
 
+    /// Writes `text` as a JSON string. Runs of characters written as they are (printable ASCII but `"`
+    /// and `\`, and every scalar beyond ASCII that is not confusing) are copied at once, not scalar by
+    /// scalar: a store's state can hold a gigabyte of titles.
     private static func writeString(_ text: String, to out: inout String) {
         out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where ConfusingScalars.contains(scalar):  // valid JSON either way; escaped, nothing reorders a terminal
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                    index += 1
+                    continue
+                }
+                let (scalar, length) = scalarAt(index, in: bytes)
+                if byte >= 0x80 && !ConfusingScalars.contains(scalar) {
+                    index += length
+                    continue
+                }
+                out += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                default:  // a confusing scalar: valid JSON either way; escaped, nothing reorders a terminal
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
+                index += length
+                start = index
             }
+            out += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]), as: UTF8.self)
         }
         out += "\""
+    }
+
+    /// The scalar whose UTF-8 starts at `index` of `bytes` (valid UTF-8: a `String`'s) and its length.
+    private static func scalarAt(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (Unicode.Scalar, Int) {
+        let lead = bytes[index]
+        let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        var value = UInt32(length == 1 ? lead : lead & (0xFF >> (length + 1)))
+        for offset in 1..<length where index + offset < bytes.count { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
     }
 }
 
@@ -272,14 +302,12 @@ package struct JSONParser {
     private mutating func string() throws -> String {
         let opening = try scanToken(JSONText.string)
         let end = position
-        position = opening + 1
-        let start = position
-        // Most strings have no escapes: decode them straight from the document's bytes.
-        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") { position += 1 }
-        if position == end - 1 {
-            position = end
+        let start = opening + 1
+        // Most strings have no escapes (the scan found the closing quote): decode them straight from the document's bytes.
+        guard let firstEscape = ByteSearch.firstIndex(of: UInt8(ascii: "\\"), in: bytes[start..<end - 1]) else {
             return try decode(bytes[start..<end - 1])
         }
+        position = firstEscape
         var buffer = Array(bytes[start..<position])
         while true {
             guard let byte = current else { throw failure("unterminated string") }

@@ -1,4 +1,5 @@
 import Foundation
+import ListStore
 
 /// The one reader of text input, line by line: `batch`'s lines (from a file descriptor, holding only the
 /// line being read and one 64 KB chunk, so input of any length is read in constant memory) and `add`'s
@@ -65,7 +66,7 @@ final class LineReader {
     /// The next line's text (without its line ending), or nil at the end of the input.
     func next() throws -> String? {
         while true {
-            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = ByteSearch.firstIndex(of: UInt8(ascii: "\n"), in: buffer[scanned...]) {
                 let line = try take(upTo: newline)
                 start = newline + 1
                 scanned = start
@@ -99,7 +100,7 @@ final class LineReader {
             if count < 0 { throw CommandFailure("cannot read \(name): \(String(cString: strerror(errno))); nothing was changed") }
             if count == 0 {
                 atEnd = true
-            } else if let nul = chunk[..<count].firstIndex(of: 0) {
+            } else if let nul = ByteSearch.firstIndex(of: 0, in: chunk[..<count]) {
                 // No line may hold a NUL byte: stop reading there (`</dev/zero` ends at once), and let
                 // the line that holds it be refused by its number.
                 buffer.append(contentsOf: chunk[...nul])
@@ -119,7 +120,7 @@ final class LineReader {
         guard bytes.count <= InputLimits.maximumPiece else {
             throw failure(lineNumber, "is longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads for one \(unit)")
         }
-        guard !bytes.contains(0) else { throw failure(lineNumber, "contains a NUL byte") }
+        guard ByteSearch.firstIndex(of: 0, in: bytes) == nil else { throw failure(lineNumber, "contains a NUL byte") }
         guard let text = String(strictUTF8: bytes) else { throw failure(lineNumber, "is not valid UTF-8") }
         return text
     }

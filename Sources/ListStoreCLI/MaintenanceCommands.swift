@@ -40,8 +40,7 @@ enum MaintenanceCommands {
 
     @Sendable static func repair(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         guard context.databaseExists else { throw context.missingDatabase }
-        let store = try context.openForWriting()
-        let report = try store.repair()
+        let report = try context.withStoreForWriting { store in try store.repair() }
         let fixes = report.fixes.map { "repaired: \($0)" }
         guard report.unresolved.isEmpty else {
             throw CheckFailed(

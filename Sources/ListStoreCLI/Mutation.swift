@@ -31,22 +31,17 @@ typealias EditPreparer = @Sendable (ParsedCommand, EditInput) throws -> Prepared
 
 /// Running a mutating command on its own: one write transaction that performs the edit and reads the
 /// counts, so the output describes exactly the state the edit committed, even while other processes write.
-/// On a database that does not exist yet, the edit is tried on an empty store in memory first, so that a
-/// failing edit creates no file.
+/// On a database that does not exist yet, the file appears only once the edit has succeeded
+/// (`CommandContext.withStoreForWriting`): a failing edit (`add 0 x`) creates no file.
 enum Mutation {
     static func run(_ command: ParsedCommand, _ context: CommandContext, _ prepare: EditPreparer) throws -> CommandOutput {
         let edit = try prepare(command, .commandLine(context))
         if let version = try command[EditOptions.asOf] { return try runAsOf(version, edit.drawn.get(), context) }
-        if !context.databaseExists {
-            // A new database is created only for an edit that succeeds: tried first on an empty store in
-            // memory, an edit that cannot apply to an empty store (`add 0 x`) fails without creating a file.
-            try context.refuseUnwritablePath()
-            try ListStore.inMemory().writeUntracked { try edit.apply($0) }
-        }
-        let store = try context.openForWriting()
-        let (counts, changes) = try store.writeReturning { transaction -> StoreCounts in
-            try edit.apply(transaction)
-            return try StoreCounts(transaction)
+        let (counts, changes) = try context.withStoreForWriting { store in
+            try store.writeReturning { transaction -> StoreCounts in
+                try edit.apply(transaction)
+                return try StoreCounts(transaction)
+            }
         }
         return mutationOutput(changes, counts)
     }
@@ -55,14 +50,11 @@ enum Mutation {
     /// transaction (``ListStore/write(asOf:_:)``); a row or section deleted since, or a version the change
     /// log cannot translate, fails with nothing changed.
     static func runAsOf(_ version: ListVersion, _ edit: (AsOfTransaction) throws -> Void, _ context: CommandContext) throws -> CommandOutput {
-        if !context.databaseExists {
-            try context.refuseUnwritablePath()
-            try ListStore.inMemory().write(asOf: version) { try edit($0) }
-        }
-        let store = try context.openForWriting()
-        let (counts, changes) = try store.writeReturning(asOf: version) { transaction -> StoreCounts in
-            try edit(transaction)
-            return try StoreCounts(transaction.current)
+        let (counts, changes) = try context.withStoreForWriting { store in
+            try store.writeReturning(asOf: version) { transaction -> StoreCounts in
+                try edit(transaction)
+                return try StoreCounts(transaction.current)
+            }
         }
         return mutationOutput(changes, counts)
     }

@@ -8,12 +8,12 @@ enum RowReference: Hashable {
     case id(RowID)
 
     /// Parses `S:R` or `id:N`; anything else is a usage error that shows both forms.
-    static func parse(_ text: String, usage: String) throws -> RowReference {
-        if let id = try IDText.parse(text, usage: usage) { return .id(RowID(rawValue: id)) }
+    static func parse(_ text: String, usage: @autoclosure () -> String) throws -> RowReference {
+        if let id = try IDText.parse(text, usage: usage()) { return .id(RowID(rawValue: id)) }
         guard let path = ListIndexPath(text) else {
             throw UsageError(
                 "\(quoted(text)) is not an index path or id: write SECTION:ROW with zero-based numbers (e.g. 0:1), or id:N with the row's id (e.g. id:18)",
-                usage: usage)
+                usage: usage())
         }
         return .path(path)
     }
@@ -25,12 +25,12 @@ enum SectionReference: Hashable {
     case id(SectionID)
 
     /// Parses a zero-based index or `id:N`; `what` names the argument in errors (`SECTION`, `INDEX`).
-    static func parse(_ text: String, _ what: String, usage: String) throws -> SectionReference {
-        if let id = try IDText.parse(text, usage: usage) { return .id(SectionID(rawValue: id)) }
+    static func parse(_ text: String, _ what: String, usage: @autoclosure () -> String) throws -> SectionReference {
+        if let id = try IDText.parse(text, usage: usage()) { return .id(SectionID(rawValue: id)) }
         guard let index = DecimalInteger.parse(text[...]) else {
             throw UsageError(
                 "\(what) must be a non-negative whole number (the section's index) or id:N (its id), not \(quoted(text))",
-                usage: usage)
+                usage: usage())
         }
         return .index(index)
     }
@@ -43,13 +43,13 @@ enum IDText {
 
     /// The id in `text`, nil when `text` does not start with `id:`; a usage error when it does but
     /// what follows is not an id.
-    static func parse(_ text: String, usage: String) throws -> Int64? {
+    static func parse(_ text: String, usage: @autoclosure () -> String) throws -> Int64? {
         guard text.hasPrefix(prefix) else { return nil }
         let digits = text.dropFirst(prefix.count)
         guard let value = DecimalInteger.parse(digits) else {
             throw UsageError(
                 "\(quoted(text)) is not an id: write id:N with N the id (1 to 18 digits) that `show --json` prints, e.g. id:18",
-                usage: usage)
+                usage: usage())
         }
         return Int64(value)
     }

@@ -16,62 +16,80 @@ enum ShellWords {
         let message: String
     }
 
+    /// Works on the line's UTF-8 bytes: every character with a meaning here is ASCII, so the bytes of
+    /// other characters (all 0x80 or above) are ordinary, and runs of ordinary bytes are copied at once.
     static func split(_ line: String) throws -> [String] {
+        let bytes = Array(line.utf8)
+        return try bytes.withUnsafeBufferPointer { try split(bytes: $0) }
+    }
+
+    private static func split(bytes: UnsafeBufferPointer<UInt8>) throws -> [String] {
+        let (space, tab, backslash, singleQuote, doubleQuote) = (UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: "\""))
         var words: [String] = []
-        var word = ""
+        var word: [UInt8] = []
         var inWord = false  // true once the current word has begun (even as an empty '')
-        var characters = line.unicodeScalars.makeIterator()
-        func finishWord() {
-            if inWord { words.append(word) }
-            word = ""
-            inWord = false
-        }
-        while let character = characters.next() {
-            switch character {
-            case " ", "\t":
-                finishWord()
-            case "#" where !inWord:
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case space, tab:
+                if inWord { words.append(String(decoding: word, as: UTF8.self)) }
+                word.removeAll(keepingCapacity: true)
+                inWord = false
+                index += 1
+            case UInt8(ascii: "#") where !inWord:
                 return words
-            case "\\":
-                guard let next = characters.next() else {
+            case backslash:
+                guard index + 1 < bytes.count else {
                     throw Failure(message: "the line ends with a backslash; a command is one line (write \\\\ for a backslash)")
                 }
-                word.unicodeScalars.append(next)
+                word.append(bytes[index + 1])
                 inWord = true
-            case "'":
+                index += 2
+            case singleQuote:
                 inWord = true
+                index += 1
+                let start = index
+                while index < bytes.count, bytes[index] != singleQuote { index += 1 }
+                guard index < bytes.count else { throw Failure(message: "a single quote (') is not closed on this line") }
+                word.append(contentsOf: bytes[start..<index])
+                index += 1
+            case doubleQuote:
+                inWord = true
+                index += 1
                 var closed = false
-                while let quoted = characters.next() {
-                    if quoted == "'" {
+                while index < bytes.count {
+                    let quoted = bytes[index]
+                    if quoted == doubleQuote {
                         closed = true
+                        index += 1
                         break
                     }
-                    word.unicodeScalars.append(quoted)
-                }
-                guard closed else { throw Failure(message: "a single quote (') is not closed on this line") }
-            case "\"":
-                inWord = true
-                var closed = false
-                while let quoted = characters.next() {
-                    if quoted == "\"" {
-                        closed = true
-                        break
-                    }
-                    if quoted == "\\" {
-                        guard let escaped = characters.next() else { break }
-                        if !"\"\\$`".unicodeScalars.contains(escaped) { word.unicodeScalars.append("\\") }
-                        word.unicodeScalars.append(escaped)
+                    if quoted == backslash {
+                        guard index + 1 < bytes.count else { break }
+                        let escaped = bytes[index + 1]
+                        if escaped != doubleQuote, escaped != backslash, escaped != UInt8(ascii: "$"), escaped != UInt8(ascii: "`") { word.append(backslash) }
+                        word.append(escaped)
+                        index += 2
                         continue
                     }
-                    word.unicodeScalars.append(quoted)
+                    word.append(quoted)
+                    index += 1
                 }
                 guard closed else { throw Failure(message: "a double quote (\") is not closed on this line") }
             default:
-                word.unicodeScalars.append(character)
+                let start = index
+                index += 1
+                while index < bytes.count {
+                    let next = bytes[index]
+                    if next == space || next == tab || next == backslash || next == singleQuote || next == doubleQuote { break }
+                    index += 1
+                }
+                word.append(contentsOf: bytes[start..<index])
                 inWord = true
             }
         }
-        finishWord()
+        if inWord { words.append(String(decoding: word, as: UTF8.self)) }
         return words
     }
 }

@@ -3,12 +3,10 @@ import ListStore
 /// `init` and `show`.
 enum StoreCommands {
     @Sendable static func initialize(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        let existed = context.databaseExists
-        let store = try context.openForWriting()
-        let counts = try StoreCounts(store)
+        let (counts, created) = try context.withStoreForWriting { store, isNew in (try StoreCounts(store), isNew) }
         return CommandOutput(
-            human: "\(context.databasePath) \(existed ? "is ready" : "created"): \(counts.text)",
-            json: .object([("database", .string(context.databasePath)), ("created", .bool(!existed)), ("counts", counts.json)]))
+            human: "\(context.databasePath) \(created ? "created" : "is ready"): \(counts.text)",
+            json: .object([("database", .string(context.databasePath)), ("created", .bool(created)), ("counts", counts.json)]))
     }
 
     /// `show`'s SECTION.

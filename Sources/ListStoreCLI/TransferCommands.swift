@@ -121,7 +121,15 @@ enum TransferCommands {
         let document = try DocumentReader.bytes(of: try source == "-" ? [UInt8](context.environment.readStandardInput()) : readFile(source, context), name: name)
         // The whole document is checked before the store is opened: a bad one never creates a file.
         let total = try DocumentReader.check(document, name: name).rows
-        let store = try context.openForWriting()
+        // The document is held whole, so the import can run again on a file another process created meanwhile.
+        return try context.withStoreForWriting { store in
+            try importDocument(document, name: name, rows: total, into: store, command, context)
+        }
+    }
+
+    private static func importDocument(
+        _ document: [UInt8], name: String, rows total: Int, into store: ListStore, _ command: ParsedCommand, _ context: CommandContext
+    ) throws -> CommandOutput {
         let showProgress = context.environment.standardErrorIsTerminal && total >= progressThreshold
         let write = context.environment.writeProgress
         var replaced = 0
@@ -175,7 +183,7 @@ enum DocumentReader {
         var bytes = data
         guard bytes.count <= InputLimits.maximumInput else { throw InputLimits.tooLarge(name, "nothing was imported") }
         if bytes.starts(with: ByteOrderMark.bytes) { bytes.removeFirst(ByteOrderMark.bytes.count) }
-        if let nul = bytes.firstIndex(of: 0) {
+        if let nul = ByteSearch.firstIndex(of: 0, in: bytes[...]) {
             throw CommandFailure("\(name) has a NUL byte at byte \(nul): it is not a JSON document; nothing was imported")
         }
         guard isUTF8(bytes) else { throw CommandFailure("\(name) is not valid UTF-8 text; nothing was imported") }
@@ -372,7 +380,7 @@ enum DocumentReader {
     private static func readTitle(_ parser: inout JSONParser, depth: Int, _ place: @autoclosure () -> String, _ fail: Failing) throws -> String {
         guard case .string(let title) = try parser.value(depth: depth) else { throw fail(place(), "needs a \"title\" string") }
         if title.isEmpty { throw fail(place(), "has an empty \"title\" (a title cannot be empty)") }
-        if title.utf8.contains(0) { throw fail(place(), "has a \"title\" with a NUL character (\\u0000), which a title cannot contain") }
+        if ByteSearch.contains(0, in: title) { throw fail(place(), "has a \"title\" with a NUL character (\\u0000), which a title cannot contain") }
         if title.utf8.count > InputLimits.maximumPiece {
             throw fail(place(), "has a \"title\" longer than \(InputLimits.text(InputLimits.maximumPiece)), the most liststore reads")
         }

@@ -11,7 +11,7 @@ enum WatchCommand {
     @Sendable static func run(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let limit = try command[count]
         if limit == 0 { return .streamed }
-        let store = try context.openForReading()
+        let store = try context.openForReading(recognisingInFirstRead: false)
         guard !store.isImmutableSnapshot else {
             // Without locks and a -shm file SQLite never sees other connections' commits: waiting would
             // print nothing forever.

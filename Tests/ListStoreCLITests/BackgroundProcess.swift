@@ -58,9 +58,34 @@ final class BackgroundProcess {
         return process.isRunning ? nil : process.terminationStatus
     }
 
-    /// Its standard output (or error) so far, as lines.
+    /// The complete lines read so far from each file (keyed by `errors`), and where they end.
+    private var complete: [Bool: (lines: [String], end: UInt64)] = [:]
+
+    /// Its standard output (or error) so far, as lines (the last one possibly still being written; empty
+    /// lines left out). Only what was added since the last call is read and split: `waitForLines` polls,
+    /// and a `watch --json` line can be 80 MB.
     func lines(errors fromErrors: Bool = false) -> [String] {
-        ((try? String(contentsOf: fromErrors ? errors : output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        var (lines, end) = complete[fromErrors] ?? ([], 0)
+        guard let handle = try? FileHandle(forReadingFrom: fromErrors ? errors : output) else { return lines }
+        defer { try? handle.close() }
+        guard (try? handle.seek(toOffset: end)) != nil, let data = try? handle.readToEnd(), !data.isEmpty else { return lines }
+        let bytes = [UInt8](data)
+        var start = 0
+        var partial: String?
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while start < buffer.count {
+                guard let found = memchr(base + start, 0x0A, buffer.count - start) else {
+                    partial = String(decoding: buffer[start...], as: UTF8.self)
+                    return
+                }
+                let newline = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                if newline > start { lines.append(String(decoding: buffer[start..<newline], as: UTF8.self)) }
+                start = newline + 1
+            }
+        }
+        complete[fromErrors] = (lines, end + UInt64(start))
+        return partial.map { lines + [$0] } ?? lines
     }
 
     /// Polls until `condition` holds for its output (or error) lines, or `timeout` passes; the last lines seen.

@@ -16,7 +16,7 @@ extension Connection {
 /// Throws `invalidTitle` for titles a table view cannot show or the `sqlite3` shell would cut short.
 func validateTitle(_ title: String) throws {
     if title.isEmpty { throw ListStoreError.invalidTitle(title, reason: "a title cannot be empty") }
-    if title.utf8.contains(0) { throw ListStoreError.invalidTitle(title, reason: "a title cannot contain NUL characters") }
+    if ByteSearch.contains(0, in: title) { throw ListStoreError.invalidTitle(title, reason: "a title cannot contain NUL characters") }
 }
 
 /// The first value that appears a second time in `values`, or nil when all are distinct.

@@ -91,8 +91,10 @@ enum ValueDamage {
     private static func invalidUTF8(_ db: Connection, table: String, column: String, noun: String) throws -> [IntegrityProblem] {
         var ids: [Int64] = []
         var count = 0
-        // Only text with a byte of 0x80 or more can be invalid; the GLOB keeps the scan to those.
-        try db.cached("SELECT id, hex(\(column)) FROM \(table) WHERE \(column) IS NOT NULL AND hex(\(column)) GLOB '*[89A-F]*'").bind([]).forEachRow { row in
+        // Only text with a byte of 0x80 or more can be invalid; the GLOB keeps the scan to those. (GLOB reads
+        // such a byte, or any sequence starting with one, as a character above U+007F or as U+FFFD, never as
+        // printable ASCII; text that is all printable ASCII — most of it — is never decoded here.)
+        try db.cached("SELECT id, hex(\(column)) FROM \(table) WHERE \(column) IS NOT NULL AND \(column) GLOB '*[^ -~]*'").bind([]).forEachRow { row in
             guard let bytes = decodeHex(row.text(1)), String(strictUTF8: bytes) == nil else { return }
             count += 1
             if ids.count < namedLimit { ids.append(row.int64(0)) }

@@ -75,39 +75,14 @@ struct BackupTarget {
         return temporary
     }
 
-    /// Flushes the finished copy to disk, then gives it the target's name without replacing anything
-    /// that appeared there meanwhile (a hard link, which fails when the name is taken), and flushes the
-    /// folder so the name survives a power loss.
+    /// Flushes the finished copy to disk and gives it the target's name without replacing anything that
+    /// appeared there meanwhile (``FilePublishing``).
     func publish(_ temporary: String) throws {
-        let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(errno) }
-        let synced = fsync(descriptor) == 0 ? 0 : errno
-        close(descriptor)
-        guard synced == 0 else { throw failure(synced) }
-        if link(temporary, path) == 0 {
-            unlink(temporary)
-        } else {
-            let code = errno
-            if code == EEXIST { throw ListStoreError.backupTargetExists(path: path) }
-            guard Self.noHardLinks(code) else { throw failure(code) }
-            try publishWithoutHardLinks(temporary)
-        }
-        let folderDescriptor = open(folder, O_RDONLY | O_CLOEXEC)
-        if folderDescriptor >= 0 {
-            _ = fsync(folderDescriptor)  // some file systems cannot flush a folder; the copy itself is on disk
-            close(folderDescriptor)
-        }
-    }
-
-    /// On a file system without hard links: the name is claimed with an empty file of our own first
-    /// (`O_EXCL`, so an existing file is never replaced), then the copy is renamed over that claim.
-    private func publishWithoutHardLinks(_ temporary: String) throws {
-        let claim = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard claim >= 0 else { throw errno == EEXIST ? ListStoreError.backupTargetExists(path: path) : failure(errno) }
-        close(claim)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(path)
+        do {
+            try FilePublishing.publish(temporary, as: path, folder: folder)
+        } catch .nameTaken {
+            throw ListStoreError.backupTargetExists(path: path)
+        } catch .system(let code) {
             throw failure(code)
         }
     }
@@ -138,11 +113,6 @@ struct BackupTarget {
     /// Removes a temporary copy and whatever SQLite may have left beside it.
     static func remove(_ temporary: String) {
         for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
-    }
-
-    /// True for `link` failures that mean the file system has no hard links.
-    private static func noHardLinks(_ code: Int32) -> Bool {
-        code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EMLINK || code == ENOSYS
     }
 
     /// Folder and file name of `path` as written ("." for a bare name, "/" at the root).

@@ -25,9 +25,10 @@ public final class ListStore: Sendable {
     /// The read connections (see ``ReaderPool``); nil for `:memory:`, whose one connection does everything
     /// (an in-memory database is private to its connection, and has no other writer to wait for).
     private let readers: ReaderPool?
-    /// Whether the file is of an older schema version not yet migrated: the first read then migrates it
-    /// through the writer connection (once), since read connections see the file as it is.
-    private let readsNeedMigration: Locked<Bool>
+    /// Whether the file is not yet recognised (opening left that to the first transaction) or is of an
+    /// older schema version not yet migrated: the first read then goes through the writer connection
+    /// (once), since read connections see the file as it is.
+    private let readsNeedTheWriter: Locked<Bool>
     /// How the store was opened; recognises the file again under the write lock before a migration.
     private let opener: StoreOpener
     /// Observers of committed changes, and where they are in the change log.
@@ -41,16 +42,18 @@ public final class ListStore: Sendable {
         let connection: Connection
         /// The file is at an older schema version; the next transaction migrates it first.
         var migrationPending: Bool
+        /// Opening left recognising the file to the first transaction (``ListStore/Recognition``).
+        var recognitionPending: Bool
         /// Something was committed, so closing may checkpoint the WAL into the main file.
         var hasCommitted = false
     }
 
-    private init(opener: StoreOpener, opened: OpenedStore) {
+    init(opener: StoreOpener, opened: OpenedStore) {
         self.path = opener.path
         self.mode = opener.mode
         self.opener = opener
         self.isImmutableSnapshot = opened.isImmutableSnapshot
-        self.readsNeedMigration = Locked(opened.migrationPending)
+        self.readsNeedTheWriter = Locked(opened.migrationPending || opened.recognitionPending)
         if opener.path == StorePath.inMemory {
             self.readers = nil
         } else {
@@ -59,7 +62,7 @@ public final class ListStore: Sendable {
             let immutable = opened.isImmutableSnapshot
             self.readers = ReaderPool { [opener] in try opener.openReader(immutable: immutable, holding: files) }
         }
-        self.lock = Locked(ConnectionState(connection: opened.connection, migrationPending: opened.migrationPending))
+        self.lock = Locked(ConnectionState(connection: opened.connection, migrationPending: opened.migrationPending, recognitionPending: opened.recognitionPending))
     }
 
     deinit {
@@ -120,7 +123,8 @@ public final class ListStore: Sendable {
         return try locked { state in
             let connection = state.connection
             return try opener.translatingErrors {
-                let migrating = state.migrationPending
+                let recognising = state.recognitionPending
+                var migrating = state.migrationPending
                 var logSequence: Int64?
                 var entry = ChangeLog.Entry.structure
                 var changes: ChangeSet
@@ -136,7 +140,11 @@ public final class ListStore: Sendable {
                             delivering = true
                         }
                         // An older file is migrated in this same transaction: if the edit fails, so does the migration.
-                        if migrating { try Schema.migrator.migrateWithinTransaction(connection, validate: { try opener.recognise($0) }) }
+                        if recognising {
+                            migrating = try opener.recogniseWithinWrite(connection)
+                        } else if migrating {
+                            try Schema.migrator.migrateWithinTransaction(connection, validate: { try opener.recognise($0) })
+                        }
                         // Under the write lock: first deliver what others committed before this change.
                         try catchUpWithOtherConnections(connection, isWriter: true)
                         let logState = try ChangeLog.beginWriting(connection)
@@ -157,9 +165,12 @@ public final class ListStore: Sendable {
                 } catch let error as FileMovedError {
                     filesMoved(error.file, connection)
                     throw error
+                } catch let error as SQLiteError where recognising && error.isCorruptOrNotADatabase {
+                    throw opener.unreadable(error)  // found as the transaction began, before the recognition inside it
                 }
                 state.migrationPending = false
-                readsNeedMigration.withLock { $0 = false }
+                state.recognitionPending = false
+                readsNeedTheWriter.withLock { $0 = false }
                 committed(&state)
                 // The state after the commit, for a change set that describes it (ListVersion).
                 if let logSequence, case .edits = entry { changes.version = ListVersion(rawValue: logSequence) }
@@ -182,7 +193,28 @@ public final class ListStore: Sendable {
     /// committed state — without waiting for any writer (see ``ReaderPool``).
     func withReadTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try guardingReentrancy {
-            try migrateBeforeReading()
+            // Until the file is recognised (and migrated) the writer connection reads, recognising it in
+            // the same read transaction when opening left that to the first one.
+            if readsNeedTheWriter.withLock({ $0 }),
+                let value = try lock.withLock({ state -> T? in
+                    try opener.translatingErrors {
+                        guard state.recognitionPending || state.migrationPending else { return nil }
+                        let recognising = state.recognitionPending && mode != .readWrite
+                        if !recognising { try recogniseIfPending(&state) }
+                        try migrateIfPending(&state)
+                        let connection = state.connection
+                        let value = try connection.readTransaction {
+                            if recognising { _ = try opener.recogniseWithinRead(connection) }
+                            return try body(connection)
+                        }
+                        state.recognitionPending = false
+                        settled(state)
+                        return value
+                    }
+                })
+            {
+                return value
+            }
             return try reading { db, _ in try db.readTransaction { try body(db) } }
         }
     }
@@ -210,7 +242,7 @@ public final class ListStore: Sendable {
     /// write lock is held by then), never while it waits for the write lock.
     func readingToDeliver<T: Sendable>(_ body: (Connection, _ isWriter: Bool) throws -> T) throws -> T {
         try guardingReentrancy {
-            try migrateBeforeReading()
+            try prepareForReading()
             // The writer connection's lock (if taken) before the delivery lock, in the order a write takes them.
             return try reading { db, isWriter in try hub.delivering { try body(db, isWriter) } }
         }
@@ -220,6 +252,7 @@ public final class ListStore: Sendable {
     func withLockedConnection<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try locked { state in
             try opener.translatingErrors {
+                try recogniseIfPending(&state)
                 try migrateIfPending(&state)
                 return try body(state.connection)
             }
@@ -247,11 +280,32 @@ public final class ListStore: Sendable {
     /// This store's entry in the thread-local storage of the thread holding its lock.
     private var reentrancyKey: String { "ListStore.lock.\(UInt(bitPattern: ObjectIdentifier(self).hashValue))" }
 
-    /// Before the first read of a store opened for writing on an older file: migrates it through the
-    /// writer connection (waiting for it this once), since read connections see the file as it is.
-    private func migrateBeforeReading() throws {
-        guard readsNeedMigration.withLock({ $0 }) else { return }
-        try lock.withLock { state in try opener.translatingErrors { try migrateIfPending(&state) } }
+    /// Before the first read of a store whose file is not yet recognised or migrated: does both through
+    /// the writer connection (waiting for it this once), since read connections see the file as it is.
+    private func prepareForReading() throws {
+        guard readsNeedTheWriter.withLock({ $0 }) else { return }
+        try lock.withLock { state in
+            try opener.translatingErrors {
+                try recogniseIfPending(&state)
+                try migrateIfPending(&state)
+            }
+        }
+    }
+
+    /// Once the file is recognised and migrated, reads stop going through the writer connection.
+    private func settled(_ state: ConnectionState) {
+        if !state.recognitionPending && !state.migrationPending { readsNeedTheWriter.withLock { $0 = false } }
+    }
+
+    /// Recognises the file in a read transaction of its own, when opening left that to the first
+    /// transaction and the first call is not one that can do it inside its own (a write, or a reading
+    /// store's read).
+    private func recogniseIfPending(_ state: inout ConnectionState) throws {
+        guard state.recognitionPending else { return }
+        let connection = state.connection
+        state.migrationPending = try connection.readTransaction { try opener.recogniseWithinRead(connection) }
+        state.recognitionPending = false
+        settled(state)
     }
 
     /// Before the first read of a store opened for writing on an older file: migrates it, in its own
@@ -265,7 +319,7 @@ public final class ListStore: Sendable {
             throw error
         }
         state.migrationPending = false
-        readsNeedMigration.withLock { $0 = false }
+        settled(state)
         committed(&state)
     }
 
@@ -276,7 +330,7 @@ public final class ListStore: Sendable {
         guard !state.hasCommitted else { return }
         state.hasCommitted = true
         try? state.connection.setCheckpointOnClose(true)
-        try? opener.switchToWAL(state.connection)
+        opener.settleAfterFirstCommit(state.connection)
     }
 
     /// After a write (or a poll) found the connection's files moved. When only the main file moved — a

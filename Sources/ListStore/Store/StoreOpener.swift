@@ -9,6 +9,9 @@ struct OpenedStore {
     let migrationPending: Bool
     /// The file is read as an immutable snapshot (no locks, no `-shm`): commits by others are not seen.
     let isImmutableSnapshot: Bool
+    /// The file is not recognised yet: the first transaction recognises it, before anything else
+    /// (see ``ListStore/Recognition/inFirstTransaction``).
+    var recognitionPending = false
 }
 
 /// Opens a file as a ListStore: recognises it before writing anything, then configures it.
@@ -19,27 +22,39 @@ struct OpenedStore {
 /// `-shm` files beside the file; the next writer removes them when it closes. A writing open first
 /// recognises an existing file through such a read-only connection, and its own connection checkpoints
 /// on close only once it has committed something.
+///
+/// With ``ListStore/Recognition/inFirstTransaction`` the recognition waits for the store's first transaction and
+/// runs inside it: a write's `BEGIN IMMEDIATE` (which also migrates an older file) or a read's
+/// transaction. One command is then one transaction, and the file it recognised is the file it changes.
 struct StoreOpener: Sendable {
+    /// The database's path, as given: what the store's ``ListStore/path`` and messages say.
     let path: String
     let mode: ListStore.AccessMode
     let busyTimeout: Int32
     /// The file `path` names, symbolic links followed once, as SQLite follows them: its size, header,
     /// `-wal` and `-txid` are looked at here, not the link's.
     let filePath: String
+    /// The file the connection opens: `path`, or the temporary file a new store is built in before it
+    /// gets its name (see ``ListStore/creatingFile(at:busyTimeout:_:)``).
+    let connectionPath: String
+    let recognition: ListStore.Recognition
 
-    init(path: String, mode: ListStore.AccessMode, busyTimeout: Int32) {
+    init(path: String, mode: ListStore.AccessMode, busyTimeout: Int32, recognition: ListStore.Recognition = .atOpen, buildingIn temporary: String? = nil) {
         self.path = path
         self.mode = mode
         self.busyTimeout = busyTimeout
-        self.filePath = StorePath.resolvingLinks(path)
+        self.recognition = recognition
+        self.connectionPath = temporary ?? path
+        self.filePath = temporary ?? StorePath.resolvingLinks(path)
     }
 
     func open() throws -> OpenedStore {
         try translatingErrors {
-            try StorePath.check(path)
-            try WALOwnership.check(path, busyTimeout: busyTimeout)
+            try StorePath.check(connectionPath)
+            try WALOwnership.check(connectionPath, busyTimeout: busyTimeout)
             let opened = mode == .readWrite ? try openForWriting() : try openForReading()
             // The first read opened the -wal file: which one it is, to notice it being replaced later.
+            // (Without a read yet, the first write transaction notes it.)
             opened.connection.recordWALFile()
             return opened
         }
@@ -58,6 +73,11 @@ struct StoreOpener: Sendable {
     // MARK: Reading
 
     private func openForReading() throws -> OpenedStore {
+        if recognition == .inFirstTransaction, path != StorePath.inMemory, canMakeSharedMemoryFile, !journalFileExists {
+            let connection = try connect(.readOnly)
+            try connection.run("PRAGMA query_only = ON")
+            return OpenedStore(connection: connection, migrationPending: false, isImmutableSnapshot: false, recognitionPending: true)
+        }
         do {
             return try openForReading(as: .readOnly)
         } catch let error as SQLiteError where (error.isReadOnly || error.isCannotOpen) && !error.isHotJournal && !walFileExists {
@@ -86,6 +106,13 @@ struct StoreOpener: Sendable {
             throw ListStoreError.readReplica(path: path)
         }
         try recogniseBeforeWriting()
+        if recognition == .inFirstTransaction {
+            // An existing file only (a missing one is not created): recognised by the first transaction.
+            // (`synchronous` is set after the first commit: setting it reads the schema, which must wait
+            // for the recognition, and cannot be done inside a transaction.)
+            let connection = try connect(.readWrite)
+            return OpenedStore(connection: connection, migrationPending: false, isImmutableSnapshot: false, recognitionPending: true)
+        }
         let connection = try connect(.readWriteCreate)
         let version = try retryingWhileBusy { try examine(connection) }
         if version == 0 {
@@ -106,9 +133,7 @@ struct StoreOpener: Sendable {
     /// connection's own first read changes nothing in the file (it does not checkpoint on close until it
     /// has committed), so the file is recognised once, there.
     private func recogniseBeforeWriting() throws {
-        guard path != StorePath.inMemory, let size = StorePath.size(filePath), size > 0,
-            FileManager.default.fileExists(atPath: filePath + "-journal")
-        else { return }
+        guard path != StorePath.inMemory, let size = StorePath.size(filePath), size > 0, journalFileExists else { return }
         do {
             _ = try examine(try connect(.readOnly))
         } catch let error as SQLiteError where error.isHotJournal {
@@ -118,6 +143,14 @@ struct StoreOpener: Sendable {
             // No -shm file can be made here: the writing connection says what is wrong. (A lock held past
             // the busy timeout is thrown as it is: the writing connection would only wait as long again.)
         }
+    }
+
+    /// After a store's first commit: a file someone switched to another journal mode goes back to WAL,
+    /// and a store that recognised its file in that commit's transaction sets `synchronous` now. Best
+    /// effort: the file stays readable and safe either way.
+    func settleAfterFirstCommit(_ connection: Connection) {
+        if recognition == .inFirstTransaction, path != StorePath.inMemory { try? connection.run("PRAGMA synchronous = NORMAL") }
+        try? switchToWAL(connection)
     }
 
     /// Switches a new file to WAL journaling. SQLite answers `SQLITE_BUSY` without calling the busy
@@ -152,7 +185,7 @@ struct StoreOpener: Sendable {
 
     /// A connection in `connectionMode`, hardened, that does not checkpoint on close.
     func connect(_ connectionMode: Connection.Mode) throws -> Connection {
-        let connection = try Connection(path: path, mode: connectionMode)
+        let connection = try Connection(path: connectionPath, mode: connectionMode)
         connection.setBusyTimeout(milliseconds: busyTimeout)
         try connection.setCheckpointOnClose(false)
         try connection.enableDefensiveMode()
@@ -187,14 +220,13 @@ struct StoreOpener: Sendable {
         let version: Int
         let objectCount: Int
         do {
-            applicationID = try connection.scalarInt("PRAGMA application_id") ?? 0
-            version = try Migrator.version(of: connection)
-            objectCount = try connection.scalarInt("SELECT count(*) FROM sqlite_schema") ?? 0
+            // One statement: the application id, the schema version and how many schema objects there are.
+            (applicationID, version, objectCount) =
+                try connection.cached(
+                    "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_schema)"
+                ).bind([]).first { ($0.int(0), $0.int(1), $0.int(2)) } ?? (0, 0, 0)
         } catch let error as SQLiteError where error.isCorruptOrNotADatabase {
-            if FileHeader(path: filePath)?.applicationID == Int(Schema.applicationID) {
-                throw ListStoreError.corrupt("\(path): \(error.message)")
-            }
-            throw ListStoreError.notAListStore(path: path, reason: "not a SQLite database, or a damaged one: \(error.message)")
+            throw unreadable(error)
         }
         if applicationID == 0 && version == 0 && objectCount == 0 { return 0 }  // a new, empty file
         guard applicationID == Int(Schema.applicationID) else {
@@ -215,7 +247,51 @@ struct StoreOpener: Sendable {
         return version
     }
 
+    /// A file SQLite cannot read as a database: damaged, when its header says it is ours; otherwise
+    /// not a ListStore file. (Also for a store's first write transaction, whose `BEGIN IMMEDIATE` reads
+    /// the header before the recognition inside it runs.)
+    func unreadable(_ error: SQLiteError) -> ListStoreError {
+        if FileHeader(path: filePath)?.applicationID == Int(Schema.applicationID) {
+            return ListStoreError.corrupt("\(path): \(error.message)")
+        }
+        return ListStoreError.notAListStore(path: path, reason: "not a SQLite database, or a damaged one: \(error.message)")
+    }
+
     private var walFileExists: Bool { FileManager.default.fileExists(atPath: filePath + "-wal") }
+    private var journalFileExists: Bool { FileManager.default.fileExists(atPath: filePath + "-journal") }
+
+    /// Whether SQLite can open a `-shm` file beside the file for writing (make one, or write the one
+    /// there), which it needs to read a file in WAL mode; where it cannot, reading falls back to an
+    /// immutable read, which is decided while opening.
+    private var canMakeSharedMemoryFile: Bool {
+        let shm = filePath + "-shm"
+        if FileManager.default.fileExists(atPath: shm) { return access(shm, R_OK | W_OK) == 0 }
+        return access(StorePath.folder(of: filePath), W_OK | X_OK) == 0
+    }
+
+    // MARK: Recognising in the first transaction
+
+    /// Recognises the file inside the write transaction the caller has open (`BEGIN IMMEDIATE`: the
+    /// write lock is held, nothing is written yet) and migrates an older (or new, empty) file in that
+    /// same transaction, so that the edit and the migration commit or roll back together. Returns true
+    /// when it migrated.
+    func recogniseWithinWrite(_ connection: Connection) throws -> Bool {
+        let version = try examine(connection)
+        guard version < Schema.migrator.latestVersion else { return false }
+        try Schema.migrator.migrateWithinTransaction(connection)
+        return true
+    }
+
+    /// Recognises the file inside the read transaction the caller has open. Returns true when a store
+    /// opened for writing must migrate it before reading; a reading store refuses an older file.
+    func recogniseWithinRead(_ connection: Connection) throws -> Bool {
+        let version = try examine(connection)
+        guard version < Schema.migrator.latestVersion else { return false }
+        if mode == .readOnly {
+            throw ListStoreError.needsMigration(path: path, fileVersion: version, supportedVersion: Schema.migrator.latestVersion)
+        }
+        return mode == .readWrite
+    }
 
     /// A ListStore file shorter than its header says was truncated. Checked only when no -wal file
     /// holds newer pages, and only for files that carry ListStore's application id.

@@ -9,8 +9,7 @@ enum UICommand {
             throw command.usageError("ui needs a terminal: run it with standard input and output on a terminal, not a pipe or file")
         }
         try context.refuseDirectory()
-        guard context.databaseExists else { throw context.missingDatabase }
-        let store = try context.openForWriting()
+        let store = try context.openExistingForWriting()
         #if canImport(CNcurses)
             try runScreen(store: store, path: context.databaseFile)
             return .streamed

@@ -38,4 +38,24 @@ static inline const char *csqlite_open_wal_name(sqlite3 *db) {
     return sqlite3_filename_wal(name);
 }
 
+/* Reads the first `count` bytes of the file `name` through SQLite's own VFS, on a read-only connection
+   opened for this and closed at once; returns `count`, or 0 when the file cannot be opened or is shorter.
+   Not a plain open()/read()/close(): POSIX releases every lock a process holds on a file when the
+   process closes any descriptor of that file, so closing one beside a connection of this process would
+   drop that connection's locks, and another process could then take the file for unused (checkpoint
+   and delete its -wal). SQLite's unix VFS keeps such a descriptor open until the locks are released. */
+static inline int csqlite_read_file_prefix(const char *name, unsigned char *buffer, int count) {
+    sqlite3 *db = 0;
+    int read = 0;
+    if (sqlite3_open_v2(name, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, 0) == SQLITE_OK) {
+        sqlite3_file *file = 0;
+        if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK && file != 0 && file->pMethods != 0
+            && file->pMethods->xRead(file, buffer, count, 0) == SQLITE_OK) {
+            read = count;
+        }
+    }
+    sqlite3_close_v2(db);
+    return read;
+}
+
 #endif

@@ -326,13 +326,10 @@ struct FileHeader {
     let bytes: [UInt8]
 
     /// Reads the header of `path`; nil when it is not a SQLite file (or cannot be read).
+    /// (Read through SQLite, never with a descriptor of its own: see ``Connection/filePrefix(of:count:)``.)
     init?(path: String) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 100), data.count == 100,
-            data.starts(with: Array("SQLite format 3\u{0}".utf8))
-        else { return nil }
-        bytes = [UInt8](data)
+        guard let data = Connection.filePrefix(of: path, count: 100), data.starts(with: Array("SQLite format 3\u{0}".utf8)) else { return nil }
+        bytes = data
     }
 
     private func bigEndian(_ offset: Int, _ count: Int) -> Int { bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) } }

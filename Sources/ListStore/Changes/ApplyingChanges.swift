@@ -11,7 +11,8 @@ extension ListSnapshot {
     /// Applies `changes` the way UIKit's batch updates do — updates, deletions and move sources at the
     /// index paths before the change; insertions and move targets after it; everything else keeps its
     /// order — so that a snapshot of the state before a commit becomes exactly the state after it.
-    /// Throws ``ApplyError`` (and leaves the snapshot as it was) when the change set does not fit.
+    /// Throws ``ApplyError`` (and leaves the snapshot as it was) when the change set does not fit — also
+    /// when both carry versions and the change set's is not newer than the snapshot's (applied twice).
     /// The snapshot's ``version`` becomes the change set's (an empty change set leaves it as it was).
     public mutating func apply(_ changes: ChangeSet) throws {
         self = try applying(changes)
@@ -20,6 +21,13 @@ extension ListSnapshot {
     /// The snapshot with `changes` applied (see ``apply(_:)``).
     public func applying(_ changes: ChangeSet) throws -> ListSnapshot {
         func fail(_ text: String) -> ApplyError { ApplyError(description: text) }
+        // A change set of a state this snapshot already shows — applied twice (the write's own and the
+        // observer's copy), or older — would fit often enough to go unnoticed and duplicate rows.
+        if !changes.isEmpty, version.isVersioned, changes.version.isVersioned, changes.version <= version {
+            throw fail(
+                "the change set leads to \(changes.version) and this snapshot is already at \(version): it was applied before, or is older than the snapshot; apply each change set once, in order"
+            )
+        }
         var before = sections
 
         // Updates, in the coordinates before the change.

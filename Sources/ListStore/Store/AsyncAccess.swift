@@ -29,6 +29,21 @@ extension ListStore {
         try await onBackgroundThread { try self.read(body) }
     }
 
+    /// Runs `body` as one write transaction on index paths as drawn at `version`, like
+    /// ``write(asOf:_:)``, on a background thread: a swipe's delete never blocks the main thread while
+    /// another process holds the write lock. Returns the transaction's change set.
+    @discardableResult
+    public func writeInBackground(asOf version: ListVersion, _ body: @escaping @Sendable (AsOfTransaction) throws -> Void) async throws -> ChangeSet {
+        try await onBackgroundThread { try self.write(asOf: version, body) }
+    }
+
+    /// ``writeReturning(asOf:_:)`` on a background thread: what `body` returned, with the change set.
+    public func writeReturningInBackground<T: Sendable>(
+        asOf version: ListVersion, _ body: @escaping @Sendable (AsOfTransaction) throws -> T
+    ) async throws -> (value: T, changes: ChangeSet) {
+        try await onBackgroundThread { try self.writeReturning(asOf: version, body) }
+    }
+
     private func onBackgroundThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {

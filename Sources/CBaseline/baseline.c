@@ -209,12 +209,10 @@ int baseline_delete_at(baseline *store, int64_t section_id, int64_t index) {
     return finish(db, rc);
 }
 
-int baseline_delete_every(baseline *store, int64_t section_id, int step, int count) {
-    sqlite3 *db = store->db;
-    int rc = exec(db, "BEGIN IMMEDIATE");
-    if (rc) return rc;
+/* Deletes the rows at positions 0, step, 2*step, ... (`count` of them) through one prepared statement. */
+static int delete_positions(sqlite3 *db, int64_t section_id, int step, int count) {
     sqlite3_stmt *remove = NULL;
-    rc = sqlite3_prepare_v2(db, "DELETE FROM rows WHERE section_id = ?1 AND position = ?2", -1, &remove, NULL);
+    int rc = sqlite3_prepare_v2(db, "DELETE FROM rows WHERE section_id = ?1 AND position = ?2", -1, &remove, NULL);
     for (int i = 0; !rc && i < count; i++) {
         sqlite3_bind_int64(remove, 1, section_id);
         sqlite3_bind_int64(remove, 2, (int64_t)i * step);
@@ -223,6 +221,14 @@ int baseline_delete_every(baseline *store, int64_t section_id, int step, int cou
         sqlite3_reset(remove);
     }
     sqlite3_finalize(remove);
+    return rc;
+}
+
+int baseline_delete_every(baseline *store, int64_t section_id, int step, int count) {
+    sqlite3 *db = store->db;
+    int rc = exec(db, "BEGIN IMMEDIATE");
+    if (rc) return rc;
+    rc = delete_positions(db, section_id, step, count);
     /* The best set-based renumbering: rank the survivors from the first gap, through negatives. */
     if (!rc) rc = run4(db,
         "UPDATE rows SET position = -1 - ranked.new_position "
@@ -320,16 +326,7 @@ int limit_delete_every(baseline *store, int64_t section_id, int step, int count)
     sqlite3 *db = store->db;
     int rc = exec(db, "BEGIN IMMEDIATE");
     if (rc) return rc;
-    sqlite3_stmt *remove = NULL;
-    rc = sqlite3_prepare_v2(db, "DELETE FROM rows WHERE section_id = ?1 AND position = ?2", -1, &remove, NULL);
-    for (int i = 0; !rc && i < count; i++) {
-        sqlite3_bind_int64(remove, 1, section_id);
-        sqlite3_bind_int64(remove, 2, (int64_t)i * step);
-        rc = sqlite3_step(remove) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
-        if (!rc && sqlite3_changes(db) != 1) rc = SQLITE_NOTFOUND;
-        sqlite3_reset(remove);
-    }
-    sqlite3_finalize(remove);
+    rc = delete_positions(db, section_id, step, count);
     return finish(db, rc);
 }
 

@@ -98,6 +98,46 @@ import Testing
         try Connection(path: path, mode: .readWrite).executeScript(sql)
     }
 
+    /// The usual way to reset an AUTOINCREMENT table — its rows and its counter deleted — starts the log's
+    /// numbers again: entries numbered as the observer's last one name other commits. The observer must
+    /// reload (a reset), not take the renumbered log for the one it followed (red team, issue 20).
+    @Test func aLogWhoseCounterWasResetByHandIsAReset() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("counter.sqlite")
+        let store = try Self.makeStore(path)
+        for title in ["a", "b", "c"] { try store.renameSection(at: 0, to: title) }
+        var observer = try await Observer(path)
+        let before = try store.version().rawValue
+        try #require(before >= 2)
+        // Entries 1…`before` again, up to where the observer was: a row deleted, then titles set by hand.
+        let titles = (1..<before).map { _ in "UPDATE sections SET title = title || '.' WHERE position = 0;" }
+        try Self.shell(
+            path,
+            """
+            BEGIN;
+            DELETE FROM liststore_log;
+            DELETE FROM sqlite_sequence WHERE name = 'liststore_log';
+            DELETE FROM rows WHERE id = (SELECT max(id) FROM rows);
+            \(titles.joined(separator: "\n"))
+            COMMIT;
+            """)
+        #expect(try store.version().rawValue == before)
+        try await observer.catchUp()
+        #expect(observer.received == ["reset"])
+    }
+
+    /// The same deletions without touching the log's counter arrive as they always did.
+    @Test func handDeletionsWithTheCounterKeptAreResetsToo() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("kept.sqlite")
+        let store = try Self.makeStore(path)
+        for title in ["a", "b", "c"] { try store.renameSection(at: 0, to: title) }
+        var observer = try await Observer(path)
+        try Self.shell(path, "DELETE FROM rows WHERE id = (SELECT max(id) FROM rows)")
+        try await observer.catchUp()
+        #expect(observer.received == ["reset"])
+    }
+
     @Test(arguments: ["rows", "sections"])
     func idsChangedByHandReachObservers(table: String) async throws {
         let directory = try TemporaryDirectory()

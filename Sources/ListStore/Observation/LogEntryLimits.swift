@@ -56,6 +56,10 @@ struct LogHead {
     let lowestSectionID: Int64
     /// `PRAGMA schema_version`: it changes with every change to the schema, the logging triggers' included.
     let schemaVersion: Int64
+    /// The rowid of the change log's counter in `sqlite_sequence` (nil before the first entry): a counter
+    /// deleted and made again by hand — the usual way to reset an AUTOINCREMENT table — gets a new one,
+    /// and its sequence numbers start again, naming other commits than an observer saw.
+    let counterRow: Int64?
 
     static func read(_ db: Connection) throws -> LogHead {
         let head = try db.cached(
@@ -66,13 +70,14 @@ struct LogHead {
                    max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'sections'), 0), coalesce((SELECT max(id) FROM sections), 0)),
                    min(1, coalesce((SELECT min(id) FROM rows), 1)),
                    min(1, coalesce((SELECT min(id) FROM sections), 1)),
-                   (SELECT schema_version FROM pragma_schema_version)
+                   (SELECT schema_version FROM pragma_schema_version),
+                   (SELECT rowid FROM sqlite_sequence WHERE name = 'liststore_log')
             """
         ).bind([]).first { row in
             LogHead(
                 state: LogState(writing: row.isNull(0) ? nil : row.int64(0)), lastSequence: row.int64(1),
                 ceilings: IDCeilings(rows: row.int64(2), sections: row.int64(3)), lowestRowID: row.int64(4), lowestSectionID: row.int64(5),
-                schemaVersion: row.int64(6))
+                schemaVersion: row.int64(6), counterRow: row.isNull(7) ? nil : row.int64(7))
         }
         guard let head else { throw ListStoreError.corrupt("the change log's state cannot be read") }
         return head

@@ -68,6 +68,16 @@ final class ObservationHub: Sendable {
         var ceilings: IDCeilings
         var schemaVersion: Int64
         var writerDataVersion: Int?
+        /// The change log's counter (``LogHead/counterRow``) when the observers were at `logSequence`.
+        var counterRow: Int64?
+
+        /// Whether the change log read as `head` continues the one this position is in: its counter
+        /// neither made again (by hand: its numbers start over) nor moved back.
+        func isContinued(by head: LogHead) -> Bool {
+            guard head.lastSequence >= logSequence else { return false }
+            // Before the first entry there is no counter: the first one that appears is the log's own.
+            return counterRow == nil ? true : head.counterRow == counterRow
+        }
     }
 
     private struct State {

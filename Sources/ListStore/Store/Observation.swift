@@ -221,7 +221,9 @@ extension ListStore {
                             "its schema was changed outside ListStore (\(difference)), so hand edits may no longer be logged; undo that change in the sqlite3 shell or restore a backup"
                     )
                 }
-            } else if let changes = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, head: head, db) {
+            } else if position.isContinued(by: head),
+                let changes = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, head: head, db)
+            {
                 return (changes.isEmpty ? nil : changes, head, false)
             }
             do {
@@ -241,13 +243,15 @@ extension ListStore {
         hub.setPosition(
             ObservationHub.Position(
                 logSequence: head.lastSequence, ceilings: head.ceilings, schemaVersion: head.schemaVersion,
-                writerDataVersion: version ?? (unchanged ? position.writerDataVersion : nil)))
+                writerDataVersion: version ?? (unchanged ? position.writerDataVersion : nil), counterRow: head.counterRow))
     }
 
     /// Where the store is now, for an observer that starts here.
     static func position(_ db: Connection) throws -> ObservationHub.Position {
         let head = try LogHead.read(db)
-        return ObservationHub.Position(logSequence: head.lastSequence, ceilings: head.ceilings, schemaVersion: head.schemaVersion, writerDataVersion: nil)
+        return ObservationHub.Position(
+            logSequence: head.lastSequence, ceilings: head.ceilings, schemaVersion: head.schemaVersion, writerDataVersion: nil,
+            counterRow: head.counterRow)
     }
 
     static func dataVersion(_ db: Connection) throws -> Int {

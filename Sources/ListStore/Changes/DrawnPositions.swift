@@ -3,7 +3,9 @@
 ///
 /// A gap stays right before the row (or section) that was drawn below it — at the end of the section
 /// (or list) for the last gap — so rows inserted at that very place since land before it: the gap keeps
-/// its neighbours whenever they survive, and two inserts at one drawn gap keep their order.
+/// its neighbours whenever they survive, and two inserts at one drawn gap keep their order. When the row
+/// below moves away or is deleted, the gap stays where it is — after the row drawn above it — rather
+/// than following a neighbour that left.
 enum DrawnPositions {
     /// What became of a drawn place.
     enum Fate<Place: Equatable>: Equatable {

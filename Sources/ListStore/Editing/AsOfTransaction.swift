@@ -10,7 +10,8 @@ import SQLiteLayer
 /// row that moved is found where it is now; an insertion point (a gap) is kept right before the row
 /// drawn below it (at the end of the section for the last one), so it stays between the same
 /// neighbours, and rows inserted at that place since — by anyone, this closure included — come before
-/// it. A row or section deleted since is refused with ``ListStoreError/drawnRowDeleted(_:id:asOf:)``
+/// it (when the row drawn below it moved away or was deleted since, the gap stays after the row drawn
+/// above it). A row or section deleted since is refused with ``ListStoreError/drawnRowDeleted(_:id:asOf:)``
 /// or ``ListStoreError/drawnSectionDeleted(index:id:asOf:)``; a version the change log cannot
 /// translate with ``ListStoreError/versionNotTranslatable(_:reason:)``. The whole write is then rolled
 /// back: nothing changed.

@@ -78,9 +78,11 @@ enum Commands {
             summary: "Print one line per committed change — from any process or the sqlite3 shell — until interrupted.",
             details: """
                 Changes made elsewhere are noticed within about 0.1 s. With --json the first line is the state it
-                starts from (the show --json document), then each line is one change set,
-                {"changes":{"sections":{…},"rows":{…}}}, or {"reset":{"sections":[…]}} after edits made outside
-                ListStore that no change set describes. Reads only; never creates the database.
+                starts from (the show --json document, written as it is read, so a store of any size is watched
+                in constant memory), then each line is one change set,
+                {"changes":{"sections":{…},"rows":{…}},"version":N}, or {"reset":{"sections":[…]},"version":N}
+                after edits made outside ListStore that no change set describes; every document carries the
+                version of the state after it (for --as-of). Reads only; never creates the database.
                 """,
             example: "liststore watch --json",
             readme:

@@ -31,12 +31,37 @@ enum WALOwnership {
     /// Gives the finished copy at `path` (a backup's temporary file, which nobody else has open) an identity
     /// of its own: a copy is another file from then on, so the original's `-wal` beside a restored copy is
     /// refused like any other file's. A copy of a file older than version 4 has no identity to change.
+    ///
+    /// Its change log's numbers jump ahead too, by ``historyJump`` and a random amount below it: the copy's
+    /// commits after a restore are another history than the original's commits after the backup, and a
+    /// version of those (``ListVersion``: a mirror drawn before the restore) must never name one of these.
+    /// The copy's log then holds one `structure` entry at the jumped number: every version the original
+    /// reached since the backup is older than the copy's log, so an edit as of one is refused as
+    /// untranslatable instead of acting on another row.
     static func giveNewIdentity(toCopyAt path: String) throws {
         let copy = try Connection(path: path, mode: .readWrite)
         try copy.transaction(.immediate) {
             try copy.run("UPDATE sqlite_sequence SET seq = (random() & 9223372036854775807) | 1 WHERE name = ?1", [.text(identityRow)])
+            let hasLog = try copy.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'liststore_log'") ?? 0
+            guard hasLog > 0 else { return }
+            let jump = historyJump + Int64.random(in: 0..<historyJump)
+            // From the last number given out: the counter, or the last entry if the counter was set back by hand.
+            let last =
+                try copy.scalarInt(
+                    "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_log'), 0), coalesce((SELECT max(seq) FROM liststore_log), 0))"
+                ) ?? 0
+            guard Int64(last) < historyLimit else { return }
+            // The copy's log starts again with one entry no change set describes, at the jumped number: an
+            // unbroken log (nothing for `check` to report), through which no older version translates.
+            try copy.run("DELETE FROM liststore_log")
+            try copy.run("INSERT INTO liststore_log (seq, kind) VALUES (?1, 'structure')", [.integer(Int64(last) + jump)])
         }
     }
+
+    /// How far a copy's change-log numbers jump at least (2^32: more commits than a file makes).
+    static let historyJump: Int64 = 1 << 32
+    /// A log numbered this far already (by hand) keeps its numbers: a jump could reach 2^63 − 1.
+    static let historyLimit: Int64 = 1 << 60
 
     /// Reads of the main file alone take no lock, so a checkpoint writing it at that moment can make one
     /// read fail or differ; a `-wal` that does not belong stays refused however often it is read.

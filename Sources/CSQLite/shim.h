@@ -44,16 +44,19 @@ static inline const char *csqlite_open_wal_name(sqlite3 *db) {
    process closes any descriptor of that file, so closing one beside a connection of this process would
    drop that connection's locks, and another process could then take the file for unused (checkpoint
    and delete its -wal). SQLite's unix VFS keeps such a descriptor open until the locks are released. */
+static inline int csqlite_read_file_prefix(const char *name, unsigned char *buffer, int count);
+
+/* The same through the main file of the open connection `db` (no connection opened). */
+static inline int csqlite_read_main_prefix(sqlite3 *db, unsigned char *buffer, int count) {
+    sqlite3_file *file = 0;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || file == 0 || file->pMethods == 0) return 0;
+    return file->pMethods->xRead(file, buffer, count, 0) == SQLITE_OK ? count : 0;
+}
+
 static inline int csqlite_read_file_prefix(const char *name, unsigned char *buffer, int count) {
     sqlite3 *db = 0;
     int read = 0;
-    if (sqlite3_open_v2(name, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, 0) == SQLITE_OK) {
-        sqlite3_file *file = 0;
-        if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK && file != 0 && file->pMethods != 0
-            && file->pMethods->xRead(file, buffer, count, 0) == SQLITE_OK) {
-            read = count;
-        }
-    }
+    if (sqlite3_open_v2(name, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, 0) == SQLITE_OK) read = csqlite_read_main_prefix(db, buffer, count);
     sqlite3_close_v2(db);
     return read;
 }

@@ -28,11 +28,7 @@ extension ListStore {
     /// file at its path replaced or deleted — noticed at the next poll: ``ListStoreError/fileReplaced(path:reason:)``),
     /// rather than going quiet.
     public func observe(includingOtherConnections: Bool = true, pollInterval: Duration = .milliseconds(100)) -> ListObservation {
-        let id = UUID()
-        let (stream, continuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream(bufferingPolicy: .unbounded)
-        continuation.onTermination = { [hub] _ in hub.unsubscribe(id) }
-        start(id, .state(continuation), pollInterval: includingOtherConnections ? pollInterval : nil)
-        return ListObservation(stream: stream, store: self, id: id)
+        observeState(includingOtherConnections: includingOtherConnections, pollInterval: pollInterval, scanningInitialState: nil)
     }
 
     /// For `liststore watch --json`: ``observe(includingOtherConnections:pollInterval:)`` without holding
@@ -45,6 +41,14 @@ extension ListStore {
     package func observe(
         includingOtherConnections: Bool = true, pollInterval: Duration = .milliseconds(100),
         scanningInitialState initialState: @escaping @Sendable (_ scan: ((ScannedItem) throws -> Void) throws -> ListVersion) throws -> Void
+    ) -> ListObservation {
+        observeState(includingOtherConnections: includingOtherConnections, pollInterval: pollInterval, scanningInitialState: initialState)
+    }
+
+    /// A state observation, started with the whole state (`initialState` nil) or with a scan of it.
+    private func observeState(
+        includingOtherConnections: Bool, pollInterval: Duration,
+        scanningInitialState initialState: (@Sendable (_ scan: ((ScannedItem) throws -> Void) throws -> ListVersion) throws -> Void)?
     ) -> ListObservation {
         let id = UUID()
         let (stream, continuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream(bufferingPolicy: .unbounded)

@@ -197,7 +197,7 @@ struct StoreOpener: Sendable {
     /// schema version. Only reads.
     private func examine(_ connection: Connection) throws -> Int {
         do {
-            if mode != .inspect { try checkFileSize() }
+            if mode != .inspect { try checkFileSize(connection) }
             let version = try recognise(connection)
             if mode != .inspect && version > 0 { try probe(connection) }
             return version
@@ -295,9 +295,9 @@ struct StoreOpener: Sendable {
 
     /// A ListStore file shorter than its header says was truncated. Checked only when no -wal file
     /// holds newer pages, and only for files that carry ListStore's application id.
-    private func checkFileSize() throws {
+    private func checkFileSize(_ connection: Connection) throws {
         guard path != StorePath.inMemory, !walFileExists,
-            let header = FileHeader(path: filePath), header.applicationID == Int(Schema.applicationID),
+            let header = FileHeader(of: connection), header.applicationID == Int(Schema.applicationID),
             let expected = header.declaredSize,
             let fileSize = StorePath.size(filePath)
         else { return }
@@ -328,8 +328,17 @@ struct FileHeader {
     /// Reads the header of `path`; nil when it is not a SQLite file (or cannot be read).
     /// (Read through SQLite, never with a descriptor of its own: see ``Connection/filePrefix(of:count:)``.)
     init?(path: String) {
-        guard let data = Connection.filePrefix(of: path, count: 100), data.starts(with: Array("SQLite format 3\u{0}".utf8)) else { return nil }
-        bytes = data
+        self.init(bytes: Connection.filePrefix(of: path, count: 100))
+    }
+
+    /// Reads the header of the file `connection` has open, through that connection (no other is opened).
+    init?(of connection: Connection) {
+        self.init(bytes: connection.mainFilePrefix(count: 100))
+    }
+
+    private init?(bytes: [UInt8]?) {
+        guard let bytes, bytes.starts(with: Array("SQLite format 3\u{0}".utf8)) else { return nil }
+        self.bytes = bytes
     }
 
     private func bigEndian(_ offset: Int, _ count: Int) -> Int { bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) } }

@@ -10,6 +10,7 @@ let migrationFiles = [
     "0004_file_identity.sql",
     "0005_change_log_hardening.sql",
     "0006_change_log_record_v2.sql",
+    "0007_sparse_positions.sql",
 ]
 
 let package = Package(

@@ -95,6 +95,13 @@ package final class Connection {
         try check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0), sql: "sqlite3_db_config(SQLITE_DBCONFIG_TRUSTED_SCHEMA)")
     }
 
+    /// Turns off the file's triggers for this connection (`SQLITE_DBCONFIG_ENABLE_TRIGGER`): its writes
+    /// then do exactly what its statements say, and the triggers serve other programs' writes only.
+    /// Foreign-key actions (`ON DELETE CASCADE`) still run.
+    package func disableTriggers() throws {
+        try check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0), sql: "sqlite3_db_config(SQLITE_DBCONFIG_ENABLE_TRIGGER)")
+    }
+
     /// Whether closing the last connection to the file may checkpoint the WAL into the main file (and
     /// then remove the `-wal` and `-shm` files). SQLite does so by default; a connection that must not
     /// change the main file's bytes — one that only reads, or has not yet recognised the file — turns

@@ -88,6 +88,14 @@ package final class Statement {
         while try step() { try body(self) }
     }
 
+    /// Calls `body` for result rows until it returns false or the rows run out, then resets the statement.
+    package func forEachRowWhile(_ body: (Statement) throws -> Bool) throws {
+        defer { sqlite3_reset(handle) }
+        while try step() {
+            guard try body(self) else { return }
+        }
+    }
+
     /// Maps every result row through `transform`.
     package func map<T>(_ transform: (Statement) throws -> T) throws -> [T] {
         var results: [T] = []

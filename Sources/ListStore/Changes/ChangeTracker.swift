@@ -204,17 +204,18 @@ struct ChangeTracker {
         var found: [(path: ListIndexPath, section: SectionID, row: ListRow)] = []
         let query = try db.cached(
             """
-            SELECT s.position, r.position - s.row_base, s.id, r.id, r.title, r.payload
+            SELECT s.position, r.position, s.id, r.id, r.title, r.payload
             FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id BETWEEN ?1 AND ?2 ORDER BY r.id
             """)
+        var rows: [(section: Int, position: Int, sectionID: Int64, row: ListRow)] = []
         for run in merged {
             try query.bind([.integer(run.lowerBound), .integer(run.upperBound)]).forEachRow {
-                found.append(
-                    (
-                        ListIndexPath(section: $0.int(0), row: $0.int(1)), SectionID(rawValue: $0.int64(2)),
-                        ListRow(id: RowID(rawValue: $0.int64(3)), title: $0.text(4), payload: $0.optionalText(5))
-                    ))
+                rows.append(($0.int(0), $0.int(1), $0.int64(2), ListRow(id: RowID(rawValue: $0.int64(3)), title: $0.text(4), payload: $0.optionalText(5))))
             }
+        }
+        for row in rows {
+            let place = try RowBlocks(sectionID: row.sectionID, db: db).place(ofRowAt: row.position, id: row.row.id.rawValue)
+            found.append((ListIndexPath(section: row.section, row: place?.index ?? Int.min), SectionID(rawValue: row.sectionID), row.row))
         }
         return found
     }

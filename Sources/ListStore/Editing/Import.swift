@@ -95,6 +95,8 @@ public final class ListImporter {
             throw db.explainingFull(error, inserting: "sections")
         }
         let newID = db.lastInsertedRowID
+        try finishSection()
+        try RowBlocks.createFirstExtents(ofSection: newID, db)
         currentSection = (newID, index, 0)
         sectionsWritten += 1
         if tracksChanges { written.append(SectionSnapshot(id: SectionID(rawValue: newID), title: title, rows: [])) }
@@ -104,12 +106,13 @@ public final class ListImporter {
     public func addRow(id: RowID? = nil, title: String, payload: String? = nil) throws {
         try scope.check()
         guard let section = currentSection else { throw ListStoreError.invalidDocument("a row comes before any section") }
+        guard section.rows < RowSpacing.limit / RowSpacing.gap else { throw ListStoreError.invalidDocument("section \(section.index) has more rows than a section can hold") }
         try validateTitle(title)
         if let id, id.rawValue <= 0 { throw ListStoreError.invalidDocument("row id \(id.rawValue) is not a positive integer") }
         try db.validatePayload(payload)
         do {
             try insertRow.bind([
-                id.map { .integer($0.rawValue) } ?? .null, .integer(section.id), .int(section.rows),
+                id.map { .integer($0.rawValue) } ?? .null, .integer(section.id), .int(section.rows * RowSpacing.gap),
                 .text(title), .optionalText(payload),
             ]).run()
         } catch {
@@ -121,6 +124,14 @@ public final class ListImporter {
         }
         currentSection = (section.id, section.index, section.rows + 1)
         rowsWritten += 1
+    }
+
+    /// Cuts the section added last into blocks and pages: its rows sit at `k * RowSpacing.gap`.
+    func finishSection() throws {
+        guard let section = currentSection else { return }
+        guard section.rows < RowSpacing.limit / RowSpacing.gap else { throw ListStoreError.corrupt("section \(section.index) cannot hold \(section.rows) rows") }
+        try RowBlocks(sectionID: section.id, db: db).cutEvenlySpaced(count: section.rows, sizes: .standard)
+        currentSection = nil
     }
 
     /// Ends the importer's validity: the import's closure has returned.

@@ -22,8 +22,12 @@ public final class ListTransaction: ListReader {
     private var tracker: ChangeTracker?
     fileprivate var sectionOrderVerified = false
 
-    init(_ db: Connection, tracksChanges: Bool = true) {
+    /// When this transaction's edits split and merge blocks of rows.
+    let sizes: RowBlockSizes
+
+    init(_ db: Connection, tracksChanges: Bool = true, sizes: RowBlockSizes = .standard) {
         self.tracksChanges = tracksChanges
+        self.sizes = sizes
         super.init(db)
     }
 
@@ -79,12 +83,12 @@ extension ListTransaction {
     /// Section `index`, with the checks an edit runs before using it.
     func checkedSection(at index: Int) throws -> SectionRows {
         try verifiedSectionCount()
-        return try SectionRows.load(section: index, db)
+        return try SectionRows.load(section: index, db, sizes: sizes)
     }
 
     /// The section with id `id`, with the checks an edit runs before using it.
     func checkedSection(id: SectionID) throws -> SectionRows {
         try verifiedSectionCount()
-        return try SectionRows.load(sectionID: id.rawValue, index: try db.existingSectionIndex(id), db)
+        return try SectionRows.load(sectionID: id.rawValue, index: try db.existingSectionIndex(id), db, sizes: sizes)
     }
 }

@@ -20,8 +20,8 @@ extension ListTransaction {
     @discardableResult
     public func insertRows(_ rows: [any NewRowConvertible], before anchor: RowID) throws -> [RowID] {
         try whileOpen {
-            let (section, index) = try place(of: anchor)
-            return try insert(rows.map(\.newRow), into: section, at: index)
+            let (section, row) = try place(of: anchor)
+            return try insert(rows.map(\.newRow), into: section, at: row.index)
         }
     }
 
@@ -29,8 +29,8 @@ extension ListTransaction {
     @discardableResult
     public func insertRows(_ rows: [any NewRowConvertible], after anchor: RowID) throws -> [RowID] {
         try whileOpen {
-            let (section, index) = try place(of: anchor)
-            return try insert(rows.map(\.newRow), into: section, at: index + 1)
+            let (section, row) = try place(of: anchor)
+            return try insert(rows.map(\.newRow), into: section, at: row.index + 1)
         }
     }
 
@@ -59,12 +59,15 @@ extension ListTransaction {
             var changes = ChangeSet()
             var inserted: [(id: RowID, section: SectionID, path: ListIndexPath)] = []
             for section in 0..<sectionCount {
-                var target = try SectionRows.load(section: section, db)
+                var target = try SectionRows.load(section: section, db, sizes: sizes)
                 let index = target.count
-                let position = try target.openGap(at: index, width: 1, db)
-                do {
-                    try insert.bind([.integer(target.sectionID), .int(position), .text(row.title), .optionalText(row.payload)]).run()
-                } catch { throw db.explainingFull(error, inserting: "rows") }
+                let positions = try target.insertionPositions(at: index, width: 1)
+                for position in positions {
+                    do {
+                        try insert.bind([.integer(target.sectionID), .int(position), .text(row.title), .optionalText(row.payload)]).run()
+                    } catch { throw db.explainingFull(error, inserting: "rows") }
+                }
+                try target.noteInserted(positions, atIndex: index)
                 let id = RowID(rawValue: db.lastInsertedRowID)
                 inserted.append((id, SectionID(rawValue: target.sectionID), ListIndexPath(section: section, row: index)))
                 changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: index), row: ListRow(id: id, title: row.title, payload: row.payload)))
@@ -82,15 +85,15 @@ extension ListTransaction {
     public func updateRow(at indexPath: ListIndexPath, title: String? = nil, payload: PayloadUpdate = .unchanged) throws {
         try whileOpen {
             let section = try checkedSection(at: indexPath.section)
-            try update(rowID: try section.rowID(at: indexPath.row, db), in: section, at: indexPath, title: title, payload: payload)
+            try update(rowID: try section.place(at: indexPath.row).id, in: section, at: indexPath, title: title, payload: payload)
         }
     }
 
     /// Changes the title and/or payload of the row with `id`, wherever it is now.
     public func updateRow(id: RowID, title: String? = nil, payload: PayloadUpdate = .unchanged) throws {
         try whileOpen {
-            let (section, index) = try place(of: id)
-            try update(rowID: id.rawValue, in: section, at: ListIndexPath(section: section.sectionIndex, row: index), title: title, payload: payload)
+            let (section, row) = try place(of: id)
+            try update(rowID: id.rawValue, in: section, at: ListIndexPath(section: section.sectionIndex, row: row.index), title: title, payload: payload)
         }
     }
 
@@ -98,17 +101,15 @@ extension ListTransaction {
     public func moveRow(from: ListIndexPath, to: ListIndexPath) throws {
         try whileOpen {
             let source = try checkedSection(at: from.section)
-            try move(
-                rowID: try source.rowID(at: from.row, db), from: source, at: from.row, toSection: to.section == from.section ? nil : try checkedSection(at: to.section), row: to.row
-            )
+            try move(try source.place(at: from.row), from: source, toSection: to.section == from.section ? nil : try checkedSection(at: to.section), row: to.row)
         }
     }
 
     /// Moves the row with `id` so that its index path after the move is `to`.
     public func moveRow(id: RowID, to: ListIndexPath) throws {
         try whileOpen {
-            let (source, index) = try place(of: id)
-            try move(rowID: id.rawValue, from: source, at: index, toSection: to.section == source.sectionIndex ? nil : try checkedSection(at: to.section), row: to.row)
+            let (source, row) = try place(of: id)
+            try move(row, from: source, toSection: to.section == source.sectionIndex ? nil : try checkedSection(at: to.section), row: to.row)
         }
     }
 
@@ -116,10 +117,10 @@ extension ListTransaction {
     /// (at the end when nil).
     public func moveRow(id: RowID, toSection section: SectionID, at index: Int? = nil) throws {
         try whileOpen {
-            let (source, from) = try place(of: id)
+            let (source, row) = try place(of: id)
             let target = source.sectionID == section.rawValue ? nil : try checkedSection(id: section)
             let end = target.map(\.count) ?? source.count - 1
-            try move(rowID: id.rawValue, from: source, at: from, toSection: target, row: index ?? end)
+            try move(row, from: source, toSection: target, row: index ?? end)
         }
     }
 
@@ -141,9 +142,9 @@ extension ListTransaction {
             try verifiedSectionCount()
             var sections: [Int: SectionRows] = [:]
             let doomed = try indexPaths.map { path in
-                let section = try sections[path.section] ?? SectionRows.load(section: path.section, db)
+                let section = try sections[path.section] ?? SectionRows.load(section: path.section, db, sizes: sizes)
                 sections[path.section] = section
-                return DoomedRow(path: path, id: RowID(rawValue: try section.rowID(at: path.row, db)))
+                return DoomedRow(path: path, place: try section.place(at: path.row))
             }
             try delete(doomed, in: sections)
         }
@@ -156,9 +157,9 @@ extension ListTransaction {
             try verifiedSectionCount()
             var sections: [Int: SectionRows] = [:]
             let doomed = try ids.map { id in
-                let (path, sectionID) = try db.location(of: id)
-                if sections[path.section] == nil { sections[path.section] = try SectionRows.load(sectionID: sectionID, index: path.section, db) }
-                return DoomedRow(path: path, id: id)
+                let (path, sectionID, place) = try db.rowPlace(of: id)
+                if sections[path.section] == nil { sections[path.section] = try SectionRows.load(sectionID: sectionID, index: path.section, db, sizes: sizes) }
+                return DoomedRow(path: path, place: place)
             }
             try delete(doomed, in: sections)
         }
@@ -168,7 +169,8 @@ extension ListTransaction {
 
     private struct DoomedRow {
         let path: ListIndexPath
-        let id: RowID
+        let place: RowPlace
+        var id: RowID { RowID(rawValue: place.id) }
     }
 
     private func single(_ ids: [RowID]) throws -> RowID {
@@ -176,11 +178,11 @@ extension ListTransaction {
         return id
     }
 
-    /// The checked section holding the row with `id`, and the row's index in it.
-    private func place(of id: RowID) throws -> (section: SectionRows, index: Int) {
+    /// The checked section holding the row with `id`, and the row's place in it.
+    private func place(of id: RowID) throws -> (section: SectionRows, row: RowPlace) {
         try verifiedSectionCount()
-        let (path, sectionID) = try db.location(of: id)
-        return (try SectionRows.load(sectionID: sectionID, index: path.section, db), path.row)
+        let (path, sectionID, place) = try db.rowPlace(of: id)
+        return (try SectionRows.load(sectionID: sectionID, index: path.section, db, sizes: sizes), place)
     }
 
     private func insert(_ rows: [NewRow], into section: SectionRows, at index: Int?) throws -> [RowID] {
@@ -191,20 +193,21 @@ extension ListTransaction {
             throw ListStoreError.rowDestinationOutOfRange(ListIndexPath(section: target.sectionIndex, row: start), maxRow: target.count)
         }
         for row in rows { try db.validatePayload(row.payload) }
-        let firstPosition = try target.openGap(at: start, width: rows.count, db)
+        let positions = try target.insertionPositions(at: start, width: rows.count)
         var changes = ChangeSet()
         var ids: [RowID] = []
+        ids.reserveCapacity(rows.count)
         let insert = try db.cached("INSERT INTO rows (section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4)")
         for (offset, row) in rows.enumerated() {
             do {
-                try insert.bind([.integer(target.sectionID), .int(firstPosition + offset), .text(row.title), .optionalText(row.payload)]).run()
+                try insert.bind([.integer(target.sectionID), .int(positions[offset]), .text(row.title), .optionalText(row.payload)]).run()
             } catch { throw db.explainingFull(error, inserting: "rows") }
             let id = RowID(rawValue: db.lastInsertedRowID)
             ids.append(id)
             changes.insertedRows.append(
                 .init(indexPath: ListIndexPath(section: target.sectionIndex, row: start + offset), row: ListRow(id: id, title: row.title, payload: row.payload)))
         }
-        try target.save(db)
+        try target.noteInserted(positions, atIndex: start)
         let sectionID = SectionID(rawValue: target.sectionID)
         let sectionIndex = target.sectionIndex
         record(changes, [.rowsInserted(ids: EditEvent.runs(ids), section: sectionID.rawValue, sectionIndex: sectionIndex, at: start)])
@@ -213,33 +216,32 @@ extension ListTransaction {
 
     private func move(_ id: RowID, nextTo anchor: RowID, after: Bool) throws {
         guard id != anchor else { return }
-        let (source, from) = try place(of: id)
-        let (anchorSection, anchorIndex) = try place(of: anchor)
+        let (source, row) = try place(of: id)
+        let (anchorSection, anchorRow) = try place(of: anchor)
+        let anchorIndex = anchorRow.index
         if anchorSection.sectionID == source.sectionID {
             // The index after the move: the anchor's index once the moving row has left, plus one for "after".
-            let anchorAfterLeaving = anchorIndex - (from < anchorIndex ? 1 : 0)
-            try move(rowID: id.rawValue, from: source, at: from, toSection: nil, row: anchorAfterLeaving + (after ? 1 : 0))
+            let anchorAfterLeaving = anchorIndex - (row.index < anchorIndex ? 1 : 0)
+            try move(row, from: source, toSection: nil, row: anchorAfterLeaving + (after ? 1 : 0))
         } else {
-            try move(rowID: id.rawValue, from: source, at: from, toSection: anchorSection, row: anchorIndex + (after ? 1 : 0))
+            try move(row, from: source, toSection: anchorSection, row: anchorIndex + (after ? 1 : 0))
         }
     }
 
     /// Moves a row from `source` (at `from`) to row index `row` after the move, in `target` (nil: the same section).
-    private func move(rowID: Int64, from source: SectionRows, at from: Int, toSection target: SectionRows?, row: Int) throws {
+    private func move(_ place: RowPlace, from source: SectionRows, toSection target: SectionRows?, row: Int) throws {
         var source = source
+        let rowID = place.id
+        let from = place.index
         let fromPath = ListIndexPath(section: source.sectionIndex, row: from)
         let toPath = ListIndexPath(section: target?.sectionIndex ?? source.sectionIndex, row: row)
         if var target {
             guard (0...target.count).contains(row) else { throw ListStoreError.rowDestinationOutOfRange(toPath, maxRow: target.count) }
-            try source.detach(rowID: rowID, at: from, db)
-            try target.attach(rowID: rowID, at: row, db)
-            try source.save(db)
-            try target.save(db)
+            try source.move(place, into: &target, at: row)
         } else {
             guard (0..<source.count).contains(row) else { throw ListStoreError.rowDestinationOutOfRange(toPath, maxRow: source.count - 1) }
             guard from != row else { return }
-            try source.move(rowID: rowID, from: from, to: row, db)
-            try source.save(db)
+            try source.move(place, from: from, to: row)
         }
         var changes = ChangeSet()
         let id = RowID(rawValue: rowID)
@@ -250,13 +252,9 @@ extension ListTransaction {
     }
 
     private func delete(_ doomed: [DoomedRow], in sections: [Int: SectionRows]) throws {
-        let remove = try db.cached("DELETE FROM rows WHERE id = ?1")
-        for row in doomed { try remove.bind([.integer(row.id.rawValue)]).run() }
-        let gapsBySection = Dictionary(grouping: doomed.map(\.path), by: \.section)
-        for (section, paths) in gapsBySection {
-            guard var rows = sections[section] else { continue }
-            try rows.closeGaps(at: paths.map(\.row).sorted(), db)
-            try rows.save(db)
+        for (section, rows) in Dictionary(grouping: doomed, by: \.path.section) {
+            guard var target = sections[section] else { continue }
+            try target.delete(rows.map(\.place))
         }
         var changes = ChangeSet()
         changes.deletedRows = doomed.map { .init(indexPath: $0.path, id: $0.id) }

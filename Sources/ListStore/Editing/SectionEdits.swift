@@ -17,6 +17,7 @@ extension ListTransaction {
                 try db.run("INSERT INTO sections (position, title) VALUES (?1, ?2)", [.int(position), .text(title)])
             } catch { throw db.explainingFull(error, inserting: "sections") }
             let id = SectionID(rawValue: db.lastInsertedRowID)
+            try RowBlocks.createFirstExtents(ofSection: id.rawValue, db)
             var changes = ChangeSet()
             changes.insertedSections = [.init(index: position, section: SectionSnapshot(id: id, title: title, rows: []))]
             record(changes, [.sectionInserted(id: id.rawValue, index: position)])

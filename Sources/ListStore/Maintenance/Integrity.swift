@@ -18,53 +18,80 @@ public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// One section whose row positions, count or base are not what ListStore keeps them at.
+/// One section whose rows, blocks and pages are not as ListStore keeps them: a recorded count that is
+/// not its number of rows, blocks or pages that do not count the rows they hold (a hand edit of
+/// `row_blocks` or `row_pages`, or of positions with the triggers off), or positions outside the range
+/// ListStore writes.
 struct RowPositionState {
     let sectionID: Int64
     let index: Int
-    let base: Int
     let storedCount: Int
     let count: Int
-    let low: Int
-    let high: Int
-
-    /// Positions that are not exactly `base ..< base + count`.
-    var hasGap: Bool {
-        count > 0 && (low != base || Addressing.rowIndex(position: high, base: base) != count - 1)
-    }
-    var baseOutOfRange: Bool { base <= -SectionRows.positionLimit || base >= SectionRows.positionLimit }
+    let countsAgree: Bool
+    let pageTotal: Int
+    let positionsInRange: Bool
 
     var problems: [IntegrityProblem] {
         var problems: [IntegrityProblem] = []
         if count != storedCount {
             problems.append(IntegrityProblem("section \(index) records \(storedCount) rows but has \(count)"))
         }
-        if hasGap {
-            let first = Addressing.rowIndex(position: low, base: base)
-            let last = Addressing.rowIndex(position: high, base: base)
-            problems.append(IntegrityProblem("rows of section \(index) have positions \(first)…\(last) (relative to its base) for \(count) rows, not 0…\(count - 1)"))
+        if !countsAgree || pageTotal != count {
+            problems.append(
+                IntegrityProblem("the blocks and pages of section \(index) do not count its \(count) rows (row_blocks, row_pages): indexes may skip or repeat"))
         }
-        if baseOutOfRange {
-            problems.append(IntegrityProblem("section \(index) has row_base \(base), outside ±\(SectionRows.positionLimit)"))
+        if !positionsInRange {
+            problems.append(IntegrityProblem("rows of section \(index) have positions outside ±2^61, beyond what ListStore writes"))
         }
         return problems
     }
 
-    /// Every damaged section, in display order (one pass over the rows).
+    /// Every damaged section, in display order (one pass over the rows, blocks and pages).
     static func damaged(_ db: Connection) throws -> [RowPositionState] {
-        try db.cached(
-            """
-            SELECT s.id, s.position, s.row_base, s.row_count, count(r.id), min(r.position), max(r.position)
-            FROM sections AS s LEFT JOIN rows AS r ON r.section_id = s.id
-            GROUP BY s.id
-            HAVING count(r.id) <> s.row_count OR s.row_base >= ?1 OR s.row_base <= -?1
-                OR (count(r.id) > 0 AND (min(r.position) <> s.row_base OR max(r.position) - s.row_base <> count(r.id) - 1))
-            ORDER BY s.position
-            """
-        ).bind([.int(SectionRows.positionLimit)]).map { row in
-            RowPositionState(
-                sectionID: row.int64(0), index: row.int(1), base: row.int(2), storedCount: row.int(3),
-                count: row.int(4), low: row.int(5), high: row.int(6))
+        let sections = try db.cached("SELECT id, position, row_count FROM sections ORDER BY position").bind([])
+            .map { (id: $0.int64(0), index: $0.int(1), count: $0.int(2)) }
+        var damaged: [RowPositionState] = []
+        for section in sections {
+            var indexer = try RowIndexer(sectionID: section.id, db)
+            var count = 0
+            var inRange = true
+            var dense = true
+            try db.cached("SELECT position FROM rows WHERE section_id = ?1 ORDER BY position").bind([.integer(section.id)]).forEachRow { row in
+                let position = row.int(0)
+                if position <= -RowSpacing.limit || position >= RowSpacing.limit { inRange = false }
+                if indexer.index(ofRowAt: position) != count { dense = false }
+                count += 1
+            }
+            indexer.finish()
+            let state = RowPositionState(
+                sectionID: section.id, index: section.index, storedCount: section.count, count: count,
+                countsAgree: indexer.countsAgree && dense, pageTotal: indexer.total, positionsInRange: inRange)
+            if !state.problems.isEmpty { damaged.append(state) }
         }
+        return damaged
+    }
+}
+
+/// Blocks and pages whose section no longer exists (deleted by hand with foreign keys off).
+enum OrphanExtents {
+    static func count(_ db: Connection) throws -> Int {
+        try db.scalarInt(
+            """
+            SELECT (SELECT count(*) FROM row_blocks WHERE section_id NOT IN (SELECT id FROM sections))
+                 + (SELECT count(*) FROM row_pages WHERE section_id NOT IN (SELECT id FROM sections))
+            """) ?? 0
+    }
+
+    static func problems(_ db: Connection) throws -> [IntegrityProblem] {
+        let count = try count(db)
+        return count == 0 ? [] : [IntegrityProblem("\(count) row blocks or pages belong to sections that do not exist (deleted outside ListStore)")]
+    }
+
+    static func remove(_ db: Connection) throws -> [String] {
+        let count = try count(db)
+        guard count > 0 else { return [] }
+        try db.run("DELETE FROM row_blocks WHERE section_id NOT IN (SELECT id FROM sections)")
+        try db.run("DELETE FROM row_pages WHERE section_id NOT IN (SELECT id FROM sections)")
+        return ["removed \(count) row blocks or pages of sections that no longer exist"]
     }
 }

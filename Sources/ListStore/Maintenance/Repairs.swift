@@ -24,6 +24,7 @@ enum Repairs {
         }
         try db.run("INSERT INTO sections (position, title) VALUES (?1, ?2)", [.int(position), .text(recoveredSectionTitle)])
         let sectionID = db.lastInsertedRowID
+        try RowBlocks.createFirstExtents(ofSection: sectionID, db)
         try db.run(
             """
             UPDATE rows SET section_id = ?1, position = ranked.new_position
@@ -31,6 +32,7 @@ enum Repairs {
                   WHERE NOT EXISTS (SELECT 1 FROM sections AS s WHERE s.id = rows.section_id)) AS ranked
             WHERE rows.id = ranked.id
             """, [.integer(sectionID)])
+        _ = try RowBlocks(sectionID: sectionID, db: db).rebuild(sizes: .standard)
         return orphans.map { orphan in
             "section #\(orphan.missingSectionID) was deleted outside ListStore: moved its \(orphan.count == 1 ? "row" : "\(orphan.count) rows") into a new section \"\(recoveredSectionTitle)\" (#\(sectionID))"
         }
@@ -45,23 +47,16 @@ enum Repairs {
         return ["sections: renumbered \(order.count) sections (positions ran from \(order.low) to \(order.high))"]
     }
 
+    /// Gives every damaged section's rows fresh positions in their order and counts them into new
+    /// blocks and pages (``RowBlocks/rebuild(sizes:leavingRoom:before:)``).
     static func rowPositions(_ db: Connection) throws -> [String] {
         try RowPositionState.damaged(db).map { section in
-            if section.count > 0 {
-                try renumber(
-                    db, table: "rows", filter: "section_id = ?1", [.integer(section.sectionID)], count: section.count,
-                    low: section.low, high: section.high, what: "the rows of section \(section.index) (#\(section.sectionID))")
-            }
-            try db.run("UPDATE sections SET row_base = 0, row_count = ?2 WHERE id = ?1", [.integer(section.sectionID), .int(section.count)])
+            _ = try RowBlocks(sectionID: section.sectionID, db: db).rebuild(sizes: .standard)
             var what: [String] = []
-            if section.hasGap {
-                what.append(
-                    "positions \(Addressing.rowIndex(position: section.low, base: section.base))…\(Addressing.rowIndex(position: section.high, base: section.base)) for \(section.count) rows"
-                )
-            }
             if section.storedCount != section.count { what.append("recorded \(section.storedCount) rows, has \(section.count)") }
-            if section.baseOutOfRange { what.append("row_base \(section.base) out of range") }
-            return "section \(section.index): renumbered \(section.count) rows (\(what.joined(separator: "; ")))"
+            if !section.countsAgree || section.pageTotal != section.count { what.append("its blocks and pages did not count its rows") }
+            if !section.positionsInRange { what.append("positions out of range") }
+            return "section \(section.index): renumbered \(section.count) rows and counted them afresh (\(what.joined(separator: "; ")))"
         }
     }
 

@@ -22,14 +22,22 @@ extension Connection {
         return index
     }
 
-    /// The current index path of row `id`, with its section's id, or `unknownRow`.
+    /// The current index path of row `id`, with its section's id, or `unknownRow` (by the addressing
+    /// rule: a few index look-ups and sums over one page's blocks and the section's pages).
     func location(of id: RowID) throws -> (path: ListIndexPath, section: Int64) {
-        let found = try cached(
-            """
-            SELECT s.position, r.position - s.row_base, s.id FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1
-            """
-        ).bind([.integer(id.rawValue)]).first { (ListIndexPath(section: $0.int(0), row: $0.int(1)), $0.int64(2)) }
-        guard let found else { throw ListStoreError.unknownRow(id) }
-        return (found.0, found.1)
+        let found = try rowPlace(of: id)
+        return (found.path, found.section)
+    }
+
+    /// ``location(of:)`` with the row's place in its blocks.
+    func rowPlace(of id: RowID) throws -> (path: ListIndexPath, section: Int64, place: RowPlace) {
+        guard
+            let row = try cached("SELECT r.position, s.position, s.id FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1")
+                .bind([.integer(id.rawValue)]).first({ (position: $0.int(0), sectionIndex: $0.int(1), section: $0.int64(2)) })
+        else { throw ListStoreError.unknownRow(id) }
+        guard let place = try RowBlocks(sectionID: row.section, db: self).place(ofRowAt: row.position, id: id.rawValue) else {
+            throw ListStoreError.positionsDamaged(section: row.sectionIndex)
+        }
+        return (ListIndexPath(section: row.sectionIndex, row: place.index), row.section, place)
     }
 }

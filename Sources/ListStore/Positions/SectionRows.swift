@@ -1,216 +1,294 @@
 import SQLiteLayer
 
-/// The rows of one section inside a write transaction: where they are and how to shift them.
+/// The rows of one section inside a transaction: which row is at an index, and where new or moved rows go.
 ///
-/// A row's index is `position - base`; positions are contiguous (`base ..< base + count`) but need not
-/// start at 0. Head and tail inserts move the base instead of the rows; a middle edit shifts whichever
-/// side is shorter; closing the gaps of a multi-row delete shifts each run of survivors once.
-///
-/// A shift moves the rows far up into a parking range first and then down to their final positions, so
-/// UNIQUE(section_id, position) holds whatever order SQLite visits the rows in.
+/// Rows are ordered by sparse positions and counted in blocks and pages (``RowBlocks``); a row's index
+/// is found through the counts, never by counting rows (``Addressing``). An insert writes its rows at
+/// positions between their neighbours' and adds to one block's count; a delete removes its rows and
+/// subtracts; a move rewrites one row. Nothing else is renumbered, except the rows of one block when two
+/// neighbours leave no room between them (and, as a last resort, the whole section).
 struct SectionRows {
-    /// Real positions stay within ±2^47, far below the parking range.
-    static let positionLimit = 1 << 47
-    /// Where a shifted block waits between the two statements of a shift.
-    static let parkingOffset = 1 << 52
-    static let parkingThreshold = 1 << 51
-    /// Where a moving row waits while the rows around it shift.
-    static let movingRowSpot = 1 << 50
-    /// The most positions one UPDATE covers: SQLite collects the rows to update first, so this bounds
-    /// its memory whatever the size of the section.
-    static let window = 16_384
-
     let sectionID: Int64
     /// The section's index, for index paths in errors and change sets.
     let sectionIndex: Int
-    private(set) var base: Int
+    /// The number of rows (the section's recorded count, which ``verify(_:)`` checks against its pages).
     private(set) var count: Int
-    private let storedBase: Int
+    let sizes: RowBlockSizes
 
-    /// Reads section `index` and checks, with three index look-ups, that its positions are exactly
-    /// `base ..< base + count`; a hand-edited gap or a wrong count throws `positionsDamaged`. An edit
-    /// checks the section order (``SectionOrder/verify(_:)``) once, before loading its sections.
-    static func load(section index: Int, _ db: Connection) throws -> SectionRows {
-        let rows = try locate(section: index, db)
+    /// Reads section `index` and checks it (``verify(_:)``). An edit checks the section order
+    /// (``SectionOrder/verify(_:)``) once, before loading its sections.
+    static func load(section index: Int, _ db: Connection, sizes: RowBlockSizes = .standard) throws -> SectionRows {
+        let rows = try locate(section: index, db, sizes: sizes)
         try rows.verify(db)
         return rows
     }
 
-    /// Reads section `index` — the section whose stored position is `index`, the one reads show at
-    /// that index — without checking its rows' positions: enough for reads, which must keep working on
-    /// a damaged file.
-    static func locate(section index: Int, _ db: Connection) throws -> SectionRows {
+    /// Reads section `index` — the section whose stored position is `index`, the one reads show at that
+    /// index — without checking its blocks: enough for reads that must keep working on a damaged file.
+    static func locate(section index: Int, _ db: Connection, sizes: RowBlockSizes = .standard) throws -> SectionRows {
         guard index >= 0,
-            let found = try db.cached("SELECT id, row_base, row_count FROM sections WHERE position = ?1")
-                .bind([.int(index)]).first({ (id: $0.int64(0), base: $0.int(1), count: $0.int(2)) })
+            let found = try db.cached("SELECT id, row_count FROM sections WHERE position = ?1")
+                .bind([.int(index)]).first({ (id: $0.int64(0), count: $0.int(1)) })
         else {
             throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
         }
-        return SectionRows(sectionID: found.id, sectionIndex: index, base: found.base, count: found.count, storedBase: found.base)
+        return SectionRows(sectionID: found.id, sectionIndex: index, count: found.count, sizes: sizes, db: db)
     }
 
     /// Loads and checks the section with `id` (whose index is `index`).
-    static func load(sectionID id: Int64, index: Int, _ db: Connection) throws -> SectionRows {
-        guard
-            let found = try db.cached("SELECT row_base, row_count FROM sections WHERE id = ?1")
-                .bind([.integer(id)]).first({ (base: $0.int(0), count: $0.int(1)) })
-        else {
+    static func load(sectionID id: Int64, index: Int, _ db: Connection, sizes: RowBlockSizes = .standard) throws -> SectionRows {
+        guard let count = try db.cached("SELECT row_count FROM sections WHERE id = ?1").bind([.integer(id)]).first({ $0.int(0) }) else {
             throw ListStoreError.unknownSection(SectionID(rawValue: id))
         }
-        let rows = SectionRows(sectionID: id, sectionIndex: index, base: found.base, count: found.count, storedBase: found.base)
+        let rows = SectionRows(sectionID: id, sectionIndex: index, count: count, sizes: sizes, db: db)
         try rows.verify(db)
         return rows
     }
 
-    /// Throws `positionsDamaged` unless the base and count are within the position limit and the
-    /// lowest and highest positions are exactly `base` and `base + count - 1` (three index look-ups).
-    /// Damage these look-ups cannot see (an interior gap together with a wrong count) leaves reads and
-    /// edits agreeing all the same: both address rows by `position - base` (``Addressing``).
+    /// Throws `positionsDamaged` unless the section has its first block and page, its recorded count is
+    /// the sum of its pages' counts and within range, and its rows' positions are within the range
+    /// ListStore writes: a handful of index look-ups and one pass over the pages. Damage these cannot
+    /// see (counts moved between blocks or pages) leaves reads and edits agreeing all the same: both
+    /// find rows through the same counts (``Addressing``), and `check` finds it.
     func verify(_ db: Connection) throws {
-        let limit = Self.positionLimit
-        guard count >= 0, count < limit, base > -limit, base < limit else {
-            throw ListStoreError.positionsDamaged(section: sectionIndex)
-        }
-        let bounds = try db.cached(
+        let found = try db.cached(
             """
-            SELECT (SELECT min(position) FROM rows WHERE section_id = ?1), (SELECT max(position) FROM rows WHERE section_id = ?1)
+            SELECT (SELECT count(*) FROM row_blocks WHERE section_id = ?1 AND start = ?2),
+                   (SELECT count(*) FROM row_pages WHERE section_id = ?1 AND start = ?2),
+                   (SELECT coalesce(sum(row_count), 0) FROM row_pages WHERE section_id = ?1),
+                   (SELECT min(position) FROM rows WHERE section_id = ?1),
+                   (SELECT max(position) FROM rows WHERE section_id = ?1)
             """
-        ).bind([.integer(sectionID)]).first { ($0.isNull(0) ? nil : $0.int(0), $0.isNull(1) ? nil : $0.int(1)) }
-        let expected: (Int?, Int?) = count == 0 ? (nil, nil) : (base, base + count - 1)
-        guard bounds?.0 == expected.0, bounds?.1 == expected.1 else {
-            throw ListStoreError.positionsDamaged(section: sectionIndex)
+        ).bind([.integer(sectionID), .int(RowSpacing.sectionStart)]).first { row in
+            (blocks: row.int(0), pages: row.int(1), pageTotal: row.int(2), low: row.isNull(3) ? nil : row.int(3), high: row.isNull(4) ? nil : row.int(4))
         }
-    }
-
-    /// The id of the row at `index` (the row stored at `base + index`), or a `rowIndexOutOfRange` error.
-    /// An index within the count whose position holds no row means the positions were damaged by hand.
-    func rowID(at index: Int, _ db: Connection) throws -> Int64 {
-        guard index >= 0, index < count else {
-            throw ListStoreError.rowIndexOutOfRange(ListIndexPath(section: sectionIndex, row: index), rowCount: count)
-        }
-        guard let position = Addressing.position(ofRow: index, base: base),
-            let id = try db.cached("SELECT id FROM rows WHERE section_id = ?1 AND position = ?2")
-                .bind([.integer(sectionID), .int(position)]).first({ $0.int64(0) })
+        guard let found, found.blocks == 1, found.pages == 1, found.pageTotal == count, count >= 0,
+            (found.low ?? 0) > -RowSpacing.limit, (found.high ?? 0) < RowSpacing.limit, (found.low == nil) == (count == 0)
         else {
             throw ListStoreError.positionsDamaged(section: sectionIndex)
         }
-        return id
     }
 
-    /// Makes room for `width` rows at `index` (0...count) and returns the position of the first one.
-    /// The caller inserts exactly `width` rows at the returned positions, then calls `save`.
-    mutating func openGap(at index: Int, width: Int, _ db: Connection) throws -> Int {
-        guard width > 0 else { return base + index }
-        if index < count && index < count - index {
-            try shift(from: base, upTo: base + index, by: -width, db)
-            base -= width
-        } else {
-            try shift(from: base + index, upTo: base + count, by: width, db)
+    private var blocks: RowBlocks { RowBlocks(sectionID: sectionID, db: db) }
+    private var db: Connection { connection }
+    private let connection: Connection
+
+    init(sectionID: Int64, sectionIndex: Int, count: Int, sizes: RowBlockSizes, db: Connection) {
+        self.sectionID = sectionID
+        self.sectionIndex = sectionIndex
+        self.count = count
+        self.sizes = sizes
+        self.connection = db
+    }
+
+    // MARK: Finding
+
+    /// The row at `index`, with its block and page, or `rowIndexOutOfRange`. An index within the count
+    /// that the counts do not lead to a row means the blocks were damaged by hand: `positionsDamaged`.
+    func place(at index: Int) throws -> RowPlace {
+        guard index >= 0, index < count else {
+            throw ListStoreError.rowIndexOutOfRange(ListIndexPath(section: sectionIndex, row: index), rowCount: count)
         }
-        count += width
-        return base + index
+        let blocks = self.blocks
+        guard let page = try blocks.page(holding: index, total: count), let block = try blocks.block(holding: index, in: page),
+            let row = try blocks.row(at: index, in: block)
+        else {
+            throw ListStoreError.positionsDamaged(section: sectionIndex)
+        }
+        return RowPlace(id: row.id, position: row.position, index: index, block: block, page: page)
     }
 
-    /// Closes the gaps left by rows that were at `deleted` (indexes before the delete, sorted, unique,
-    /// already deleted). Each run of survivors between two gaps shifts once, on the cheaper side.
-    mutating func closeGaps(at deleted: [Int], _ db: Connection) throws {
-        guard let first = deleted.first, let last = deleted.last else { return }
-        let removed = deleted.count
-        let survivorsAfterFirstGap = count - first - removed
-        let survivorsBeforeLastGap = last + 1 - removed
-        if survivorsBeforeLastGap < survivorsAfterFirstGap {
-            // Shift the head side up: the run before gap j moves by (removed - j).
-            var lower = 0
-            for (j, gap) in deleted.enumerated() {
-                try park(from: base + lower, upTo: base + gap, by: removed - j, db)
-                lower = gap + 1
-            }
-            base += removed
+    /// The id of the row at `index`, or a `rowIndexOutOfRange` error.
+    func rowID(at index: Int, _ db: Connection) throws -> Int64 { try place(at: index).id }
+
+    /// The place of the row with `id` at `position` (a row of this section).
+    func place(ofRowAt position: Int, id: Int64) throws -> RowPlace {
+        guard let place = try blocks.place(ofRowAt: position, id: id) else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
+        return place
+    }
+
+    // MARK: Inserting
+
+    /// Positions for `width` new rows at `index` (`0...count`), in order, between the rows now at
+    /// `index - 1` and `index`. Makes room first when there is none (see the type's summary). The caller
+    /// writes rows at exactly these positions, then calls ``noteInserted(_:atIndex:)``.
+    mutating func insertionPositions(at index: Int, width: Int) throws -> [Int] {
+        guard width > 0 else { return [] }
+        let bounds = try insertionBounds(at: index)
+        if let positions = RowSpacing.between(bounds.lower, bounds.upper, count: width, appending: bounds.appending, prepending: bounds.prepending) {
+            return positions
+        }
+        if width <= sizes.blockCapacity, let positions = try respace(bounds.block, leaving: width, after: bounds.lower) {
+            return positions
+        }
+        return try blocks.rebuild(sizes: sizes, leavingRoom: width, before: index)
+    }
+
+    /// Counts rows just written at `positions` (from ``insertionPositions(at:width:)``) into their
+    /// blocks and pages, and splits what they filled. `index` is the index of the first of them.
+    mutating func noteInserted(_ positions: [Int], atIndex index: Int) throws {
+        guard let first = positions.first, let last = positions.last else { return }
+        let blocks = self.blocks
+        guard let (block, page) = try blocks.extents(holding: first) else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
+        count += positions.count
+        if block.holds(last) {
+            try blocks.count(positions.count, block: block.start, page: page.start)
+            guard block.count + positions.count > sizes.blockCapacity else { return }
+            try split(block, page: page, inserted: positions, at: index - block.base)
         } else {
-            // Shift the tail side down: the run after gap j moves by -(j + 1).
-            for (j, gap) in deleted.enumerated() {
-                let upper = j + 1 < deleted.count ? deleted[j + 1] : count
-                try park(from: base + gap + 1, upTo: base + upper, by: -(j + 1), db)
+            // After a rebuild: the new rows may span blocks (the blocks were cut with room for them).
+            for position in positions {
+                guard let (holder, holderPage) = try blocks.extents(holding: position) else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
+                try blocks.count(1, block: holder.start, page: holderPage.start)
             }
         }
-        try unpark(db)
-        count -= removed
     }
 
-    /// Takes the row at `index` out of the order (parks it) and closes its gap on the cheaper side.
-    mutating func detach(rowID: Int64, at index: Int, _ db: Connection) throws {
-        try db.run("UPDATE rows SET position = ?2 WHERE id = ?1", [.integer(rowID), .int(Self.movingRowSpot)])
-        try closeGaps(at: [index], db)
+    /// The bounds new rows at `index` go between, and the block they join: after the row at `index - 1`
+    /// in its block, or before the first row in its block.
+    private func insertionBounds(at index: Int) throws -> (lower: Int, upper: Int, block: RowExtent, appending: Bool, prepending: Bool) {
+        guard index >= 0, index <= count else {
+            throw ListStoreError.rowDestinationOutOfRange(ListIndexPath(section: sectionIndex, row: index), maxRow: count)
+        }
+        if index > 0 {
+            let before = try place(at: index - 1)
+            let range = RowSpacing.clamp(before.block.start, before.block.end)
+            let next =
+                try db.cached("SELECT min(position) FROM rows WHERE section_id = ?1 AND position > ?2")
+                .bind([.integer(sectionID), .int(before.position)]).first { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+            return (before.position, min(next ?? range.upper, range.upper), before.block, next == nil, false)
+        }
+        if count > 0 {
+            let first = try place(at: 0)
+            let range = RowSpacing.clamp(first.block.start, first.block.end)
+            return (range.lower == first.block.start ? range.lower - 1 : range.lower, first.position, first.block, false, true)
+        }
+        guard let (block, _) = try blocks.extents(holding: 0) else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
+        let range = RowSpacing.clamp(block.start, block.end)
+        let lower = range.lower == block.start ? range.lower - 1 : range.lower
+        // An empty section starts at position 0 when its block holds it.
+        return (block.holds(0) ? max(lower, -RowSpacing.gap) : lower, range.upper, block, true, false)
     }
 
-    /// Puts the parked row `rowID` at `index`, making room on the cheaper side.
-    mutating func attach(rowID: Int64, at index: Int, _ db: Connection) throws {
-        let position = try openGap(at: index, width: 1, db)
-        try db.run("UPDATE rows SET section_id = ?2, position = ?3 WHERE id = ?1", [.integer(rowID), .integer(sectionID), .int(position)])
+    /// Spaces the rows of `block` evenly over its range, leaving `width` free positions right after
+    /// `position` (the row new rows follow, or below the block's first row); returns them, or nil when the
+    /// block's range is too small.
+    private func respace(_ block: RowExtent, leaving width: Int, after position: Int) throws -> [Int]? {
+        let rows = try blocks.rows(of: block)
+        let range = RowSpacing.clamp(block.start, block.end)
+        guard let slots = RowSpacing.spread(rows.count + width, in: range.lower, upTo: range.upper) else { return nil }
+        let hole = rows.firstIndex { $0.position > position } ?? rows.count
+        var moved = Array(slots[..<hole])
+        moved += slots[(hole + width)...]
+        try move(rows, to: moved)
+        return Array(slots[hole..<(hole + width)])
     }
 
-    /// Moves the row at `from` to `to` within this section, by whichever is cheaper: shifting the rows
-    /// between the two, or taking it out and putting it back (each on its own cheaper side).
-    mutating func move(rowID: Int64, from: Int, to: Int, _ db: Connection) throws {
+    /// Splits a block that inserts filled past capacity. A crowded block (too little room per row left
+    /// in its range) is split unevenly: the half away from the insert is packed at its end of the range,
+    /// and the half with the insert spread over the rest, so that inserting again and again at one place
+    /// keeps finding room inside one block.
+    private func split(_ block: RowExtent, page: RowExtent, inserted: [Int], at offset: Int) throws {
+        let range = RowSpacing.clamp(block.start, block.end)
+        if inserted.count > sizes.blockCapacity, let first = inserted.first, let last = inserted.last {
+            // A bulk insert: the block's other rows are few, the new ones known; nothing needs reading but those.
+            let before = try blocks.rows(of: RowExtent(start: block.start, end: first, count: 0, base: 0)).map(\.position)
+            let after = last == Int.max ? [] : try blocks.rows(of: RowExtent(start: last + 1, end: block.end, count: 0, base: 0)).map(\.position)
+            try blocks.split(blockAt: block.start, positions: before + inserted + after, page: page.start, sizes: sizes)
+            return
+        }
+        let rows = try blocks.rows(of: block)
+        let roomPerRow = (range.upper - range.lower) / (rows.count + 1)
+        guard roomPerRow < RowSpacing.crowdedGap, rows.count >= 2 else {
+            try blocks.split(blockAt: block.start, positions: rows.map(\.position), page: page.start, sizes: sizes)
+            return
+        }
+        let half = rows.count / 2
+        let packedWidth = (rows.count - half) * RowSpacing.packedGap
+        let positions: [Int]
+        if offset < half {
+            // Pack the upper half at the top; spread the lower half (with the insert) below it.
+            let packed = (0..<(rows.count - half)).map { range.upper - (rows.count - half - $0) * RowSpacing.packedGap }
+            guard let first = packed.first, let spread = RowSpacing.spread(half, in: range.lower, upTo: first - RowSpacing.packedGap) else {
+                try blocks.split(blockAt: block.start, positions: rows.map(\.position), page: page.start, sizes: sizes)
+                return
+            }
+            positions = spread + packed
+        } else {
+            // Pack the lower half at the bottom; spread the upper half (with the insert) above it.
+            let packed = (0..<half).map { range.lower + $0 * RowSpacing.packedGap }
+            guard let spread = RowSpacing.spread(rows.count - half, in: range.lower + packedWidth + RowSpacing.packedGap, upTo: range.upper) else {
+                try blocks.split(blockAt: block.start, positions: rows.map(\.position), page: page.start, sizes: sizes)
+                return
+            }
+            positions = packed + spread
+        }
+        try move(rows, to: positions)
+        try blocks.split(blockAt: block.start, positions: positions, cuttingAt: [half], page: page.start, sizes: sizes)
+    }
+
+    /// Gives `rows` (in order) the increasing `positions`, all within their block's range: rows moving
+    /// down in ascending order, then rows moving up in descending order, so that no two ever share a position.
+    private func move(_ rows: [(id: Int64, position: Int)], to positions: [Int]) throws {
+        let update = try db.cached("UPDATE rows SET position = ?2 WHERE id = ?1")
+        for (row, position) in zip(rows, positions) where position < row.position {
+            try update.bind([.integer(row.id), .int(position)]).run()
+        }
+        for (row, position) in zip(rows, positions).reversed() where position > row.position {
+            try update.bind([.integer(row.id), .int(position)]).run()
+        }
+    }
+
+    // MARK: Removing and moving
+
+    /// Deletes the rows at `places` (rows of this section, found before any of them was deleted) and
+    /// takes them off their blocks' and pages' counts; merges blocks that fell below the minimum.
+    mutating func delete(_ places: [RowPlace]) throws {
+        guard !places.isEmpty else { return }
+        let remove = try db.cached("DELETE FROM rows WHERE id = ?1")
+        for place in places { try remove.bind([.integer(place.id)]).run() }
+        try uncount(places)
+    }
+
+    /// Takes rows that left (deleted, or moved elsewhere) off their blocks' counts and merges small blocks.
+    private mutating func uncount(_ places: [RowPlace]) throws {
+        var perBlock: [Int: (page: Int, count: Int)] = [:]
+        for place in places { perBlock[place.block.start, default: (place.page.start, 0)].count += 1 }
+        let blocks = self.blocks
+        for (start, entry) in perBlock { try blocks.count(-entry.count, block: start, page: entry.page) }
+        count -= places.count
+        for start in perBlock.keys.sorted(by: >) { try blocks.mergeIfSmall(holding: start, sizes: sizes) }
+    }
+
+    /// Moves the row at `from` (found by ``place(at:)``) so that its index after the move is `to`.
+    mutating func move(_ row: RowPlace, from: Int, to: Int) throws {
         guard from != to else { return }
-        let between = abs(to - from)
-        let outAndIn = min(from, count - 1 - from) + min(to, count - 1 - to)
-        if outAndIn < between {
-            try detach(rowID: rowID, at: from, db)
-            try attach(rowID: rowID, at: to, db)
-        } else {
-            try db.run("UPDATE rows SET position = ?2 WHERE id = ?1", [.integer(rowID), .int(Self.movingRowSpot)])
-            if from < to {
-                try shift(from: base + from + 1, upTo: base + to + 1, by: -1, db)
-            } else {
-                try shift(from: base + to, upTo: base + from, by: 1, db)
-            }
-            try db.run("UPDATE rows SET position = ?2 WHERE id = ?1", [.integer(rowID), .int(base + to)])
-        }
+        // Where it goes, in the coordinates before the move: between the rows at k - 1 and k, neither of them this row.
+        let positions = try insertionPositions(at: to < from ? to : to + 1, width: 1)
+        let old = try detach(rowID: row.id, to: positions, in: sectionID)
+        try blocks.count(-1, block: old.block.start, page: old.page.start)
+        count -= 1
+        try noteInserted(positions, atIndex: to)
+        try blocks.mergeIfSmall(holding: old.block.start, sizes: sizes)
     }
 
-    /// Writes the base back when it changed. (The count is kept by the schema's triggers.)
-    func save(_ db: Connection) throws {
-        guard base != storedBase else { return }
-        guard base > -Self.positionLimit, base < Self.positionLimit else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
-        try db.run("UPDATE sections SET row_base = ?2 WHERE id = ?1", [.integer(sectionID), .int(base)])
+    /// Moves the row `row` of this section into `target` at index `to`.
+    mutating func move(_ row: RowPlace, into target: inout SectionRows, at to: Int) throws {
+        let positions = try target.insertionPositions(at: to, width: 1)
+        let old = try detach(rowID: row.id, to: positions, in: target.sectionID)
+        try uncount([old])
+        try target.noteInserted(positions, atIndex: to)
     }
 
-    /// Adds `delta` to the positions `lower ..< upper` of this section.
-    private func shift(from lower: Int, upTo upper: Int, by delta: Int, _ db: Connection) throws {
-        guard lower < upper, delta != 0 else { return }
-        try park(from: lower, upTo: upper, by: delta, db)
-        try unpark(db)
-    }
-
-    private func park(from lower: Int, upTo upper: Int, by delta: Int, _ db: Connection) throws {
-        // In windows of positions, so SQLite's list of rows to update stays small for huge sections.
-        var start = lower
-        while start < upper {
-            let end = min(upper, start + Self.window)
-            try db.run(
-                "UPDATE rows SET position = position + ?4 WHERE section_id = ?1 AND position >= ?2 AND position < ?3",
-                [.integer(sectionID), .int(start), .int(end), .int(delta + Self.parkingOffset)])
-            start = end
-        }
-    }
-
-    /// Moves every parked row of the section down to its final position, window by window.
-    private func unpark(_ db: Connection) throws {
-        let parked = try db.cached(
-            """
-            SELECT (SELECT min(position) FROM rows WHERE section_id = ?1 AND position >= ?2),
-                   (SELECT max(position) FROM rows WHERE section_id = ?1 AND position >= ?2)
-            """
-        ).bind([.integer(sectionID), .int(Self.parkingThreshold)]).first { $0.isNull(0) ? nil : ($0.int(0), $0.int(1)) }
-        guard let (lowest, highest) = parked ?? nil else { return }
-        var start = lowest
-        while start <= highest {
-            let end = min(highest + 1, start + Self.window)
-            try db.run(
-                "UPDATE rows SET position = position - ?4 WHERE section_id = ?1 AND position >= ?2 AND position < ?3",
-                [.integer(sectionID), .int(start), .int(end), .int(Self.parkingOffset)])
-            start = end
-        }
+    /// Writes the row at its new position (the first of `positions`, in section `sectionID`) and returns
+    /// its old place, read again: making room may have moved it within its block.
+    private func detach(rowID: Int64, to positions: [Int], in section: Int64) throws -> RowPlace {
+        guard let position = positions.first,
+            let old = try db.cached("SELECT position FROM rows WHERE id = ?1").bind([.integer(rowID)]).first({ $0.int(0) })
+        else { throw ListStoreError.unknownRow(RowID(rawValue: rowID)) }
+        let place = try place(ofRowAt: old, id: rowID)
+        try db.cached("UPDATE rows SET section_id = ?2, position = ?3 WHERE id = ?1")
+            .bind([.integer(rowID), .integer(section), .int(position)]).run()
+        return place
     }
 }

@@ -144,18 +144,33 @@ public class ListReader {
         let lower = max(range?.lowerBound ?? 0, 0)
         let upper = min(range?.upperBound ?? section.count, section.count)
         guard lower < upper else { return [] }
+        let first = try section.place(at: lower)
         var result: [ListRow] = []
+        var positions: [Int] = []
         result.reserveCapacity(upper - lower)
-        try db.cached(
-            """
-            SELECT id, title, payload, position FROM rows
-            WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position
-            """
-        ).bind([.integer(section.sectionID), .int(section.base + lower), .int(section.base + upper)]).forEachRow { statement in
-            guard statement.int(3) == section.base + lower + result.count else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }
-            result.append(Self.row(statement))
+        positions.reserveCapacity(upper - lower)
+        try db.cached("SELECT id, title, payload, position FROM rows WHERE section_id = ?1 AND position >= ?2 ORDER BY position LIMIT ?3")
+            .bind([.integer(section.sectionID), .int(first.position), .int(upper - lower)]).forEachRow { statement in
+                result.append(Self.row(statement))
+                positions.append(statement.int(3))
+            }
+        guard result.count == upper - lower, let last = positions.last else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }
+        // The rows read in order are the rows at lower..<upper only if every block they cross holds the
+        // rows it counts: check the blocks that start among them (one range of the blocks' index).
+        var expectedInBlock = first.block.count - (lower - first.block.base)
+        var seen = 0
+        var boundaries = try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start > ?2 AND start <= ?3 ORDER BY start")
+            .bind([.integer(section.sectionID), .int(first.position), .int(last)]).map { (start: $0.int(0), count: $0.int(1)) }[...]
+        for position in positions {
+            while let next = boundaries.first, next.start <= position {
+                guard seen == expectedInBlock else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }
+                expectedInBlock = next.count
+                seen = 0
+                boundaries = boundaries.dropFirst()
+            }
+            seen += 1
         }
-        guard result.count == upper - lower else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }
+        guard seen <= expectedInBlock else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }
         return result
     }
 
@@ -165,22 +180,32 @@ public class ListReader {
     }
 
     /// Reads every section and row; the caller provides the transaction. With `checked`, throws
-    /// `positionsDamaged` unless every row sits at its index (`position - row_base`) and every section's
-    /// recorded count is its number of rows; without, lists rows in position order whatever the damage.
+    /// `positionsDamaged` unless every section's blocks and pages hold exactly the rows they count (so
+    /// the array positions are the indexes edits resolve); without, lists rows in position order
+    /// whatever the damage.
     static func snapshot(_ db: Connection, checked: Bool) throws -> ListSnapshot {
-        let stored = try db.cached("SELECT id, position, title, row_base, row_count FROM sections ORDER BY position").bind([])
+        let stored = try db.cached("SELECT id, position, title, row_count FROM sections ORDER BY position").bind([])
             .map(StoredSection.init)
         var sections = stored.map { SectionSnapshot(id: SectionID(rawValue: $0.id), title: $0.title, rows: []) }
         let slot = Dictionary(stored.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var indexers: [Int: RowIndexer] = [:]
         try db.cached("SELECT section_id, id, title, payload, position FROM rows ORDER BY section_id, position").bind([]).forEachRow { row in
             guard let index = slot[row.int64(0)] else { return }
-            if checked && Addressing.rowIndex(position: row.int(4), base: stored[index].rowBase) != sections[index].rows.count {
-                throw ListStoreError.positionsDamaged(section: index)
+            if checked {
+                var indexer = try indexers[index] ?? RowIndexer(sectionID: stored[index].id, db)
+                if indexer.index(ofRowAt: row.int(4)) != sections[index].rows.count { throw ListStoreError.positionsDamaged(section: index) }
+                indexers[index] = indexer
             }
             sections[index].rows.append(ListRow(id: RowID(rawValue: row.int64(1)), title: row.text(2), payload: row.optionalText(3)))
         }
-        if checked, let damaged = stored.indices.first(where: { stored[$0].rowCount != sections[$0].rows.count }) {
-            throw ListStoreError.positionsDamaged(section: damaged)
+        if checked {
+            for index in stored.indices {
+                var indexer = try indexers[index] ?? RowIndexer(sectionID: stored[index].id, db)
+                indexer.finish()
+                guard indexer.countsAgree, indexer.total == sections[index].rows.count, stored[index].rowCount == sections[index].rows.count else {
+                    throw ListStoreError.positionsDamaged(section: index)
+                }
+            }
         }
         return ListSnapshot(sections: sections, version: try StateVersion.read(db))
     }

@@ -5,14 +5,12 @@ struct StoredSection {
     let id: Int64
     let position: Int
     let title: String
-    let rowBase: Int
     let rowCount: Int
 
     init(_ statement: Statement) {
         id = statement.int64(0)
         position = statement.int(1)
         title = statement.text(2)
-        rowBase = statement.int(3)
-        rowCount = statement.int(4)
+        rowCount = statement.int(3)
     }
 }

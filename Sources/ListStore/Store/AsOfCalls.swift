@@ -28,7 +28,7 @@ extension ListStore {
     public func writeReturning<T>(asOf version: ListVersion, _ body: (AsOfTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
         var value: T?
         let changes = try mutateSeeingLogState { db, found in
-            let transaction = ListTransaction(db)
+            let transaction = ListTransaction(db, sizes: rowBlockSizes)
             defer { transaction.close() }
             value = try body(AsOfTransaction(transaction, try DrawnPaths(version, found: found, db)))
             return (try transaction.finish(), transaction.logEntry)

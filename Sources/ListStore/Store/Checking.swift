@@ -50,6 +50,7 @@ extension ListStore {
             if order.isDamaged {
                 problems.append(IntegrityProblem("section positions are not 0…\(order.count - 1): they run from \(order.low) to \(order.high)"))
             }
+            problems += try OrphanExtents.problems(db)
             for section in try RowPositionState.damaged(db) { problems += section.problems }
             problems += try ValueDamage.scan(db)
             problems += try IDExhaustion.problems(db)

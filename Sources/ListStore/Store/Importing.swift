@@ -20,6 +20,7 @@ extension ListStore {
             let importer = try ListImporter(db, tracksChanges: tracksChanges, sectionsReplaced: existing.count)
             defer { importer.close() }
             try feed(importer)
+            try importer.finishSection()
             guard tracksChanges else { return (ChangeSet(), .structure) }
             var changes = ChangeSet()
             changes.insertedSections = importer.insertedSections

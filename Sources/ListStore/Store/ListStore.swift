@@ -99,9 +99,18 @@ public final class ListStore: Sendable {
     ///     ``AccessMode/inspect`` to only read.
     ///   - busyTimeout: how long a write waits for another process's lock, in milliseconds.
     public static func open(at path: String, mode: AccessMode = .readWrite, busyTimeout: Int32 = 5_000) throws -> ListStore {
-        let opener = StoreOpener(path: path, mode: mode, busyTimeout: busyTimeout)
+        try open(at: path, mode: mode, busyTimeout: busyTimeout, rowBlockSizes: .standard)
+    }
+
+    /// ``open(at:mode:busyTimeout:)`` with other block sizes: tests force splits and merges with small ones.
+    static func open(at path: String, mode: AccessMode = .readWrite, busyTimeout: Int32 = 5_000, rowBlockSizes: RowBlockSizes) throws -> ListStore {
+        var opener = StoreOpener(path: path, mode: mode, busyTimeout: busyTimeout)
+        opener.rowBlockSizes = rowBlockSizes
         return ListStore(opener: opener, opened: try opener.open())
     }
+
+    /// The block sizes this store's edits split and merge at.
+    var rowBlockSizes: RowBlockSizes { opener.rowBlockSizes }
 
     /// A new, empty store that lives in memory until it is released; for previews and tests.
     public static func inMemory() throws -> ListStore {

@@ -34,7 +34,7 @@ extension ListStore {
             }
             let before = try readSnapshot(db)
             fixes =
-                try Repairs.recoverOrphans(db) + Repairs.sectionPositions(db) + Repairs.rowPositions(db) + Repairs.sequences(db)
+                try Repairs.recoverOrphans(db) + OrphanExtents.remove(db) + Repairs.sectionPositions(db) + Repairs.rowPositions(db) + Repairs.sequences(db)
                 + Repairs.changeLog(db, found: logState)
             unresolved = try ValueDamage.scan(db) + IDExhaustion.problems(db)
             return (ChangeSet.between(before, try readSnapshot(db)), .structure)

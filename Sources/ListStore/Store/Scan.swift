@@ -3,8 +3,8 @@ import SQLiteLayer
 /// One step of ``ListStore/scan(_:)``: a section (before its rows), or one of its rows.
 ///
 /// Indexes are the ones edits resolve: a section's index is its stored position and a row's index is
-/// its stored position minus its section's `row_base` (see ``ListStore`` "Addressing"). On a file
-/// whose positions were damaged by hand they may have gaps; `liststore check` reports that.
+/// found through its section's block and page counts (see ``ListStore`` "Addressing"). On a file whose
+/// counts were damaged by hand they may have gaps; `liststore check` reports that.
 public enum ScannedItem: Sendable {
     /// A section, with its index, id, title and recorded number of rows; its rows follow.
     case section(index: Int, id: SectionID, title: String, rowCount: Int)
@@ -31,7 +31,7 @@ extension ListStore {
 
     /// ``scan(_:)`` in the caller's read transaction.
     static func scanAll(_ db: Connection, _ visit: (ScannedItem) throws -> Void) throws {
-        let sections = try db.cached("SELECT id, position, title, row_base, row_count FROM sections ORDER BY position").bind([])
+        let sections = try db.cached("SELECT id, position, title, row_count FROM sections ORDER BY position").bind([])
             .map(StoredSection.init)
         for section in sections { try Self.scan(section, db, visit) }
     }
@@ -41,7 +41,7 @@ extension ListStore {
         try withReadTransaction { db in
             let located = try SectionRows.locate(section: index, db)
             guard
-                let section = try db.cached("SELECT id, position, title, row_base, row_count FROM sections WHERE id = ?1")
+                let section = try db.cached("SELECT id, position, title, row_count FROM sections WHERE id = ?1")
                     .bind([.integer(located.sectionID)]).first(StoredSection.init)
             else {
                 throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
@@ -52,9 +52,11 @@ extension ListStore {
 
     private static func scan(_ section: StoredSection, _ db: Connection, _ visit: (ScannedItem) throws -> Void) throws {
         try visit(.section(index: section.position, id: SectionID(rawValue: section.id), title: section.title, rowCount: section.rowCount))
+        var indexer = try RowIndexer(sectionID: section.id, db)
         try db.cached("SELECT id, position, title, payload FROM rows WHERE section_id = ?1 ORDER BY position")
             .bind([.integer(section.id)]).forEachRow { statement in
-                let path = ListIndexPath(section: section.position, row: Addressing.rowIndex(position: statement.int(1), base: section.rowBase))
+                // A row outside every block (a hand edit removed its block) is shown at an index no edit names.
+                let path = ListIndexPath(section: section.position, row: indexer.index(ofRowAt: statement.int(1)) ?? Int.min)
                 try visit(.row(path, ListRow(id: RowID(rawValue: statement.int64(0)), title: statement.text(2), payload: statement.optionalText(3))))
             }
     }

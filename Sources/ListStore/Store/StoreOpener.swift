@@ -38,6 +38,8 @@ struct StoreOpener: Sendable {
     /// gets its name (see ``ListStore/creatingFile(at:busyTimeout:_:)``).
     let connectionPath: String
     let recognition: ListStore.Recognition
+    /// When blocks and pages of rows split and merge (tests use small sizes to force them).
+    var rowBlockSizes = RowBlockSizes.standard
 
     init(path: String, mode: ListStore.AccessMode, busyTimeout: Int32, recognition: ListStore.Recognition = .atOpen, buildingIn temporary: String? = nil) {
         self.path = path
@@ -189,6 +191,8 @@ struct StoreOpener: Sendable {
         connection.setBusyTimeout(milliseconds: busyTimeout)
         try connection.setCheckpointOnClose(false)
         try connection.enableDefensiveMode()
+        // ListStore keeps the row counts itself (Positions/); the triggers count other programs' writes.
+        try connection.disableTriggers()
         try connection.run("PRAGMA foreign_keys = ON")
         return connection
     }

@@ -1,0 +1,377 @@
+import SQLiteLayer
+
+/// How many rows a block holds and how many blocks a page holds before they split, and below which
+/// they merge. Small sizes force splits and merges in tests; the standard sizes keep every look-up and
+/// every rewrite within a few hundred index entries at a million rows.
+struct RowBlockSizes: Sendable, Equatable {
+    /// A block with more rows splits.
+    var blockCapacity: Int
+    /// A page with more blocks splits.
+    var pageCapacity: Int
+
+    static let standard = RowBlockSizes(blockCapacity: 128, pageCapacity: 128)
+
+    /// A split or a bulk insert fills blocks and pages to three quarters, so the next inserts do not split them again.
+    var blockFill: Int { max(1, blockCapacity * 3 / 4) }
+    var pageFill: Int { max(1, pageCapacity * 3 / 4) }
+    /// A block or page with fewer merges with a neighbour when the two fit in one filled to three quarters.
+    var blockMinimum: Int { blockCapacity / 4 }
+    var pageMinimum: Int { pageCapacity / 4 }
+}
+
+/// One block or page of a section: its range of positions, its count, and the index of its first row
+/// by the addressing rule (``Addressing``).
+struct RowExtent: Equatable {
+    /// The lowest position it holds.
+    let start: Int
+    /// The start of the next one in the section; nil for the last.
+    let end: Int?
+    let count: Int
+    /// The index of its first row.
+    let base: Int
+
+    /// Whether `position` falls in it.
+    func holds(_ position: Int) -> Bool { position >= start && (end.map { position < $0 } ?? true) }
+}
+
+/// Where one row is: its id, position and index, its block and page.
+struct RowPlace: Equatable {
+    let id: Int64
+    let position: Int
+    let index: Int
+    let block: RowExtent
+    let page: RowExtent
+}
+
+/// The blocks and pages of one section (`row_blocks`, `row_pages`): finding the row at an index, the
+/// index of a position, and keeping the counts as rows come and go. Every statement here is an index
+/// look-up or a range of at most one page's blocks or one block's rows.
+struct RowBlocks {
+    let sectionID: Int64
+    let db: Connection
+
+    // MARK: Finding
+
+    /// The page holding index `index` (`0 <= index < total`). From the nearer end: `total` must be the
+    /// sum of the page counts (``SectionRows/verify(_:)`` checks it), which makes both ends agree.
+    func page(holding index: Int, total: Int) throws -> RowExtent? {
+        if index < total / 2 {
+            var base = 0
+            var found: (start: Int, count: Int, base: Int)?
+            var end: Int?
+            try db.cached("SELECT start, row_count FROM row_pages WHERE section_id = ?1 ORDER BY start").bind([.integer(sectionID)])
+                .forEachRowWhile { row in
+                    if found != nil {
+                        end = row.int(0)
+                        return false
+                    }
+                    let count = row.int(1)
+                    if index < base &+ count { found = (row.int(0), count, base) }
+                    base = base &+ count
+                    return true
+                }
+            return found.map { RowExtent(start: $0.start, end: end, count: $0.count, base: $0.base) }
+        }
+        var base = total
+        var next: Int?
+        var found: RowExtent?
+        try db.cached("SELECT start, row_count FROM row_pages WHERE section_id = ?1 ORDER BY start DESC").bind([.integer(sectionID)])
+            .forEachRowWhile { row in
+                let count = row.int(1)
+                base = base &- count
+                if index >= base {
+                    found = RowExtent(start: row.int(0), end: next, count: count, base: base)
+                    return false
+                }
+                next = row.int(0)
+                return true
+            }
+        return found
+    }
+
+    /// The block of `page` holding index `index`, counting from the page's first block.
+    func block(holding index: Int, in page: RowExtent) throws -> RowExtent? {
+        var base = page.base
+        var found: (start: Int, count: Int, base: Int)?
+        var end: Int? = page.end
+        try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3 ORDER BY start")
+            .bind([.integer(sectionID), .int(page.start), .int(page.end ?? Int.max)]).forEachRowWhile { row in
+                if found != nil {
+                    end = row.int(0)
+                    return false
+                }
+                let count = row.int(1)
+                if index < base &+ count { found = (row.int(0), count, base) }
+                base = base &+ count
+                return true
+            }
+        return found.map { RowExtent(start: $0.start, end: end, count: $0.count, base: $0.base) }
+    }
+
+    /// The row at `index` of `block`: the `index - base`-th row of the block's range.
+    func row(at index: Int, in block: RowExtent) throws -> (id: Int64, position: Int)? {
+        let offset = index &- block.base
+        guard offset >= 0 else { return nil }
+        return try db.cached(
+            "SELECT id, position FROM rows WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position LIMIT 1 OFFSET ?4"
+        ).bind([.integer(sectionID), .int(block.start), .int(block.end ?? Int.max), .int(offset)]).first { ($0.int64(0), $0.int(1)) }
+    }
+
+    /// The block holding `position` and its page (the page holding the block's start), with their bases.
+    func extents(holding position: Int) throws -> (block: RowExtent, page: RowExtent)? {
+        guard
+            let block = try db.cached(
+                """
+                SELECT start, row_count, (SELECT min(start) FROM row_blocks WHERE section_id = ?1 AND start > ?2)
+                FROM row_blocks WHERE section_id = ?1 AND start <= ?2 ORDER BY start DESC LIMIT 1
+                """
+            ).bind([.integer(sectionID), .int(position)]).first({ (start: $0.int(0), count: $0.int(1), end: $0.isNull(2) ? nil : $0.int(2)) }),
+            let page = try db.cached(
+                """
+                SELECT start, row_count, (SELECT min(start) FROM row_pages WHERE section_id = ?1 AND start > ?2),
+                       (SELECT coalesce(sum(row_count), 0) FROM row_pages WHERE section_id = ?1 AND start < ?2)
+                FROM row_pages WHERE section_id = ?1 AND start <= ?2 ORDER BY start DESC LIMIT 1
+                """
+            ).bind([.integer(sectionID), .int(block.start)]).first({
+                RowExtent(start: $0.int(0), end: $0.isNull(2) ? nil : $0.int(2), count: $0.int(1), base: $0.int(3))
+            })
+        else { return nil }
+        let before =
+            try db.cached("SELECT coalesce(sum(row_count), 0) FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3")
+            .bind([.integer(sectionID), .int(page.start), .int(block.start)]).first { $0.int(0) } ?? 0
+        return (RowExtent(start: block.start, end: block.end, count: block.count, base: page.base &+ before), page)
+    }
+
+    /// The index of the row at `position` by the addressing rule, with its block and page.
+    func place(ofRowAt position: Int, id: Int64) throws -> RowPlace? {
+        guard let (block, page) = try extents(holding: position) else { return nil }
+        let before =
+            try db.cached("SELECT count(*) FROM rows WHERE section_id = ?1 AND position >= ?2 AND position < ?3")
+            .bind([.integer(sectionID), .int(block.start), .int(position)]).first { $0.int(0) } ?? 0
+        return RowPlace(id: id, position: position, index: block.base &+ before, block: block, page: page)
+    }
+
+    // MARK: Counting
+
+    /// Adds `delta` to the counts of the block starting at `block`, the page starting at `page` and the section.
+    func count(_ delta: Int, block: Int, page: Int) throws {
+        guard delta != 0 else { return }
+        try db.cached("UPDATE row_blocks SET row_count = row_count + ?3 WHERE section_id = ?1 AND start = ?2")
+            .bind([.integer(sectionID), .int(block), .int(delta)]).run()
+        try db.cached("UPDATE row_pages SET row_count = row_count + ?3 WHERE section_id = ?1 AND start = ?2")
+            .bind([.integer(sectionID), .int(page), .int(delta)]).run()
+        try db.cached("UPDATE sections SET row_count = row_count + ?2 WHERE id = ?1").bind([.integer(sectionID), .int(delta)]).run()
+    }
+
+    /// Gives a new section its first block and page (``RowSpacing/sectionStart``, holding every position).
+    static func createFirstExtents(ofSection id: Int64, _ db: Connection) throws {
+        try db.cached("INSERT INTO row_blocks (section_id, start, row_count) VALUES (?1, ?2, 0)")
+            .bind([.integer(id), .int(RowSpacing.sectionStart)]).run()
+        try db.cached("INSERT INTO row_pages (section_id, start, row_count) VALUES (?1, ?2, 0)")
+            .bind([.integer(id), .int(RowSpacing.sectionStart)]).run()
+    }
+
+    // MARK: Splitting and merging
+
+    /// The rows of `block` in order.
+    func rows(of block: RowExtent) throws -> [(id: Int64, position: Int)] {
+        try db.cached("SELECT id, position FROM rows WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position")
+            .bind([.integer(sectionID), .int(block.start), .int(block.end ?? Int.max)]).map { ($0.int64(0), $0.int(1)) }
+    }
+
+    /// Cuts the block starting at `start` (with `positions`, its rows' positions in order) into blocks of
+    /// `sizes.blockFill` rows (two halves when it is just over capacity), or at the row offsets `cuts`,
+    /// then splits its page the same way if it now has too many blocks. Rows do not move.
+    func split(blockAt start: Int, positions: [Int], cuttingAt cuts: [Int]? = nil, page: Int, sizes: RowBlockSizes) throws {
+        guard positions.count > 1 else { return }
+        let offsets = cuts ?? Self.evenCuts(positions.count, fill: sizes.blockFill)
+        let bounds = [0] + offsets + [positions.count]
+        try db.cached("UPDATE row_blocks SET row_count = ?3 WHERE section_id = ?1 AND start = ?2")
+            .bind([.integer(sectionID), .int(start), .int(bounds[1] - bounds[0])]).run()
+        let insert = try db.cached("INSERT INTO row_blocks (section_id, start, row_count) VALUES (?1, ?2, ?3)")
+        for piece in 1..<(bounds.count - 1) {
+            try insert.bind([.integer(sectionID), .int(positions[bounds[piece]]), .int(bounds[piece + 1] - bounds[piece])]).run()
+        }
+        try splitPageIfFull(at: page, sizes: sizes)
+    }
+
+    /// Where to cut `count` items into pieces of about `fill` (at least two pieces): the offsets of
+    /// every piece but the first.
+    static func evenCuts(_ count: Int, fill: Int) -> [Int] {
+        let pieces = max(2, (count + fill - 1) / fill)
+        let size = count / pieces
+        let extra = count % pieces
+        var offsets: [Int] = []
+        var offset = 0
+        for piece in 0..<(pieces - 1) {
+            offset += size + (piece < extra ? 1 : 0)
+            offsets.append(offset)
+        }
+        return offsets
+    }
+
+    /// Splits the page starting at `start` into pages of `sizes.pageFill` blocks when it has more than
+    /// `sizes.pageCapacity`.
+    func splitPageIfFull(at start: Int, sizes: RowBlockSizes) throws {
+        let end =
+            try db.cached("SELECT min(start) FROM row_pages WHERE section_id = ?1 AND start > ?2")
+            .bind([.integer(sectionID), .int(start)]).first { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+        let blocks = try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3 ORDER BY start")
+            .bind([.integer(sectionID), .int(start), .int(end ?? Int.max)]).map { (start: $0.int(0), count: $0.int(1)) }
+        guard blocks.count > sizes.pageCapacity else { return }
+        let bounds = [0] + Self.evenCuts(blocks.count, fill: sizes.pageFill) + [blocks.count]
+        let insert = try db.cached("INSERT INTO row_pages (section_id, start, row_count) VALUES (?1, ?2, ?3)")
+        for piece in 0..<(bounds.count - 1) {
+            let members = blocks[bounds[piece]..<bounds[piece + 1]]
+            let rows = members.reduce(0) { $0 &+ $1.count }
+            if piece == 0 {
+                try db.cached("UPDATE row_pages SET row_count = ?3 WHERE section_id = ?1 AND start = ?2")
+                    .bind([.integer(sectionID), .int(start), .int(rows)]).run()
+            } else if let first = members.first {
+                try insert.bind([.integer(sectionID), .int(first.start), .int(rows)]).run()
+            }
+        }
+    }
+
+    /// Merges the block now holding `position` with a neighbour in its page when it has fallen below
+    /// `sizes.blockMinimum` rows and the two fit in one block filled to three quarters; an empty page
+    /// (other than the first) goes too. Then merges its page with a neighbour page the same way. Rows do
+    /// not move: a merge removes one block's (or page's) start.
+    func mergeIfSmall(holding position: Int, sizes: RowBlockSizes) throws {
+        guard let (block, page) = try extents(holding: position), block.count < sizes.blockMinimum else { return }
+        let pageEnd = page.end ?? Int.max
+        let next = try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start > ?2 AND start < ?3 ORDER BY start LIMIT 1")
+            .bind([.integer(sectionID), .int(block.start), .int(pageEnd)]).first { (start: $0.int(0), count: $0.int(1)) }
+        let previous = try db.cached(
+            "SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3 ORDER BY start DESC LIMIT 1"
+        ).bind([.integer(sectionID), .int(page.start), .int(block.start)]).first { (start: $0.int(0), count: $0.int(1)) }
+        if let next, block.count &+ next.count <= sizes.blockFill {
+            try removeBlockStart(next.start, joining: block.start, count: block.count &+ next.count)
+        } else if let previous, previous.count &+ block.count <= sizes.blockFill {
+            try removeBlockStart(block.start, joining: previous.start, count: previous.count &+ block.count)
+        } else if block.count == 0, next == nil, previous == nil, page.start != RowSpacing.sectionStart {
+            // The page's only block, empty: the page and the block go; their range joins the ones before.
+            try db.cached("DELETE FROM row_pages WHERE section_id = ?1 AND start = ?2").bind([.integer(sectionID), .int(page.start)]).run()
+            try db.cached("DELETE FROM row_blocks WHERE section_id = ?1 AND start = ?2").bind([.integer(sectionID), .int(block.start)]).run()
+            return
+        }
+        try mergePageIfSmall(startingAt: page.start, sizes: sizes)
+    }
+
+    private func removeBlockStart(_ start: Int, joining kept: Int, count: Int) throws {
+        try db.cached("DELETE FROM row_blocks WHERE section_id = ?1 AND start = ?2").bind([.integer(sectionID), .int(start)]).run()
+        try db.cached("UPDATE row_blocks SET row_count = ?3 WHERE section_id = ?1 AND start = ?2")
+            .bind([.integer(sectionID), .int(kept), .int(count)]).run()
+    }
+
+    private func mergePageIfSmall(startingAt start: Int, sizes: RowBlockSizes) throws {
+        let pages = try db.cached(
+            """
+            SELECT start, row_count FROM (SELECT start, row_count FROM row_pages WHERE section_id = ?1 AND start < ?2 ORDER BY start DESC LIMIT 1)
+            UNION ALL SELECT start, row_count FROM row_pages WHERE section_id = ?1 AND start = ?2
+            UNION ALL SELECT * FROM (SELECT start, row_count FROM row_pages WHERE section_id = ?1 AND start > ?2 ORDER BY start LIMIT 2)
+            """
+        ).bind([.integer(sectionID), .int(start)]).map { (start: $0.int(0), count: $0.int(1)) }
+        guard let here = pages.firstIndex(where: { $0.start == start }) else { return }
+        func blockCount(_ index: Int) throws -> Int {
+            let end = index + 1 < pages.count ? pages[index + 1].start : Int.max
+            return try db.cached("SELECT count(*) FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3")
+                .bind([.integer(sectionID), .int(pages[index].start), .int(end)]).first { $0.int(0) } ?? 0
+        }
+        let own = try blockCount(here)
+        guard own < sizes.pageMinimum else { return }
+        if here + 1 < pages.count, own + (try blockCount(here + 1)) <= sizes.pageFill {
+            try removePageStart(pages[here + 1].start, joining: start, count: pages[here].count &+ pages[here + 1].count)
+        } else if here > 0, (try blockCount(here - 1)) + own <= sizes.pageFill {
+            try removePageStart(start, joining: pages[here - 1].start, count: pages[here - 1].count &+ pages[here].count)
+        }
+    }
+
+    private func removePageStart(_ start: Int, joining kept: Int, count: Int) throws {
+        try db.cached("DELETE FROM row_pages WHERE section_id = ?1 AND start = ?2").bind([.integer(sectionID), .int(start)]).run()
+        try db.cached("UPDATE row_pages SET row_count = ?3 WHERE section_id = ?1 AND start = ?2")
+            .bind([.integer(sectionID), .int(kept), .int(count)]).run()
+    }
+
+    // MARK: Rebuilding
+
+    /// Gives the section's rows fresh positions (``RowSpacing/gap`` apart, in their order, leaving
+    /// `holes[k]` free positions before the row at index k of `holes`' keys) and cuts blocks and pages
+    /// afresh. Rewrites every row of the section: the last resort when a block's range has no room, and
+    /// what `repair` does to a section whose blocks were damaged by hand. Returns the free positions.
+    func rebuild(sizes: RowBlockSizes, leavingRoom room: Int = 0, before index: Int = 0) throws -> [Int] {
+        let rows = try db.cached("SELECT id, position FROM rows WHERE section_id = ?1 ORDER BY position, id").bind([.integer(sectionID)])
+            .map { (id: $0.int64(0), position: $0.int(1)) }
+        let total = rows.count + room
+        guard total <= RowSpacing.limit / RowSpacing.gap - 2 else {
+            throw ListStoreError.corrupt("section #\(sectionID) cannot hold \(total) rows")
+        }
+        // Park every row in a range free of both its current positions (whatever a hand edit left) and the
+        // new ones, then place them: UNIQUE holds at every step.
+        let highest = rows.last?.position ?? 0
+        let lowest = rows.first?.position ?? 0
+        let (above, aboveOverflows) = max(highest, RowSpacing.limit).addingReportingOverflow(1)
+        let (_, aboveEndOverflows) = above.addingReportingOverflow(rows.count)
+        let (below, belowOverflows) = min(lowest, 0).subtractingReportingOverflow(rows.count + 1)
+        let parking: Int
+        if !aboveOverflows && !aboveEndOverflows {
+            parking = above
+        } else if !belowOverflows {
+            parking = below
+        } else {
+            let index = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(sectionID)]) ?? -1
+            throw ListStoreError.corrupt(
+                "cannot renumber the rows of section \(index) (#\(sectionID)): their positions span the whole integer range; set them by hand, e.g. UPDATE rows SET position = … WHERE section_id = \(sectionID)"
+            )
+        }
+        let place = try db.cached("UPDATE rows SET position = ?2 WHERE id = ?1")
+        for (offset, row) in rows.enumerated() { try place.bind([.integer(row.id), .int(parking + offset)]).run() }
+        let ids = rows.map(\.id)
+        var positions: [Int] = []
+        positions.reserveCapacity(ids.count)
+        var free: [Int] = []
+        for slot in 0..<total {
+            let position = slot * RowSpacing.gap
+            if slot >= index && slot < index + room {
+                free.append(position)
+            } else {
+                positions.append(position)
+            }
+        }
+        for (id, position) in zip(ids, positions) { try place.bind([.integer(id), .int(position)]).run() }
+        try cutAfresh(slots: total, position: { $0 * RowSpacing.gap }, counted: { $0 < index || $0 >= index + room }, sizes: sizes)
+        return free
+    }
+
+    /// Replaces the section's blocks and pages with blocks of `sizes.blockFill` slots and pages of
+    /// `sizes.pageFill` blocks, over `slots` slots in order: slot k at `position(k)`, counted when
+    /// `counted(k)` (the others are about to be inserted, and counted then). Sets the section's count.
+    func cutAfresh(slots: Int, position: (Int) -> Int, counted: (Int) -> Bool, sizes: RowBlockSizes) throws {
+        try db.cached("DELETE FROM row_blocks WHERE section_id = ?1").bind([.integer(sectionID)]).run()
+        try db.cached("DELETE FROM row_pages WHERE section_id = ?1").bind([.integer(sectionID)]).run()
+        let insertBlock = try db.cached("INSERT INTO row_blocks (section_id, start, row_count) VALUES (?1, ?2, ?3)")
+        let insertPage = try db.cached("INSERT INTO row_pages (section_id, start, row_count) VALUES (?1, ?2, ?3)")
+        var blocks: [(start: Int, count: Int)] = []
+        var slot = 0
+        repeat {
+            let end = min(slots, slot + sizes.blockFill)
+            blocks.append((slot == 0 ? RowSpacing.sectionStart : position(slot), (slot..<end).reduce(0) { $0 + (counted($1) ? 1 : 0) }))
+            slot = end
+        } while slot < slots
+        var first = 0
+        repeat {
+            let members = blocks[first..<min(blocks.count, first + sizes.pageFill)]
+            if let start = members.first?.start {
+                try insertPage.bind([.integer(sectionID), .int(start), .int(members.reduce(0) { $0 + $1.count })]).run()
+            }
+            first += sizes.pageFill
+        } while first < blocks.count
+        for block in blocks { try insertBlock.bind([.integer(sectionID), .int(block.start), .int(block.count)]).run() }
+        try db.cached("UPDATE sections SET row_count = ?2 WHERE id = ?1").bind([.integer(sectionID), .int(blocks.reduce(0) { $0 + $1.count })]).run()
+    }
+
+    /// Blocks and pages for a section whose `count` rows were written at `k * RowSpacing.gap` (an import).
+    func cutEvenlySpaced(count: Int, sizes: RowBlockSizes) throws {
+        try cutAfresh(slots: count, position: { $0 * RowSpacing.gap }, counted: { _ in true }, sizes: sizes)
+    }
+}

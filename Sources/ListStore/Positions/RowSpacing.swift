@@ -1,0 +1,54 @@
+/// How rows are spaced in a section's position range (schema 7, `Migrations/0007_sparse_positions.sql`).
+///
+/// Positions only order rows; they need not be dense. New rows take positions between their neighbours'
+/// (``between(_:_:count:appending:prepending:)``), so nothing else moves. When two neighbours leave no
+/// integer between them, the rows of one block are spaced out again (``spread(_:in:upTo:)``).
+enum RowSpacing {
+    /// The gap ListStore leaves between rows it appends, prepends or migrates: 20 halvings of room
+    /// between any two of them before a block is spaced out again.
+    static let gap = 1 << 20
+    /// Every position ListStore writes is strictly between `-limit` and `limit`, so that the difference
+    /// of two positions never overflows (and a section holds up to 2^42 rows at the standard gap).
+    static let limit = 1 << 61
+    /// The gap a split leaves between the rows of the half it packs together (see ``RowBlocks``).
+    static let packedGap = 1 << 8
+    /// A block whose range leaves its rows less room than this each is crowded: it is split unevenly.
+    static let crowdedGap = 1 << 12
+
+    /// The start of a section's first block and page: below every position.
+    static let sectionStart = Int(Int64.min)
+
+    /// `count` increasing positions strictly between `lower` and `upper` (exclusive bounds within
+    /// ±``limit``), or nil when fewer than `count` integers lie between them. Appending (no row after) and
+    /// prepending (no row before) leave the standard gap when there is room; otherwise the positions are
+    /// spread evenly.
+    static func between(_ lower: Int, _ upper: Int, count: Int, appending: Bool, prepending: Bool) -> [Int]? {
+        guard count > 0 else { return [] }
+        let room = upper - lower - 1
+        guard room >= count else { return nil }
+        if appending, count <= (room - gap) / gap {
+            return (1...count).map { lower + $0 * gap }
+        }
+        if prepending, count <= (room - gap) / gap {
+            return (1...count).map { upper - (count + 1 - $0) * gap }
+        }
+        let step = (upper - lower) / (count + 1)
+        if step >= 1 { return (1...count).map { lower + $0 * step } }
+        return (1...count).map { lower + $0 }
+    }
+
+    /// `count` increasing positions spread evenly over `lower ..< upper` (bounds within ±``limit``), or nil
+    /// when the range holds fewer than twice as many integers (it would leave no room for the next insert).
+    static func spread(_ count: Int, in lower: Int, upTo upper: Int) -> [Int]? {
+        guard count > 0 else { return [] }
+        let width = upper - lower
+        guard width / 2 >= count else { return nil }
+        let step = width / count
+        return (0..<count).map { lower + step / 2 + $0 * step }
+    }
+
+    /// `lower` and `upper` clamped into the range positions may take.
+    static func clamp(_ lower: Int, _ upper: Int?) -> (lower: Int, upper: Int) {
+        (max(lower, -limit), min(upper ?? limit, limit))
+    }
+}

@@ -182,7 +182,9 @@ struct MainTable {
         }
         let template = try fixtures.template(rows: n)
         var times: (listStore: [Double], shell: [Double]) = ([], [])
-        let insert = "INSERT INTO rows (section_id, position, title) SELECT id, row_base + row_count, 'x' FROM sections WHERE position = 0;"
+        // Appended after the section's last row, the gap ListStore leaves; the shell's triggers count it.
+        let insert =
+            "INSERT INTO rows (section_id, position, title) SELECT id, (SELECT coalesce(max(position), -1048576) + 1048576 FROM rows WHERE section_id = sections.id), 'x' FROM sections WHERE position = 0;"
         for _ in 0..<repetitions {
             let path = try fixtures.copy(template, to: "work-cli.sqlite")
             let run = Measurement.spawn(cli, ["--db", path, "add", "0", "x"])

@@ -122,15 +122,15 @@ struct RowBlocks {
         guard
             let block = try db.cached(
                 """
-                SELECT start, row_count, (SELECT min(start) FROM row_blocks WHERE section_id = ?1 AND start > ?2)
-                FROM row_blocks WHERE section_id = ?1 AND start <= ?2 ORDER BY start DESC LIMIT 1
+                SELECT b.start, b.row_count, (SELECT min(start) FROM row_blocks WHERE section_id = ?1 AND start > b.start)
+                FROM row_blocks AS b WHERE b.section_id = ?1 AND b.start <= ?2 ORDER BY b.start DESC LIMIT 1
                 """
             ).bind([.integer(sectionID), .int(position)]).first({ (start: $0.int(0), count: $0.int(1), end: $0.isNull(2) ? nil : $0.int(2)) }),
             let page = try db.cached(
                 """
-                SELECT start, row_count, (SELECT min(start) FROM row_pages WHERE section_id = ?1 AND start > ?2),
-                       (SELECT coalesce(sum(row_count), 0) FROM row_pages WHERE section_id = ?1 AND start < ?2)
-                FROM row_pages WHERE section_id = ?1 AND start <= ?2 ORDER BY start DESC LIMIT 1
+                SELECT p.start, p.row_count, (SELECT min(start) FROM row_pages WHERE section_id = ?1 AND start > p.start),
+                       (SELECT coalesce(sum(row_count), 0) FROM row_pages WHERE section_id = ?1 AND start < p.start)
+                FROM row_pages AS p WHERE p.section_id = ?1 AND p.start <= ?2 ORDER BY p.start DESC LIMIT 1
                 """
             ).bind([.integer(sectionID), .int(block.start)]).first({
                 RowExtent(start: $0.int(0), end: $0.isNull(2) ? nil : $0.int(2), count: $0.int(1), base: $0.int(3))
@@ -294,6 +294,22 @@ struct RowBlocks {
     }
 
     // MARK: Rebuilding
+
+    /// Replaces the blocks of `page` (whose rows now sit at `positions`, in order) with blocks of
+    /// `sizes.blockFill` rows, then splits the page if it has too many. The page's count stays.
+    func recutBlocks(of page: RowExtent, positions: [Int], sizes: RowBlockSizes) throws {
+        try db.cached("DELETE FROM row_blocks WHERE section_id = ?1 AND start > ?2 AND start < ?3")
+            .bind([.integer(sectionID), .int(page.start), .int(page.end ?? Int.max)]).run()
+        let cuts = positions.count > sizes.blockFill ? Self.evenCuts(positions.count, fill: sizes.blockFill) : []
+        let bounds = [0] + cuts + [positions.count]
+        try db.cached("UPDATE row_blocks SET row_count = ?3 WHERE section_id = ?1 AND start = ?2")
+            .bind([.integer(sectionID), .int(page.start), .int(bounds[1] - bounds[0])]).run()
+        let insert = try db.cached("INSERT INTO row_blocks (section_id, start, row_count) VALUES (?1, ?2, ?3)")
+        for piece in 1..<(bounds.count - 1) {
+            try insert.bind([.integer(sectionID), .int(positions[bounds[piece]]), .int(bounds[piece + 1] - bounds[piece])]).run()
+        }
+        try splitPageIfFull(at: page.start, sizes: sizes)
+    }
 
     /// Gives the section's rows fresh positions (``RowSpacing/gap`` apart, in their order, leaving
     /// `holes[k]` free positions before the row at index k of `holes`' keys) and cuts blocks and pages

@@ -47,6 +47,18 @@ enum RowSpacing {
         return (0..<count).map { lower + step / 2 + $0 * step }
     }
 
+    /// The range a block or page from `start` to `end` spreads its rows (at `positions`, in order) and
+    /// `adding` more over: its own range, except that the section's first and last ones, open towards the
+    /// ends of the integers, take only room for their rows at the standard gap beyond their outer rows —
+    /// spreading a last block up to 2^61 would leave later appends no room.
+    static func workingRange(_ start: Int, _ end: Int?, rows positions: [Int], adding: Int) -> (lower: Int, upper: Int) {
+        var (lower, upper) = clamp(start, end)
+        let reach = min(limit / 4, (positions.count + adding + 1).multipliedReportingOverflow(by: gap).overflow ? limit / 4 : (positions.count + adding + 1) * gap)
+        if start <= -limit { lower = max(lower, (positions.first ?? 0) - reach) }
+        if end == nil { upper = min(upper, (positions.last ?? 0) + reach) }
+        return (lower, max(lower, upper))
+    }
+
     /// `lower` and `upper` clamped into the range positions may take.
     static func clamp(_ lower: Int, _ upper: Int?) -> (lower: Int, upper: Int) {
         (max(lower, -limit), min(upper ?? limit, limit))

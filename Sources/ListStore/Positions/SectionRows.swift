@@ -121,6 +121,12 @@ struct SectionRows {
         if width <= sizes.blockCapacity, let positions = try respace(bounds.block, leaving: width, after: bounds.lower) {
             return positions
         }
+        if width <= sizes.blockCapacity, let positions = try respaceWithNeighbour(bounds.block, leaving: width, after: bounds.lower) {
+            return positions
+        }
+        if let positions = try respacePage(holding: bounds.block, leaving: width, after: bounds.lower) {
+            return positions
+        }
         return try blocks.rebuild(sizes: sizes, leavingRoom: width, before: index)
     }
 
@@ -175,7 +181,7 @@ struct SectionRows {
     /// block's range is too small.
     private func respace(_ block: RowExtent, leaving width: Int, after position: Int) throws -> [Int]? {
         let rows = try blocks.rows(of: block)
-        let range = RowSpacing.clamp(block.start, block.end)
+        let range = RowSpacing.workingRange(block.start, block.end, rows: rows.map(\.position), adding: width)
         guard let slots = RowSpacing.spread(rows.count + width, in: range.lower, upTo: range.upper) else { return nil }
         let hole = rows.firstIndex { $0.position > position } ?? rows.count
         var moved = Array(slots[..<hole])
@@ -184,12 +190,59 @@ struct SectionRows {
         return Array(slots[hole..<(hole + width)])
     }
 
+    /// Like ``respace(_:leaving:after:)`` over the whole page holding `block`, when neither the block nor
+    /// it and a neighbour have room: the page's rows (at most a page of blocks) are spread over its range
+    /// and its blocks cut afresh. Nil when the page's range is too small too.
+    private func respacePage(holding block: RowExtent, leaving width: Int, after position: Int) throws -> [Int]? {
+        guard let (_, page) = try blocks.extents(holding: block.start) else { return nil }
+        let rows = try blocks.rows(of: page)
+        let range = RowSpacing.workingRange(page.start, page.end, rows: rows.map(\.position), adding: width)
+        guard let slots = RowSpacing.spread(rows.count + width, in: range.lower, upTo: range.upper) else { return nil }
+        let hole = rows.firstIndex { $0.position > position } ?? rows.count
+        let moved = Array(slots[..<hole]) + slots[(hole + width)...]
+        try move(rows, to: moved)
+        try blocks.recutBlocks(of: page, positions: moved, sizes: sizes)
+        return Array(slots[hole..<(hole + width)])
+    }
+
+    /// Like ``respace(_:leaving:after:)`` over this block and the next one in its page (or the one
+    /// before), when this block's range alone is too small: the two blocks' rows are spread over both
+    /// ranges and the start of the second moves to its first row's new position. Nil when the two ranges
+    /// are too small as well, or the block has no neighbour in its page.
+    private func respaceWithNeighbour(_ block: RowExtent, leaving width: Int, after position: Int) throws -> [Int]? {
+        guard let (_, page) = try blocks.extents(holding: block.start) else { return nil }
+        let pageEnd = page.end ?? Int.max
+        var pair: (first: RowExtent, second: RowExtent)?
+        if let end = block.end, end < pageEnd, let (next, _) = try blocks.extents(holding: end) {
+            pair = (block, next)
+        } else if block.start > page.start, let (previous, _) = try blocks.extents(holding: block.start - 1) {
+            pair = (previous, block)
+        }
+        guard let (first, second) = pair else { return nil }
+        let union = RowExtent(start: first.start, end: second.end, count: first.count + second.count, base: first.base)
+        let rows = try blocks.rows(of: union)
+        let range = RowSpacing.workingRange(union.start, union.end, rows: rows.map(\.position), adding: width)
+        guard let slots = RowSpacing.spread(rows.count + width, in: range.lower, upTo: range.upper) else { return nil }
+        let hole = rows.firstIndex { $0.position > position } ?? rows.count
+        let moved = Array(slots[..<hole]) + slots[(hole + width)...]
+        // The second block keeps its rows and starts at the first one's new position; new rows that go
+        // right before it join the first block, as they would have without the respacing.
+        let secondFirst = rows.firstIndex { $0.position >= second.start } ?? rows.count
+        let newStart = secondFirst < rows.count ? moved[secondFirst] : (slots.last ?? range.lower) + 1
+        guard newStart > first.start else { return nil }
+        try move(rows, to: moved)
+        if newStart != second.start {
+            try db.cached("UPDATE row_blocks SET start = ?3 WHERE section_id = ?1 AND start = ?2")
+                .bind([.integer(sectionID), .int(second.start), .int(newStart)]).run()
+        }
+        return Array(slots[hole..<(hole + width)])
+    }
+
     /// Splits a block that inserts filled past capacity. A crowded block (too little room per row left
     /// in its range) is split unevenly: the half away from the insert is packed at its end of the range,
     /// and the half with the insert spread over the rest, so that inserting again and again at one place
     /// keeps finding room inside one block.
     private func split(_ block: RowExtent, page: RowExtent, inserted: [Int], at offset: Int) throws {
-        let range = RowSpacing.clamp(block.start, block.end)
         if inserted.count > sizes.blockCapacity, let first = inserted.first, let last = inserted.last {
             // A bulk insert: the block's other rows are few, the new ones known; nothing needs reading but those.
             let before = try blocks.rows(of: RowExtent(start: block.start, end: first, count: 0, base: 0)).map(\.position)
@@ -198,12 +251,19 @@ struct SectionRows {
             return
         }
         let rows = try blocks.rows(of: block)
-        let roomPerRow = (range.upper - range.lower) / (rows.count + 1)
-        guard roomPerRow < RowSpacing.crowdedGap, rows.count >= 2 else {
+        guard rows.count >= 2 else { return }
+        let range = RowSpacing.workingRange(block.start, block.end, rows: rows.map(\.position), adding: 0)
+        let half = rows.count / 2
+        // A split at the middle row is enough when the half with the insert keeps a fair share of the
+        // range (random inserts); inserts piling up at one place leave it a sliver, and then the other
+        // half is packed away instead, so that the place keeps its room.
+        let boundary = rows[half].position
+        let hotRoom = offset < half ? boundary - range.lower : range.upper - boundary
+        let hotRows = offset < half ? half : rows.count - half
+        if hotRoom >= (range.upper - range.lower) / 4 && hotRoom / (hotRows + 1) >= RowSpacing.crowdedGap {
             try blocks.split(blockAt: block.start, positions: rows.map(\.position), page: page.start, sizes: sizes)
             return
         }
-        let half = rows.count / 2
         let packedWidth = (rows.count - half) * RowSpacing.packedGap
         let positions: [Int]
         if offset < half {

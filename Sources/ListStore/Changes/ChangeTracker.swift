@@ -214,7 +214,7 @@ struct ChangeTracker {
             }
         }
         for row in rows {
-            let place = try RowBlocks(sectionID: row.sectionID, db: db).place(ofRowAt: row.position, id: row.row.id.rawValue)
+            let place = try RowBlocks.place(ofRow: row.row.id.rawValue, db)?.place
             found.append((ListIndexPath(section: row.section, row: place?.index ?? Int.min), SectionID(rawValue: row.sectionID), row.row))
         }
         return found

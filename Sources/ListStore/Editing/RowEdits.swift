@@ -141,10 +141,19 @@ extension ListTransaction {
             if let repeated = firstRepeated(indexPaths) { throw ListStoreError.duplicateIndexPath(repeated) }
             try verifiedSectionCount()
             var sections: [Int: SectionRows] = [:]
+            // Checked in the order given, so the error names the first bad path; then found section by section.
+            for path in indexPaths {
+                let rows = try sections[path.section] ?? SectionRows.load(section: path.section, db, sizes: sizes)
+                sections[path.section] = rows
+                guard path.row >= 0, path.row < rows.count else { throw ListStoreError.rowIndexOutOfRange(path, rowCount: rows.count) }
+            }
+            var places: [Int: [Int: RowPlace]] = [:]
+            for (section, paths) in Dictionary(grouping: indexPaths, by: \.section) {
+                places[section] = try sections[section]?.places(at: paths.map(\.row))
+            }
             let doomed = try indexPaths.map { path in
-                let section = try sections[path.section] ?? SectionRows.load(section: path.section, db, sizes: sizes)
-                sections[path.section] = section
-                return DoomedRow(path: path, place: try section.place(at: path.row))
+                guard let place = places[path.section]?[path.row] else { throw ListStoreError.positionsDamaged(section: path.section) }
+                return DoomedRow(path: path, place: place)
             }
             try delete(doomed, in: sections)
         }

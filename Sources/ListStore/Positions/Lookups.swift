@@ -31,13 +31,12 @@ extension Connection {
 
     /// ``location(of:)`` with the row's place in its blocks.
     func rowPlace(of id: RowID) throws -> (path: ListIndexPath, section: Int64, place: RowPlace) {
-        guard
-            let row = try cached("SELECT r.position, s.position, s.id FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1")
-                .bind([.integer(id.rawValue)]).first({ (position: $0.int(0), sectionIndex: $0.int(1), section: $0.int64(2)) })
-        else { throw ListStoreError.unknownRow(id) }
-        guard let place = try RowBlocks(sectionID: row.section, db: self).place(ofRowAt: row.position, id: id.rawValue) else {
-            throw ListStoreError.positionsDamaged(section: row.sectionIndex)
+        guard let found = try RowBlocks.place(ofRow: id.rawValue, self) else {
+            guard let section = try cached("SELECT s.position FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1")
+                .bind([.integer(id.rawValue)]).first({ $0.int(0) })
+            else { throw ListStoreError.unknownRow(id) }
+            throw ListStoreError.positionsDamaged(section: section)
         }
-        return (ListIndexPath(section: row.sectionIndex, row: place.index), row.section, place)
+        return (ListIndexPath(section: found.sectionIndex, row: found.place.index), found.sectionID, found.place)
     }
 }

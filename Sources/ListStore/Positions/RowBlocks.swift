@@ -142,13 +142,34 @@ struct RowBlocks {
         return (RowExtent(start: block.start, end: block.end, count: block.count, base: page.base &+ before), page)
     }
 
-    /// The index of the row at `position` by the addressing rule, with its block and page.
-    func place(ofRowAt position: Int, id: Int64) throws -> RowPlace? {
-        guard let (block, page) = try extents(holding: position) else { return nil }
-        let before =
-            try db.cached("SELECT count(*) FROM rows WHERE section_id = ?1 AND position >= ?2 AND position < ?3")
-            .bind([.integer(sectionID), .int(block.start), .int(position)]).first { $0.int(0) } ?? 0
-        return RowPlace(id: id, position: position, index: block.base &+ before, block: block, page: page)
+    /// The place of the row with `id` by the addressing rule — its index, block and page — with its
+    /// section's index and id, in one statement (index look-ups and sums over the section's pages, one
+    /// page's blocks and one block's rows). Nil when there is no such row, or no block holds it.
+    static func place(ofRow id: Int64, _ db: Connection) throws -> (sectionIndex: Int, sectionID: Int64, place: RowPlace)? {
+        try db.cached(
+            """
+            SELECT s.position, s.id, r.position, b.start, b.row_count, p.start, p.row_count,
+                   (SELECT min(start) FROM row_blocks WHERE section_id = s.id AND start > b.start),
+                   (SELECT min(start) FROM row_pages WHERE section_id = s.id AND start > p.start),
+                   (SELECT coalesce(sum(row_count), 0) FROM row_pages WHERE section_id = s.id AND start < p.start),
+                   (SELECT coalesce(sum(row_count), 0) FROM row_blocks WHERE section_id = s.id AND start >= p.start AND start < b.start),
+                   (SELECT count(*) FROM rows WHERE section_id = s.id AND position >= b.start AND position < r.position)
+            FROM rows AS r
+            JOIN sections AS s ON s.id = r.section_id
+            JOIN row_blocks AS b ON b.section_id = s.id
+                AND b.start = (SELECT max(start) FROM row_blocks WHERE section_id = s.id AND start <= r.position)
+            JOIN row_pages AS p ON p.section_id = s.id
+                AND p.start = (SELECT max(start) FROM row_pages WHERE section_id = s.id AND start <= b.start)
+            WHERE r.id = ?1
+            """
+        ).bind([.integer(id)]).first { row in
+            func optional(_ column: Int32) -> Int? { row.isNull(column) ? nil : row.int(column) }
+            let pageBase = row.int(9)
+            let blockBase = pageBase &+ row.int(10)
+            let page = RowExtent(start: row.int(5), end: optional(8), count: row.int(6), base: pageBase)
+            let block = RowExtent(start: row.int(3), end: optional(7), count: row.int(4), base: blockBase)
+            return (row.int(0), row.int64(1), RowPlace(id: id, position: row.int(2), index: blockBase &+ row.int(11), block: block, page: page))
+        }
     }
 
     // MARK: Counting
@@ -161,6 +182,15 @@ struct RowBlocks {
         try db.cached("UPDATE row_pages SET row_count = row_count + ?3 WHERE section_id = ?1 AND start = ?2")
             .bind([.integer(sectionID), .int(page), .int(delta)]).run()
         try db.cached("UPDATE sections SET row_count = row_count + ?2 WHERE id = ?1").bind([.integer(sectionID), .int(delta)]).run()
+    }
+
+    /// Takes `blocks[start]` rows off each block, `pages[start]` off each page and `total` off the section.
+    func uncount(blocks: [Int: Int], pages: [Int: Int], total: Int) throws {
+        let block = try db.cached("UPDATE row_blocks SET row_count = row_count - ?3 WHERE section_id = ?1 AND start = ?2")
+        for (start, count) in blocks { try block.bind([.integer(sectionID), .int(start), .int(count)]).run() }
+        let page = try db.cached("UPDATE row_pages SET row_count = row_count - ?3 WHERE section_id = ?1 AND start = ?2")
+        for (start, count) in pages { try page.bind([.integer(sectionID), .int(start), .int(count)]).run() }
+        try db.cached("UPDATE sections SET row_count = row_count - ?2 WHERE id = ?1").bind([.integer(sectionID), .int(total)]).run()
     }
 
     /// Gives a new section its first block and page (``RowSpacing/sectionStart``, holding every position).

@@ -98,13 +98,56 @@ struct SectionRows {
         return RowPlace(id: row.id, position: row.position, index: index, block: block, page: page)
     }
 
+    /// The rows at `indexes` (any order, no repeats), found in one pass over the section's pages and the
+    /// blocks of the pages they fall in, rather than one descent each: a delete of many rows.
+    func places(at indexes: [Int]) throws -> [Int: RowPlace] {
+        for index in indexes where index < 0 || index >= count {
+            throw ListStoreError.rowIndexOutOfRange(ListIndexPath(section: sectionIndex, row: index), rowCount: count)
+        }
+        guard indexes.count > 8 else {
+            return Dictionary(try indexes.map { ($0, try place(at: $0)) }, uniquingKeysWith: { first, _ in first })
+        }
+        let wanted = indexes.sorted()
+        let pages = try db.cached("SELECT start, row_count FROM row_pages WHERE section_id = ?1 ORDER BY start").bind([.integer(sectionID)])
+            .map { (start: $0.int(0), count: $0.int(1)) }
+        let blocks = self.blocks
+        var found: [Int: RowPlace] = [:]
+        found.reserveCapacity(wanted.count)
+        var next = 0
+        var base = 0
+        for (offset, page) in pages.enumerated() {
+            guard next < wanted.count else { break }
+            let end = offset + 1 < pages.count ? pages[offset + 1].start : nil
+            let pageExtent = RowExtent(start: page.start, end: end, count: page.count, base: base)
+            base = base &+ page.count
+            guard wanted[next] < base else { continue }
+            let pageBlocks = try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3 ORDER BY start")
+                .bind([.integer(sectionID), .int(page.start), .int(end ?? Int.max)]).map { (start: $0.int(0), count: $0.int(1)) }
+            var blockBase = pageExtent.base
+            for (blockOffset, block) in pageBlocks.enumerated() {
+                let blockEnd = blockOffset + 1 < pageBlocks.count ? pageBlocks[blockOffset + 1].start : end
+                let extent = RowExtent(start: block.start, end: blockEnd, count: block.count, base: blockBase)
+                blockBase = blockBase &+ block.count
+                while next < wanted.count, wanted[next] < blockBase {
+                    guard let row = try blocks.row(at: wanted[next], in: extent) else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
+                    found[wanted[next]] = RowPlace(id: row.id, position: row.position, index: wanted[next], block: extent, page: pageExtent)
+                    next += 1
+                }
+            }
+            // Indexes the page counts but its blocks do not: the counts were damaged by hand.
+            guard next >= wanted.count || wanted[next] >= base else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
+        }
+        guard found.count == wanted.count else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
+        return found
+    }
+
     /// The id of the row at `index`, or a `rowIndexOutOfRange` error.
     func rowID(at index: Int, _ db: Connection) throws -> Int64 { try place(at: index).id }
 
-    /// The place of the row with `id` at `position` (a row of this section).
-    func place(ofRowAt position: Int, id: Int64) throws -> RowPlace {
-        guard let place = try blocks.place(ofRowAt: position, id: id) else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
-        return place
+    /// The place of the row with `id` (a row of this section).
+    func place(ofRow id: Int64) throws -> RowPlace {
+        guard let found = try RowBlocks.place(ofRow: id, db) else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
+        return found.place
     }
 
     // MARK: Inserting
@@ -312,12 +355,17 @@ struct SectionRows {
 
     /// Takes rows that left (deleted, or moved elsewhere) off their blocks' counts and merges small blocks.
     private mutating func uncount(_ places: [RowPlace]) throws {
-        var perBlock: [Int: (page: Int, count: Int)] = [:]
-        for place in places { perBlock[place.block.start, default: (place.page.start, 0)].count += 1 }
-        let blocks = self.blocks
-        for (start, entry) in perBlock { try blocks.count(-entry.count, block: start, page: entry.page) }
+        var perBlock: [Int: (page: Int, count: Int, left: Int)] = [:]
+        var perPage: [Int: Int] = [:]
+        for place in places {
+            perBlock[place.block.start, default: (place.page.start, 0, place.block.count)].count += 1
+            perPage[place.page.start, default: 0] += 1
+        }
+        try blocks.uncount(blocks: perBlock.mapValues(\.count), pages: perPage, total: places.count)
         count -= places.count
-        for start in perBlock.keys.sorted(by: >) { try blocks.mergeIfSmall(holding: start, sizes: sizes) }
+        for (start, entry) in perBlock.sorted(by: { $0.key > $1.key }) where entry.left - entry.count < sizes.blockMinimum {
+            try blocks.mergeIfSmall(holding: start, sizes: sizes)
+        }
     }
 
     /// Moves the row at `from` (found by ``place(at:)``) so that its index after the move is `to`.
@@ -343,10 +391,8 @@ struct SectionRows {
     /// Writes the row at its new position (the first of `positions`, in section `sectionID`) and returns
     /// its old place, read again: making room may have moved it within its block.
     private func detach(rowID: Int64, to positions: [Int], in section: Int64) throws -> RowPlace {
-        guard let position = positions.first,
-            let old = try db.cached("SELECT position FROM rows WHERE id = ?1").bind([.integer(rowID)]).first({ $0.int(0) })
-        else { throw ListStoreError.unknownRow(RowID(rawValue: rowID)) }
-        let place = try place(ofRowAt: old, id: rowID)
+        guard let position = positions.first else { throw ListStoreError.unknownRow(RowID(rawValue: rowID)) }
+        let place = try place(ofRow: rowID)
         try db.cached("UPDATE rows SET section_id = ?2, position = ?3 WHERE id = ?1")
             .bind([.integer(rowID), .integer(section), .int(position)]).run()
         return place

@@ -129,7 +129,7 @@ struct RowBlocks {
             let page = try db.cached(
                 """
                 SELECT start, row_count, (SELECT min(start) FROM row_pages WHERE section_id = ?1 AND start > ?2),
-                       (SELECT coalesce(sum(row_count), 0) FROM row_pages WHERE section_id = ?1 AND start < ?2)
+                       (SELECT coalesce(sum(before.row_count), 0) FROM row_pages AS before WHERE before.section_id = ?1 AND before.start < row_pages.start)
                 FROM row_pages WHERE section_id = ?1 AND start <= ?2 ORDER BY start DESC LIMIT 1
                 """
             ).bind([.integer(sectionID), .int(block.start)]).first({
@@ -142,12 +142,14 @@ struct RowBlocks {
         return (RowExtent(start: block.start, end: block.end, count: block.count, base: page.base &+ before), page)
     }
 
-    /// The index of the row at `position` by the addressing rule, with its block and page.
+    /// The index of the row at `position` by the addressing rule, with its block and page; nil when
+    /// no index leads to it (below the first block, or past as many rows as its block counts).
     func place(ofRowAt position: Int, id: Int64) throws -> RowPlace? {
         guard let (block, page) = try extents(holding: position) else { return nil }
         let before =
             try db.cached("SELECT count(*) FROM rows WHERE section_id = ?1 AND position >= ?2 AND position < ?3")
             .bind([.integer(sectionID), .int(block.start), .int(position)]).first { $0.int(0) } ?? 0
+        guard before < block.count else { return nil }
         return RowPlace(id: id, position: position, index: block.base &+ before, block: block, page: page)
     }
 

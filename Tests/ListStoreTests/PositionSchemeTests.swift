@@ -202,9 +202,10 @@ import Testing
     }
 
     /// The index of a row found from its position counts the rows of the pages before its page and
-    /// of the blocks before its block in that page, each once: a section of 300 rows has three blocks
+    /// of the blocks before its block in that page, each once: a section of 300 rows has four blocks
     /// in one page, and every look-up by id (the index path of a row, an insert before a row, another
-    /// connection's change set) names the row's own index, as a snapshot shows it.
+    /// connection's change set) names the row's own index, as a snapshot shows it. (It found the rows
+    /// past a page's first block at their index plus the page's whole count.)
     @Test func rowsFoundByIDBeyondTheFirstBlockOfAPageHaveTheirOwnIndex() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("blocks.sqlite")
@@ -212,7 +213,7 @@ import Testing
         try store.insertSection(title: "S")
         try store.insertRows((0..<300).map { NewRow(title: "r\($0)") }, intoSection: 0)
         let blocks = try Connection(path: path, mode: .readOnly).scalarInt("SELECT count(*) FROM row_blocks")
-        #expect(blocks == 4, "bulk inserts fill blocks to three quarters: 96 + 96 + 96 + 12 rows")
+        #expect(blocks == 4, "a bulk insert cuts 300 rows into four blocks of 75, in one page")
         let rows = try store.snapshot().sections[0].rows
         for (index, row) in rows.enumerated() {
             #expect(try store.indexPath(of: row.id) == ListIndexPath(section: 0, row: index), "r\(index)")

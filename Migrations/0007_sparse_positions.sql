@@ -171,7 +171,7 @@ WITH pages AS (
     FROM row_pages
 ),
 blocks AS (
-    SELECT b.section_id, b.start,
+    SELECT b.section_id, b.start, b.row_count,
            lead(b.start, 1, 9223372036854775807) OVER (PARTITION BY b.section_id ORDER BY b.start) AS next,
            p.base + coalesce(sum(b.row_count) OVER (PARTITION BY b.section_id, p.start ORDER BY b.start ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS base
     FROM row_blocks AS b
@@ -179,7 +179,9 @@ blocks AS (
 ),
 placed AS (
     SELECT r.id, r.section_id, r.position, r.title, r.payload,
-           k.base + row_number() OVER (PARTITION BY r.section_id, k.start ORDER BY r.position) - 1 AS row_index
+           -- A row past as many rows as its block counts (written with the counting triggers off) has no index.
+           CASE WHEN row_number() OVER (PARTITION BY r.section_id, k.start ORDER BY r.position) <= k.row_count
+                THEN k.base + row_number() OVER (PARTITION BY r.section_id, k.start ORDER BY r.position) - 1 END AS row_index
     FROM rows AS r
     JOIN blocks AS k ON k.section_id = r.section_id AND r.position >= k.start AND r.position < k.next
 )

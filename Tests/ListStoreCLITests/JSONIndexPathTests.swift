@@ -67,20 +67,23 @@ import Testing
     @Test func afterHandEditsLeaveGapsEveryRowCarriesThePathEditsActOn() throws {
         let cli = try CLIHarness()
         #expect(run(cli, ["section", "add", "A"]).status == 0)
-        #expect(run(cli, ["add", "0", "a", "b", "c", "d", "e"]).status == 0)
-        // REPLACE deletes "c" without the delete trigger: the count stays 5, and b moves into the gap.
-        try HandEditTests.sql(cli, "UPDATE OR REPLACE rows SET position = position + 1 WHERE title = 'b'")
+        // 200 rows: one bulk insert cuts them into blocks of 67, 67 and 66.
+        #expect(run(cli, ["add", "0"] + (0..<200).map { "r\($0)" }).status == 0)
+        // REPLACE deletes "r11" without the delete trigger: the first block still counts 67 rows, holds
+        // 66, and the rows of the next block keep their indexes from 67: index 66 is a gap.
+        try HandEditTests.sql(cli, "UPDATE OR REPLACE rows SET position = (SELECT position FROM rows WHERE title = 'r11') WHERE title = 'r10'")
         let show = HandEditFuzzTests.parse(run(cli, ["show"]).output)
-        #expect(show.rows.map(\.path) == ["0:0", "0:2", "0:3", "0:4"])
+        #expect(show.rows.map(\.path) == (0..<66).map { "0:\($0)" } + (67..<200).map { "0:\($0)" })
         let json = try Self.paths(run(cli, ["--json", "show"]).output)
         #expect(json.rows.map(\.path) == show.rows.map(\.path))
-        #expect(json.rows.map(\.title) == ["a", "b", "d", "e"])
-        // "d" is third in the array, but 0:2 is "b": the path from the JSON edits "d" itself.
-        let d = try #require(json.rows.first { $0.title == "d" })
-        #expect(d.path == "0:3")
-        let edited = run(cli, ["edit", d.path, "--title", "D"])
+        #expect(json.rows.map(\.title) == (0..<200).filter { $0 != 11 }.map { "r\($0)" })
+        // "r67" is at index 66 of the array, but 0:66 is the gap: the path from the JSON edits "r67" itself.
+        let r67 = try #require(json.rows.first { $0.title == "r67" })
+        #expect(r67.path == "0:67")
+        let edited = run(cli, ["edit", r67.path, "--title", "R67"])
         #expect(edited.status == 0, "\(edited.error)")
-        #expect(HandEditFuzzTests.parse(run(cli, ["show"]).output).rows.map(\.title) == ["a", "b", "D", "e"])
+        #expect(HandEditFuzzTests.parse(run(cli, ["show"]).output).rows.map(\.title)[65...66] == ["r66", "R67"])
+        #expect(run(cli, ["edit", "0:66", "--title", "gap"]).status == 1)
 
         // Section positions with a gap: the index is the one `show` prints, for the section and its rows.
         #expect(run(cli, ["section", "add", "B"]).status == 0)

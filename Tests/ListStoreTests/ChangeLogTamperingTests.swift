@@ -109,18 +109,20 @@ import Testing
         var observer = try await Observer(path)
         let before = try store.version().rawValue
         try #require(before >= 2)
-        // Entries 1…`before` again, up to where the observer was: a row deleted, then titles set by hand.
-        let titles = (1..<before).map { _ in "UPDATE sections SET title = title || '.' WHERE position = 0;" }
-        try Self.shell(
-            path,
+        // Entries 1…`before` again, up to where the observer was: a row deleted (logged with the counts
+        // it changed), then titles set by hand until the counter is where it was.
+        let shell = try Connection(path: path, mode: .readWrite)
+        try shell.executeScript(
             """
             BEGIN;
             DELETE FROM liststore_log;
             DELETE FROM sqlite_sequence WHERE name = 'liststore_log';
             DELETE FROM rows WHERE id = (SELECT max(id) FROM rows);
-            \(titles.joined(separator: "\n"))
-            COMMIT;
             """)
+        let counter = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_log'), 0)"
+        try #require(try shell.scalarInt(counter) ?? 0 < before, "the hand delete alone logged as many entries as the observer saw")
+        while try shell.scalarInt(counter) ?? 0 < before { try shell.executeScript("UPDATE sections SET title = title || '.' WHERE position = 0") }
+        try shell.executeScript("COMMIT")
         #expect(try store.version().rawValue == before)
         try await observer.catchUp()
         #expect(observer.received == ["reset"])
@@ -168,7 +170,7 @@ import Testing
         #expect(try store.checkInvariants().map(\.description).contains { $0.contains("liststore_state") && $0.contains("writing = 1") })
         // Hand edits are not logged while it stays so: every one is a reset, nothing goes unseen.
         for step in 0..<3 {
-            try Self.shell(path, "INSERT INTO rows (section_id, position, title) VALUES (1, (SELECT row_base + row_count FROM sections WHERE id = 1), 'hand \(step)')")
+            try Self.shell(path, Shell.appendRow("hand \(step)", toSection: 1))
             try await observer.catchUpWithoutWriting()
             #expect(observer.received == ["reset"], "step \(step)")
         }
@@ -219,7 +221,7 @@ import Testing
         try Self.shell(path, "CREATE TABLE app_notes (note TEXT)")
         try await observer.catchUp()
         if dropTrigger { try Self.shell(path, "DROP TRIGGER rows_logged_inserts") }
-        try Self.shell(path, "INSERT INTO rows (section_id, position, title) VALUES (1, (SELECT row_base + row_count FROM sections WHERE id = 1), 'unlogged?')")
+        try Self.shell(path, Shell.appendRow("unlogged?", toSection: 1))
         guard dropTrigger else {
             try await observer.catchUpWithoutWriting()
             #expect(observer.received == ["reset"])

@@ -1,7 +1,8 @@
 import Foundation
-import ListStore
 import SQLiteLayer
 import Testing
+
+@testable import ListStore
 
 /// Files changed by hand (as the `sqlite3` shell or Python's `sqlite3` would, foreign keys off): the
 /// index path a read shows is the one an edit given that path acts on — or the edit refuses and
@@ -11,17 +12,32 @@ import Testing
     static let min = "-9223372036854775808"
 
     /// Hand edits that `integrity_check` accepts, each damaging what ListStore keeps in its own way.
+    /// (Moving, inserting or deleting rows by hand is not among them: the triggers count such edits;
+    /// `PositionSchemeTests` edits by hand. Damage is a count that no longer matches the rows.)
     static let damages: [String] = [
         "DELETE FROM sections WHERE title = 'S1'",
-        "UPDATE OR REPLACE rows SET position = 3 WHERE title = 'S0 r1'",
-        "UPDATE OR REPLACE rows SET position = 0 WHERE title = 'S0 r4'",
-        "DELETE FROM rows WHERE title = 'S0 r2'",
-        "UPDATE rows SET position = position + 1 WHERE title = 'S2 r4'",
+        // REPLACE deletes the row it lands on without firing the delete trigger: one row fewer than counted.
+        "UPDATE OR REPLACE rows SET position = (SELECT position FROM rows WHERE title = 'S0 r3') WHERE title = 'S0 r1'",
+        "UPDATE OR REPLACE rows SET position = (SELECT position FROM rows WHERE title = 'S0 r0') WHERE title = 'S0 r4'",
+        Shell.uncounted("DELETE FROM rows WHERE title = 'S0 r2'", without: "rows_counted_on_delete"),
+        Shell.uncounted(
+            "INSERT INTO rows (section_id, position, title) VALUES (3, (SELECT position + 1 FROM rows WHERE title = 'S2 r0'), 'uncounted')",
+            without: "rows_counted_on_insert"),
+        // From S2's last block into its first, uncounted: both blocks count wrong, the section and its page right.
+        Shell.uncounted(
+            "UPDATE rows SET position = (SELECT position - 1 FROM rows WHERE title = 'S2 r0') WHERE title = 'S2 r4'", without: "rows_counted_on_move"),
         "UPDATE sections SET row_count = row_count + 3 WHERE title = 'S2'",
         "UPDATE sections SET row_count = row_count - 2 WHERE title = 'S2'",
-        "UPDATE sections SET row_base = row_base + 1 WHERE title = 'S0'",
-        "UPDATE sections SET row_base = \(max) WHERE title = 'S0'",
-        "UPDATE sections SET row_base = \(min) WHERE title = 'S0'",
+        "UPDATE row_blocks SET row_count = row_count + 1 WHERE section_id = 1 AND start = \(min)",
+        "UPDATE row_blocks SET row_count = \(max) WHERE section_id = 1 AND start > \(min)",
+        "UPDATE row_blocks SET row_count = \(min) WHERE section_id = 3",
+        "UPDATE row_pages SET row_count = 0 WHERE section_id = 1",
+        "UPDATE row_pages SET row_count = \(max) WHERE section_id = 1",
+        "DELETE FROM row_blocks WHERE section_id = 1 AND start > \(min)",
+        "DELETE FROM row_blocks WHERE section_id = 3 AND start = \(min)",
+        "DELETE FROM row_pages WHERE section_id = 1",
+        "INSERT INTO row_blocks (section_id, start, row_count) VALUES (1, 1, 0)",
+        "INSERT INTO row_blocks (section_id, start, row_count) VALUES (99, \(min), 4)",
         "UPDATE sections SET row_count = \(min) WHERE title = 'S0'",
         "UPDATE sections SET row_count = \(max) WHERE title = 'S0'",
         "UPDATE rows SET position = \(max) WHERE title = 'S0 r4'",
@@ -31,7 +47,8 @@ import Testing
         "UPDATE sections SET position = -1 WHERE title = 'S1'",
         "UPDATE sections SET position = position + 10",
         "UPDATE rows SET section_id = 99 WHERE title = 'S2 r0'",
-        "UPDATE rows SET position = position + 1000000 WHERE title LIKE 'S1 %'",
+        // Beyond ±2^61, where ListStore never writes (the differences of two positions could overflow).
+        "UPDATE rows SET position = position + 4611686018427387904 WHERE title LIKE 'S1 %'",
         "INSERT INTO rows (id, section_id, position, title) VALUES (\(max), 1, 5, 'max id')",
         "UPDATE sqlite_sequence SET seq = \(max) WHERE name = 'rows'",
         "UPDATE rows SET payload = '{bad' WHERE title = 'S1 r1'",
@@ -40,19 +57,22 @@ import Testing
         "UPDATE sections SET title = 'a' || char(0) || 'b' WHERE title = 'S2'",
     ]
 
-    /// Three sections of five rows with distinct titles, then `damage` run through a plain SQLite
-    /// connection, as the shell would.
+    /// Blocks of at most four rows: each section of five has two blocks (three rows and two), so that
+    /// damage can fall in a block before another.
+    static let smallBlocks = RowBlockSizes(blockCapacity: 4, pageCapacity: 4)
+
+    /// Three sections of five rows with distinct titles (sections #1, #2, #3, in blocks of three and two
+    /// rows), then `damage` run through a plain SQLite connection, as the shell would (``Shell/run(_:on:)``).
     static func damagedStore(_ directory: TemporaryDirectory, _ damage: String, name: String = "hand.sqlite") throws -> ListStore {
         let path = directory.path(name)
-        let store = try ListStore.open(at: path)
+        let store = try ListStore.open(at: path, rowBlockSizes: smallBlocks)
         for section in 0..<3 {
             try store.insertSection(title: "S\(section)")
             try store.insertRows((0..<5).map { NewRow(title: "S\(section) r\($0)") }, intoSection: section)
         }
-        try store.moveRow(from: ListIndexPath(section: 0, row: 4), to: ListIndexPath(section: 0, row: 0))  // a base that is not 0
+        try store.moveRow(from: ListIndexPath(section: 0, row: 4), to: ListIndexPath(section: 0, row: 0))  // across blocks and back
         try store.moveRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: 4))
-        let shell = try Connection(path: path, mode: .readWrite)
-        try shell.executeScript(damage)
+        try Shell.run(damage, on: path)
         return store
     }
 
@@ -195,21 +215,25 @@ import Testing
 
     @Test func anInteriorGapWithAWrongCountIsSeenByReadsThatListRows() throws {
         let directory = try TemporaryDirectory()
-        // The cheap checks cannot see this one: the first and last positions are where the count says.
-        let store = try Self.damagedStore(directory, "UPDATE OR REPLACE rows SET position = (SELECT position FROM rows WHERE title = 'S2 r3') WHERE title = 'S2 r1'")
+        // The cheap checks cannot see this one: REPLACE deletes S2 r1 uncounted, so the section's count is
+        // still the sum of its page's, but its first block counts three rows and holds two.
+        let store = try Self.damagedStore(directory, "UPDATE OR REPLACE rows SET position = (SELECT position FROM rows WHERE title = 'S2 r1') WHERE title = 'S2 r0'")
         #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.snapshot() }
         #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.rows(inSection: 2) }
         #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.snapshot(ofSection: 2) }
-        #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.row(at: ListIndexPath(section: 2, row: 1)) }
-        #expect(try store.rows(inSection: 2, range: 2..<4).map(\.title) == ["S2 r2", "S2 r1"])
+        #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.row(at: ListIndexPath(section: 2, row: 2)) }
+        #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.rows(inSection: 2, range: 1..<3) }
+        #expect(try store.rows(inSection: 2, range: 3..<5).map(\.title) == ["S2 r3", "S2 r4"])
+        #expect(try store.rows(inSection: 2, range: 0..<2).map(\.title) == ["S2 r0", "S2 r2"])
         let shown = try Self.shown(store).rows.filter { $0.0.section == 2 }.map(\.0.row)
-        #expect(shown == [0, 2, 3, 4])
+        #expect(shown == [0, 1, 3, 4])
         // An edit at a shown path acts on the row shown there; at the gap it refuses.
-        #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.deleteRows(at: [ListIndexPath(section: 2, row: 1)]) }
+        #expect(throws: ListStoreError.positionsDamaged(section: 2)) { try store.deleteRows(at: [ListIndexPath(section: 2, row: 2)]) }
+        #expect(try store.row(at: ListIndexPath(section: 2, row: 3)).title == "S2 r3")
         #expect(
             try store.checkInvariants().map(\.description) == [
                 "section 2 records 5 rows but has 4",
-                "rows of section 2 have positions 0…4 (relative to its base) for 4 rows, not 0…3",
+                "the blocks and pages of section 2 do not count its 4 rows (row_blocks, row_pages): indexes may skip or repeat",
             ])
     }
 

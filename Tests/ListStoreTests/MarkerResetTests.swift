@@ -55,7 +55,7 @@ import Testing
             return
         }
         if handEdit {
-            try ChangeLogTamperingTests.shell(path, "INSERT INTO rows (section_id, position, title) VALUES (1, 2, 'by hand')")
+            try ChangeLogTamperingTests.shell(path, Shell.appendRow("by hand", toSection: 1))
             try store.deliverChangesFromOtherConnections()
             #expect(try await nextElement(&marker, timeout: .seconds(60)) == .invalidated)
             guard case .reset(let state) = try await ObservationTests.next(&full) else {

@@ -65,8 +65,9 @@ struct ListModel {
     }
 
     /// The cheap part of ``ListStore/checkInvariants()``, the same queries: section positions `0..m-1`,
-    /// each section's row positions, count and base, and rows whose section is gone — a few aggregate
-    /// queries, without SQLite's integrity check, the schema comparison or the scans of every value.
+    /// each section's rows against the counts of its blocks, pages and section, and rows whose section
+    /// is gone — one pass over the rows, without SQLite's integrity check, the schema comparison or the
+    /// scans of every value.
     static func positionProblems(_ store: ListStore) throws -> [IntegrityProblem] {
         try store.withReadTransaction { db in
             var problems = try StoreDamage.orphans(db).map(\.problem)
@@ -79,7 +80,9 @@ struct ListModel {
 
     /// The cheap check must see what it is there for, or the steps between full checks check nothing.
     @Test(arguments: [
-        "DELETE FROM rows WHERE title = 'S0 r2'", "UPDATE sections SET row_count = row_count + 3 WHERE title = 'S2'",
+        Shell.uncounted("DELETE FROM rows WHERE title = 'S0 r2'", without: "rows_counted_on_delete"),
+        "UPDATE sections SET row_count = row_count + 3 WHERE title = 'S2'",
+        "UPDATE row_blocks SET row_count = row_count + 1 WHERE section_id = 1 AND start = -9223372036854775808",
         "UPDATE sections SET position = position + 10", "DELETE FROM sections WHERE title = 'S1'",
     ])
     func theCheapCheckSeesPositionDamage(damage: String) throws {

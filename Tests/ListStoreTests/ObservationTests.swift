@@ -66,9 +66,9 @@ import Testing
         #expect(byHand.updatedRows == [.init(indexPath: ListIndexPath(section: 0, row: 2), row: ListRow(id: ids[1], title: "TWO"))])
         #expect(byHand.insertedRows.isEmpty && byHand.deletedRows.isEmpty && byHand.movedRows.isEmpty)
 
-        // A row added by hand: no change set describes what a plain INSERT did to the positions, so a reset.
-        try Connection(path: path, mode: .readWrite).executeScript(
-            "INSERT INTO rows (section_id, position, title) VALUES (1, (SELECT row_base + row_count FROM sections WHERE id = 1), 'by hand')")
+        // A row added by hand: the triggers count it in its block, and no change set describes what a
+        // plain INSERT did to the blocks, so a reset.
+        try Shell.run(Shell.appendRow("by hand", toSection: 1), on: path)
         guard case .reset(let state) = try await Self.next(&updates) else {
             Issue.record("a structural hand edit is not a reset")
             return
@@ -106,7 +106,7 @@ import Testing
         let store = try ListStore.open(at: path)
         try store.insertSection(title: "A")
         try store.insertRows(["a", "b", "c"], intoSection: 0)
-        try Connection(path: path, mode: .readWrite).executeScript("DELETE FROM rows WHERE title = 'b'")
+        try Shell.run(Shell.uncounted("DELETE FROM rows WHERE title = 'b'", without: "rows_counted_on_delete"), on: path)
         var updates = store.observe().makeAsyncIterator()
         await #expect(throws: ListStoreError.self) { _ = try await updates.next() }
     }

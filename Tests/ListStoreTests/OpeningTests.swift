@@ -36,7 +36,10 @@ import Testing
         #expect(
             Set(objects) == [
                 "sections", "rows", "list_rows", "sqlite_sequence",
-                "rows_counted_on_insert", "rows_counted_on_delete", "rows_counted_on_section_change",
+                "row_blocks", "row_pages", "sections_given_blocks", "sections_blocks_follow_ids", "sections_blocks_deleted",
+                "rows_counted_on_insert", "rows_counted_on_delete", "rows_counted_on_move",
+                "row_blocks_logged_changes", "row_blocks_logged_inserts", "row_blocks_logged_deletes",
+                "row_pages_logged_changes", "row_pages_logged_inserts", "row_pages_logged_deletes",
                 "liststore_state", "liststore_log", "rows_logged_content", "rows_logged_moves", "rows_logged_inserts",
                 "rows_logged_deletes", "sections_logged_titles", "sections_logged_moves", "sections_logged_inserts",
                 "sections_logged_deletes", "liststore_state_kept",

@@ -141,10 +141,14 @@ import Testing
         try store.insertRow("b-head", intoSection: 1, at: 0)
         do {
             let shell = try Connection(path: path, mode: .readWrite)
+            // A row deleted and one moved within its gap by hand are legitimate (the triggers count them);
+            // A's count, B's block count and C's position are damage.
             try shell.executeScript(
                 """
                 DELETE FROM rows WHERE title = 'a1';
                 UPDATE rows SET position = position + 100 WHERE title = 'b1';
+                UPDATE sections SET row_count = 99 WHERE title = 'A';
+                UPDATE row_blocks SET row_count = row_count + 1 WHERE section_id = (SELECT id FROM sections WHERE title = 'B');
                 UPDATE sections SET position = 7 WHERE title = 'C';
                 """)
         }

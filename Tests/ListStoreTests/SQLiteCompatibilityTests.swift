@@ -169,8 +169,8 @@ struct SQLiteCompatibilityTests {
         _ = try store.checkInvariants()
         _ = try store.fileSchemaVersion()
         try store.backup(to: directory.path("backup.sqlite"))
-        // Damage by hand that repair fixes: a gap in the rows' positions.
-        try shell.executeScript("UPDATE rows SET position = position + 5 WHERE id = (SELECT max(id) FROM rows)")
+        // Damage by hand that repair fixes: a block that counts a row it does not hold.
+        try shell.executeScript("UPDATE row_blocks SET row_count = row_count + 1 WHERE section_id = (SELECT section_id FROM rows WHERE id = (SELECT max(id) FROM rows))")
         _ = try store.checkInvariants()
         _ = try store.repair()
         _ = try ListStore.open(at: path, mode: .readOnly).snapshot()

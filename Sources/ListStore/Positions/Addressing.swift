@@ -56,8 +56,9 @@ struct RowIndexer {
         total = pages.reduce(0) { $0 &+ $1.count }
     }
 
-    /// The index of the row at `position`; rows must come in increasing position. Nil for a row below
-    /// the first block (one that a hand edit left outside every block).
+    /// The index of the row at `position`; rows must come in increasing position. Nil for a row no
+    /// index leads to: one below the first block (a hand edit left it outside every block), or one past
+    /// as many rows as its block counts (an edit finds the next block's rows at those indexes).
     mutating func index(ofRowAt position: Int) -> Int? {
         while current + 1 < blocks.count && blocks[current + 1].start <= position {
             if current >= 0 && seenInBlock != blocks[current].count { countsAgree = false }
@@ -69,6 +70,10 @@ struct RowIndexer {
             return nil
         }
         defer { seenInBlock += 1 }
+        guard seenInBlock < blocks[current].count else {
+            countsAgree = false
+            return nil
+        }
         return blocks[current].base &+ seenInBlock
     }
 

@@ -32,8 +32,9 @@ extension Connection {
     /// ``location(of:)`` with the row's place in its blocks.
     func rowPlace(of id: RowID) throws -> (path: ListIndexPath, section: Int64, place: RowPlace) {
         guard let found = try RowBlocks.place(ofRow: id.rawValue, self) else {
-            guard let section = try cached("SELECT s.position FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1")
-                .bind([.integer(id.rawValue)]).first({ $0.int(0) })
+            guard
+                let section = try cached("SELECT s.position FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1")
+                    .bind([.integer(id.rawValue)]).first({ $0.int(0) })
             else { throw ListStoreError.unknownRow(id) }
             throw ListStoreError.positionsDamaged(section: section)
         }

@@ -144,7 +144,9 @@ struct RowBlocks {
 
     /// The place of the row with `id` by the addressing rule — its index, block and page — with its
     /// section's index and id, in one statement (index look-ups and sums over the section's pages, one
-    /// page's blocks and one block's rows). Nil when there is no such row, or no block holds it.
+    /// page's blocks and one block's rows). Nil when there is no such row, or when no index leads to it:
+    /// below the first block, or past as many rows as its block counts (a hand edit made without the
+    /// counting triggers), where an index would name the next block's first row.
     static func place(ofRow id: Int64, _ db: Connection) throws -> (sectionIndex: Int, sectionID: Int64, place: RowPlace)? {
         try db.cached(
             """
@@ -162,14 +164,15 @@ struct RowBlocks {
                 AND p.start = (SELECT max(start) FROM row_pages WHERE section_id = s.id AND start <= b.start)
             WHERE r.id = ?1
             """
-        ).bind([.integer(id)]).first { row in
+        ).bind([.integer(id)]).first { row -> (Int, Int64, RowPlace)? in
+            guard row.int(11) < row.int(4) else { return nil }
             func optional(_ column: Int32) -> Int? { row.isNull(column) ? nil : row.int(column) }
             let pageBase = row.int(9)
             let blockBase = pageBase &+ row.int(10)
             let page = RowExtent(start: row.int(5), end: optional(8), count: row.int(6), base: pageBase)
             let block = RowExtent(start: row.int(3), end: optional(7), count: row.int(4), base: blockBase)
             return (row.int(0), row.int64(1), RowPlace(id: id, position: row.int(2), index: blockBase &+ row.int(11), block: block, page: page))
-        }
+        } ?? nil
     }
 
     // MARK: Counting

@@ -218,7 +218,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
             return
                 "payload is nested deeper than \(PayloadDepth.maximum) levels, the most ListStore stores (SQLite's JSON functions read no deeper): \(Self.excerpt(text)); flatten it"
         case .payloadNotEncodable(let type, let reason):
-            return "cannot store a value of type \(type) as a payload: \(reason); nothing was changed — make its Encodable conformance encode only finite numbers and no duplicate keys"
+            return
+                "cannot store a value of type \(type) as a payload: \(reason); nothing was changed — make its Encodable conformance encode only finite numbers and no duplicate keys"
         case .payloadNotDecodable(let row, let type, let reason):
             return "the payload of \(row) cannot be decoded as \(type): \(reason); read it as another type, or store a \(type) in it"
         case .invalidPayloadField(let field, let reason):

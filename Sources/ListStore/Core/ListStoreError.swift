@@ -103,8 +103,6 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     case invalidPayloadField(String, reason: String)
     /// A search that cannot run as asked (a limit out of range, a value no payload can hold), with the reason.
     case invalidSearch(String)
-    /// ``ListStore/createPayloadIndex(field:)`` could not make the index, for `reason`; nothing was changed.
-    case payloadIndexRefused(field: String, reason: String)
     /// The file at the path, or the `-wal` file beside it, is no longer the one the store opened: a file
     /// was renamed over it, or it was deleted, while the store had it open. A write is rolled back (nothing
     /// was written to either file) and an observation ends; `reason` says which file.
@@ -226,8 +224,6 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
             return "invalid payload field \(Self.excerpt(field)): \(reason); name a field as letters, digits, _ and -, with . between nested names (address.city)"
         case .invalidSearch(let reason):
             return "cannot search: \(reason)"
-        case .payloadIndexRefused(let field, let reason):
-            return "cannot index the payload field \(field): \(reason); nothing was changed"
         case .fileReplaced(let path, let reason):
             return "\(path) was replaced or moved while it was open here (\(reason)); nothing was written — open it again"
         case .walFromAnotherFile(let path, let reason):

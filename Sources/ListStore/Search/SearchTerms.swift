@@ -48,7 +48,7 @@ public struct PayloadField: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func describe(_ scalar: Unicode.Scalar) -> String {
-        scalar.isASCII && scalar.value >= 0x21 && scalar.value < 0x7F
+        scalar.isASCII && scalar.value >= 0x21 && scalar.value < 0x7F && scalar != "'" && scalar != "\""
             ? "'\(scalar)'" : "U+" + String(repeating: "0", count: max(0, 4 - String(scalar.value, radix: 16).count)) + String(scalar.value, radix: 16, uppercase: true)
     }
 }

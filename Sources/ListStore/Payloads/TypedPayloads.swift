@@ -38,9 +38,9 @@ enum TypedPayload {
         case DecodingError.keyNotFound(let key, let context):
             return "no member \"\(key.stringValue)\" at \(path(context.codingPath))"
         case DecodingError.valueNotFound(let type, let context):
-            return "null where a \(type) is needed, at \(path(context.codingPath))"
+            return "null where \(type) is needed, at \(path(context.codingPath))"
         case DecodingError.typeMismatch(let type, let context):
-            return "not a \(type) at \(path(context.codingPath)) (\(detail(context)))"
+            return "expected \(type) at \(path(context.codingPath)) (\(detail(context)))"
         case DecodingError.dataCorrupted(let context):
             return "\(detail(context)) at \(path(context.codingPath))"
         case EncodingError.invalidValue(_, let context):

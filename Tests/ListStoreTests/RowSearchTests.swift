@@ -176,6 +176,14 @@ import Testing
             #expect(throws: ListStoreError.self) { try store.findRows(RowSearch(titleContains: "a"), limit: limit) }
         }
         #expect(throws: ListStoreError.self) { try store.findRows(RowSearch(titleContains: "a\u{0}b")) }
+        let long = String(repeating: "%", count: ListReader.maximumSearchTextLength)
+        #expect(try store.findRows(RowSearch(titleContains: long)).results.isEmpty)
+        #expect {
+            try store.findRows(RowSearch(titleContains: long + "x"))
+        } throws: { error in
+            guard case .invalidSearch(let reason)? = error as? ListStoreError else { return false }
+            return reason.contains("10001 bytes")
+        }
         #expect(try store.findRows(RowSearch(titleContains: "a"), limit: ListReader.maximumSearchLimit).results.isEmpty)
     }
 }

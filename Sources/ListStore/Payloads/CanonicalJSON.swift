@@ -23,7 +23,7 @@ enum CanonicalJSON {
 
     /// `text` in canonical form. `text` must be nested no deeper than ``PayloadDepth/maximum`` (checked
     /// first by the caller), which bounds the recursion.
-    static func canonical(_ text: String) throws(Failure) -> String {
+    static func canonical(_ text: String) throws -> String {
         var reader = Reader(bytes: Array(text.utf8))
         reader.skipWhitespace()
         var out = ""
@@ -45,7 +45,7 @@ enum CanonicalJSON {
             while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
         }
 
-        mutating func value(into out: inout String) throws(Failure) {
+        mutating func value(into out: inout String) throws {
             guard index < bytes.count else { throw failure("the text ends where a value should be") }
             switch bytes[index] {
             case UInt8(ascii: "{"): try object(into: &out)
@@ -58,14 +58,14 @@ enum CanonicalJSON {
             }
         }
 
-        private mutating func literal(_ word: String, into out: inout String) throws(Failure) {
+        private mutating func literal(_ word: String, into out: inout String) throws {
             let word = Array(word.utf8)
             guard bytes.count - index >= word.count, Array(bytes[index..<index + word.count]) == word else { throw failure("not a JSON value") }
             index += word.count
             out += String(decoding: word, as: UTF8.self)
         }
 
-        private mutating func object(into out: inout String) throws(Failure) {
+        private mutating func object(into out: inout String) throws {
             index += 1
             var members: [(key: String, value: String)] = []
             skipWhitespace()
@@ -108,7 +108,7 @@ enum CanonicalJSON {
             out += "}"
         }
 
-        private mutating func array(into out: inout String) throws(Failure) {
+        private mutating func array(into out: inout String) throws {
             index += 1
             out += "["
             skipWhitespace()
@@ -137,7 +137,7 @@ enum CanonicalJSON {
         }
 
         /// A string's value (the reader is at its opening quote), in Normalization Form C.
-        private mutating func string() throws(Failure) -> String {
+        private mutating func string() throws -> String {
             index += 1
             var scalars = String.UnicodeScalarView()
             var runStart = index
@@ -194,7 +194,7 @@ enum CanonicalJSON {
             return String(scalars).precomposedStringWithCanonicalMapping
         }
 
-        private mutating func hexUnit() throws(Failure) -> UInt32 {
+        private mutating func hexUnit() throws -> UInt32 {
             guard bytes.count - index >= 4 else { throw failure("a short \\u escape") }
             var value: UInt32 = 0
             for byte in bytes[index..<index + 4] {
@@ -215,7 +215,7 @@ enum CanonicalJSON {
         }
 
         /// A number's canonical text (the reader is at its first character).
-        private mutating func number() throws(Failure) -> String {
+        private mutating func number() throws -> String {
             let start = index
             func digits() -> Int {
                 let from = index

@@ -13,7 +13,9 @@ enum TypedPayload {
         do { data = try encoder.encode(value) } catch { throw ListStoreError.payloadNotEncodable(type: "\(T.self)", reason: reason(error)) }
         let text = String(decoding: data, as: UTF8.self)
         try PayloadDepth.check(text)
-        do { return try CanonicalJSON.canonical(text) } catch { throw ListStoreError.payloadNotEncodable(type: "\(T.self)", reason: error.reason) }
+        do { return try CanonicalJSON.canonical(text) } catch let error as CanonicalJSON.Failure {
+            throw ListStoreError.payloadNotEncodable(type: "\(T.self)", reason: error.reason)
+        }
     }
 
     /// The payload text of row `row` decoded as `T`; throws `payloadNotDecodable` naming the row.

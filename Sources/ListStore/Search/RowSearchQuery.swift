@@ -4,6 +4,10 @@ extension ListReader {
     /// The most rows one page of a search returns.
     public static let maximumSearchLimit = 10_000
 
+    /// The longest title text a search takes, in UTF-8 bytes: escaped, it stays within the pattern length
+    /// SQLite's `LIKE` accepts (50,000 bytes by default).
+    public static let maximumSearchTextLength = 10_000
+
     /// One page of the rows that `search` finds, at most `limit` (1…``maximumSearchLimit``), after
     /// `cursor` (nil: from the first row), each with its index path, all of this reader's state.
     ///
@@ -46,6 +50,9 @@ struct RowSearchQuery {
         var values: [SQLiteValue] = [.null]
         if let text = search.titleContains, !text.isEmpty {
             guard !ByteSearch.contains(0, in: text) else { throw ListStoreError.invalidSearch("the title text contains a NUL character, which no title has") }
+            guard text.utf8.count <= ListReader.maximumSearchTextLength else {
+                throw ListStoreError.invalidSearch("the title text is \(text.utf8.count) bytes long; search for at most \(ListReader.maximumSearchTextLength) bytes of it")
+            }
             values.append(.text("%" + Self.escapedForLike(text) + "%"))
             conditions.append("title LIKE ?\(values.count) ESCAPE '\\'")
         }

@@ -99,7 +99,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// A row's payload that cannot be decoded as `type` (``ListRow/payload(as:)``), with the decoder's
     /// reason and where in the payload it stopped.
     case payloadNotDecodable(row: RowID, type: String, reason: String)
-    /// A payload field name that search and payload indexes cannot use (``PayloadField``), with the reason.
+    /// A payload field name that a search cannot use (``PayloadField``), with the reason.
     case invalidPayloadField(String, reason: String)
     /// A search that cannot run as asked (a limit out of range, a value no payload can hold), with the reason.
     case invalidSearch(String)

@@ -24,6 +24,7 @@ enum Commands {
             readme:
                 #"sections and rows with their index paths (the whole store is printed as it is read, in constant memory); `--json` gives `{"sections":[{"index","id","title","rows":[{"path","id","title","payload"}]}],"version":N}`: each section's index and each row's path, as edits take them, with the ids, and the version of the state shown (what `--as-of` takes)"#,
             run: StoreCommands.show),
+        FindCommand.spec,
         SectionCommands.Add.spec,
         SectionCommands.Rename.spec,
         SectionCommands.Move.spec,

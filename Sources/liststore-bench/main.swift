@@ -91,3 +91,8 @@ do {
 } catch {
     fail("observation: \(error)")
 }
+
+// Search: findRows by title and by payload field (SearchBench.swift).
+if !onlyObservation {
+    do { try SearchBench(fixtures: fixtures, repetitions: repetitions, quick: quick).run() } catch { fail("search: \(error)") }
+}

@@ -93,6 +93,16 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// A payload nested deeper than ``ListStore/maximumPayloadDepth`` levels, which SQLite's JSON
     /// functions cannot read.
     case payloadTooDeep(String)
+    /// A value that cannot be stored as a typed payload (``ListStore/canonicalPayload(_:)``): its
+    /// `Encodable` conformance threw, or it holds a number JSON cannot carry (NaN, infinity); nothing was changed.
+    case payloadNotEncodable(type: String, reason: String)
+    /// A row's payload that cannot be decoded as `type` (``ListRow/payload(as:)``), with the decoder's
+    /// reason and where in the payload it stopped.
+    case payloadNotDecodable(row: RowID, type: String, reason: String)
+    /// A payload field name that a search cannot use (``PayloadField``), with the reason.
+    case invalidPayloadField(String, reason: String)
+    /// A search that cannot run as asked (a limit out of range, a value no payload can hold), with the reason.
+    case invalidSearch(String)
     /// The file at the path, or the `-wal` file beside it, is no longer the one the store opened: a file
     /// was renamed over it, or it was deleted, while the store had it open. A write is rolled back (nothing
     /// was written to either file) and an observation ends; `reason` says which file.
@@ -205,6 +215,15 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
         case .payloadTooDeep(let text):
             return
                 "payload is nested deeper than \(PayloadDepth.maximum) levels, the most ListStore stores (SQLite's JSON functions read no deeper): \(Self.excerpt(text)); flatten it"
+        case .payloadNotEncodable(let type, let reason):
+            return
+                "cannot store a value of type \(type) as a payload: \(reason); nothing was changed — make its Encodable conformance encode only finite numbers and no duplicate keys"
+        case .payloadNotDecodable(let row, let type, let reason):
+            return "the payload of \(row) cannot be decoded as \(type): \(reason); read it as another type, or store a \(type) in it"
+        case .invalidPayloadField(let field, let reason):
+            return "invalid payload field \(Self.excerpt(field)): \(reason); name a field as letters, digits, _ and -, with . between nested names (address.city)"
+        case .invalidSearch(let reason):
+            return "cannot search: \(reason)"
         case .fileReplaced(let path, let reason):
             return "\(path) was replaced or moved while it was open here (\(reason)); nothing was written — open it again"
         case .walFromAnotherFile(let path, let reason):

@@ -48,6 +48,28 @@ func addRow(_ title: String, to store: ListStore) async throws -> Int {
 // END
 print("now \(try await addRow("Written while the UI stays responsive", to: store)) rows")
 
+// README: typed payloads and search
+struct Contact: Codable, Equatable {
+    var name: String
+    var city: String
+    var met: Date?
+}
+let contacts = try ListStore.inMemory()
+let (people, _) = try contacts.insertSection(title: "People")
+let (ada, _) = try contacts.insertRow("Ada Lovelace", payload: Contact(name: "Ada", city: "London"), intoSection: people)
+try contacts.updateRow(id: ada, payload: Contact(name: "Ada", city: "Paris", met: Date()))
+let contact = try contacts.row(id: ada).payload(as: Contact.self)            // nil when the row has none
+
+let search = RowSearch(titleContains: "love", where: [try PayloadMatch(field: "city", equals: "Paris")])
+var page = try contacts.findRows(search, limit: 50)                            // one read: rows and their index paths
+for result in page.results { print(result.indexPath, result.row.title) }
+while let next = page.next { page = try contacts.findRows(search, limit: 50, after: next) }  // right across edits
+// END
+guard contact?.city == "Paris", page.results.map(\.row.id) == [ada] else {
+    print("unexpected search: \(String(describing: contact)), \(page.results)")
+    exit(1)
+}
+
 // README: observing
 @MainActor func keepInSync(with store: ListStore, draw: (ListSnapshot, ChangeSet?) -> Void) async throws {
     var mirror = ListSnapshot(sections: [])

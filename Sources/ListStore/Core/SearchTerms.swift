@@ -1,0 +1,153 @@
+/// A field of a row's JSON payload, by name: `city`, or `address.city` for a member of a member.
+///
+/// A name is one or more parts joined by `.`; each part is 1 to 64 of the ASCII letters, digits, `_` and
+/// `-` (so `due-date` and `0` are names, and no name can carry SQL or JSON-path syntax); at most 8 parts.
+/// It names the object member of that key, case-sensitively, as SQLite's `json_extract(payload, '$.name')`
+/// reads it. Array elements cannot be named.
+public struct PayloadField: Hashable, Sendable, CustomStringConvertible {
+    /// The field's name, as given (`address.city`).
+    public let name: String
+
+    /// The longest part of a name, in characters.
+    public static let maximumPartLength = 64
+    /// The most parts a name may have.
+    public static let maximumParts = 8
+
+    /// The field named `name`; throws ``ListStoreError/invalidPayloadField(_:reason:)`` for a name
+    /// outside the rule above.
+    public init(_ name: String) throws {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard !name.isEmpty else { throw ListStoreError.invalidPayloadField(name, reason: "a field name cannot be empty") }
+        guard parts.count <= Self.maximumParts else {
+            throw ListStoreError.invalidPayloadField(name, reason: "it has \(parts.count) parts; at most \(Self.maximumParts) are allowed")
+        }
+        for part in parts {
+            guard !part.isEmpty else { throw ListStoreError.invalidPayloadField(name, reason: "it has an empty part (a leading, trailing or doubled .)") }
+            guard part.utf8.count <= Self.maximumPartLength else {
+                throw ListStoreError.invalidPayloadField(name, reason: "a part is longer than \(Self.maximumPartLength) characters")
+            }
+            if let bad = part.unicodeScalars.first(where: { !Self.allowed($0) }) {
+                throw ListStoreError.invalidPayloadField(name, reason: "it contains \(Self.describe(bad)), which a field name cannot")
+            }
+        }
+        self.name = name
+    }
+
+    /// The SQLite JSON path, `$.address.city`: built from checked characters only, none of which SQL or a
+    /// JSON path gives a meaning to inside a part.
+    var jsonPath: String { "$." + name }
+
+    /// The name.
+    public var description: String { name }
+
+    private static func allowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "_", "-": true
+        default: false
+        }
+    }
+
+    private static func describe(_ scalar: Unicode.Scalar) -> String {
+        scalar.isASCII && scalar.value >= 0x21 && scalar.value < 0x7F && scalar != "'" && scalar != "\""
+            ? "'\(scalar)'" : "U+" + String(repeating: "0", count: max(0, 4 - String(scalar.value, radix: 16).count)) + String(scalar.value, radix: 16, uppercase: true)
+    }
+}
+
+/// A value a payload field is compared with: `json_extract(payload, '$.field') = value`, so a JSON
+/// string equals a ``string(_:)`` with the same characters (exactly: no case folding), a JSON number
+/// equals an ``integer(_:)`` or ``double(_:)`` of the same value (`38` equals `38.0`), and JSON `true`
+/// and `false` equal ``bool(_:)`` — and also the numbers 1 and 0, as SQLite reads them. A field that is
+/// missing, `null`, an object or an array equals none of them.
+public enum PayloadValue: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral
+{
+    /// A JSON string.
+    case string(String)
+    /// A JSON number that is a whole number.
+    case integer(Int64)
+    /// A JSON number; must be finite.
+    case double(Double)
+    /// JSON `true` or `false`.
+    case bool(Bool)
+
+    /// A string value.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer value.
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A number value.
+    public init(floatLiteral value: Double) { self = .double(value) }
+    /// A Boolean value.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+/// One condition of a search: the payload field `field` equals `value`.
+public struct PayloadMatch: Hashable, Sendable {
+    /// The field compared.
+    public let field: PayloadField
+    /// The value it must equal.
+    public let value: PayloadValue
+
+    /// The condition `field` = `value`.
+    public init(_ field: PayloadField, equals value: PayloadValue) {
+        self.field = field
+        self.value = value
+    }
+
+    /// The condition that the field named `field` equals `value`; throws
+    /// ``ListStoreError/invalidPayloadField(_:reason:)`` for a name ``PayloadField`` refuses.
+    public init(field: String, equals value: PayloadValue) throws {
+        self.init(try PayloadField(field), equals: value)
+    }
+}
+
+/// What ``ListReader/findRows(_:limit:after:)`` looks for: rows whose title contains a text and whose
+/// payload fields equal values, all of them. A search with neither finds every row.
+public struct RowSearch: Hashable, Sendable {
+    /// Text the title must contain, ignoring the case of ASCII letters only (SQLite's `LIKE`: `a` finds
+    /// `A`, but `é` does not find `É` and `ß` does not find `SS`; other characters match exactly, by
+    /// Unicode scalar, with no normalization). `%`, `_` and `\` are matched as themselves. Nil or empty:
+    /// any title.
+    public var titleContains: String?
+    /// Conditions on payload fields, all of which must hold.
+    public var payloadMatches: [PayloadMatch]
+
+    /// A search for rows whose title contains `titleContains` and whose payload meets every condition of `matches`.
+    public init(titleContains: String? = nil, where matches: [PayloadMatch] = []) {
+        self.titleContains = titleContains
+        self.payloadMatches = matches
+    }
+}
+
+/// Where the next page of a search starts: after the last row of the page before, by id. Results come
+/// in id order, and ids never change and are never reused, so a page asked with the cursor of the one
+/// before returns none of the rows it returned, whatever was edited in between, and misses none that
+/// matched throughout. A row added since comes on a later page (its id is larger than every earlier
+/// one); a row edited to match only after the pages passed it is not returned.
+public struct SearchCursor: Hashable, Sendable, Codable {
+    /// The id of the last row the page before returned (or passed).
+    public let lastRowID: RowID
+
+    /// The cursor that continues after the row with id `row`.
+    public init(after row: RowID) { lastRowID = row }
+}
+
+/// One row a search found, with its index path when the page was read.
+public struct SearchResult: Hashable, Sendable, Identifiable {
+    /// The row, as stored.
+    public let row: ListRow
+    /// Its index path in the state the page was read from (``SearchPage/version``).
+    public let indexPath: ListIndexPath
+
+    /// The row's id.
+    public var id: RowID { row.id }
+}
+
+/// One page of a search, read in one read transaction.
+public struct SearchPage: Hashable, Sendable {
+    /// The rows found, in id order (the order they were created), at most the limit asked for.
+    public let results: [SearchResult]
+    /// Where the next page starts; nil when this page holds the last rows found.
+    public let next: SearchCursor?
+    /// The state the page was read from: its index paths are that state's.
+    public let version: ListVersion
+}

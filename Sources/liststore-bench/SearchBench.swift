@@ -1,0 +1,61 @@
+import Foundation
+import ListStore
+
+/// What a search costs (issue 19): ``ListStore/findRows(_:limit:after:)`` on a store of 1,000,000 rows
+/// (10,000 with `--quick`) whose every row has a payload `{"city":"c<i % 1000>","n":<i>}`: the first page
+/// of 50 of a search that matches often (it stops early) and of one that matches one row or none (it reads
+/// every row), by title and by payload field.
+struct SearchBench {
+    let fixtures: Fixtures
+    let repetitions: Int
+    let quick: Bool
+
+    struct Place: Codable {
+        let city: String
+        let n: Int
+    }
+
+    func run() throws {
+        let n = quick ? 10_000 : 1_000_000
+        let store = try ListStore.open(at: try template(rows: n), mode: .readOnly)
+        print("")
+        print("search: findRows, first page (limit 50), n = \(n) rows with payloads {\"city\":\"c<i % 1000>\",\"n\":<i>}; medians of \(repetitions)")
+        print(pad("search", 52) + pad("rows found", 12, right: true) + pad("time", 12, right: true))
+        let cases: [(String, RowSearch, Int)] = [
+            ("title contains \"row 1\" (common: stops early)", RowSearch(titleContains: "ROW 1"), 50),
+            ("title contains \"row \(n - 1)\" (one row: reads all)", RowSearch(titleContains: "row \(n - 1)"), 1),
+            ("title contains \"absent\" (none: reads all)", RowSearch(titleContains: "absent"), 0),
+            ("payload city = \"c7\" (1 in 1000)", RowSearch(where: [try PayloadMatch(field: "city", equals: "c7")]), min(50, n / 1000)),
+            ("payload n = \(n - 1) (one row: reads all)", RowSearch(where: [try PayloadMatch(field: "n", equals: .integer(Int64(n - 1)))]), 1),
+            ("payload city = \"absent\" (none: reads all)", RowSearch(where: [try PayloadMatch(field: "city", equals: "absent")]), 0),
+            (
+                "title \"row\" and city = \"c7\"",
+                RowSearch(titleContains: "row", where: [try PayloadMatch(field: "city", equals: "c7")]), min(50, n / 1000)
+            ),
+        ]
+        for (label, search, expected) in cases {
+            var found = 0
+            let times = try (0..<repetitions).map { _ in
+                try Measurement.seconds { found = try store.findRows(search, limit: 50).results.count }
+            }
+            guard found == expected else { throw BenchmarkFailure("search \(label) found \(found) rows, not \(expected)") }
+            print(pad(label, 52) + pad(String(found), 12, right: true) + pad(Measurement.format(Measurement.median(times)), 12, right: true))
+        }
+    }
+
+    /// A store of `rows` rows in one section, each with a typed payload, made once.
+    private func template(rows: Int) throws -> String {
+        let path = fixtures.path("search-\(rows).sqlite")
+        guard !FileManager.default.fileExists(atPath: path) else { return path }
+        let store = try ListStore.open(at: path)
+        _ = try store.insertSection(title: "search")
+        var written = 0
+        while written < rows {
+            let chunk = min(100_000, rows - written)
+            let batch = try (written..<written + chunk).map { try NewRow(title: "row \($0)", encoding: Place(city: "c\($0 % 1000)", n: $0)) }
+            try store.writeUntracked { try $0.insertRows(batch, intoSection: 0) }
+            written += chunk
+        }
+        return path
+    }
+}

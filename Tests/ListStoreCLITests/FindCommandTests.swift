@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `liststore find` (issue 19, item 3): title text and `--where FIELD=VALUE`, human and `--json`
+/// output, paging with `--limit` and `--after`, and bad input refused in one line.
+@Suite struct FindCommandTests {
+    /// A store with one section of places, some with payloads.
+    static func places() throws -> CLIHarness {
+        let cli = try CLIHarness()
+        for step in [
+            ["section", "add", "Places"], ["add", "0", "Paris", "--payload", #"{"country":"FR","pop":2.1,"capital":true}"#],
+            ["add", "0", "Lyon", "--payload", #"{"country":"FR","pop":0.5}"#], ["add", "0", "Ottawa", "--payload", #"{"country":"CA","pop":1}"#],
+            ["add", "0", "100% Paris", "it's", "paris_texas"], ["section", "add", "More", "--at", "0"], ["move", "1:0", "0:0"],
+        ] {
+            let run = try cli.run(step)
+            try #require(run.status == 0, "\(step): \(run.stderr)")
+        }
+        return cli
+    }
+
+    @Test func humanOutputListsIndexPathsTitlesAndPayloads() throws {
+        let cli = try Self.places()
+        let run = try cli.run(["find", "PARIS"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout == """
+                0:0  Paris        {"country":"FR","pop":2.1,"capital":true}
+                1:2  100% Paris
+                1:4  paris_texas
+                3 rows found
+
+                """)
+        let both = try cli.run(["find", "o", "--where", "country=FR"])
+        #expect(both.stdout == "1:0  Lyon  {\"country\":\"FR\",\"pop\":0.5}\n1 row found\n", "\(both.stdout)")
+        #expect(try cli.run(["find", "--where", "capital=true"]).stdout.hasPrefix("0:0  Paris"))
+        #expect(try cli.run(["find", "--where", "pop=1.0"]).stdout.hasPrefix("1:1  Ottawa"))
+        #expect(try cli.run(["find", "--where", #"country="CA""#]).stdout.hasPrefix("1:1  Ottawa"))
+        #expect(try cli.run(["find", "nowhere"]).stdout == "no rows found\n")
+    }
+
+    @Test func jsonOutputCarriesPathsIdsPayloadsTheCursorAndTheVersion() throws {
+        let cli = try Self.places()
+        let run = try cli.run(["--json", "find", "a", "--limit", "2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let document = try CLIHarness.json(run.stdout)
+        let rows = try #require(document["rows"] as? [[String: Any]])
+        #expect(rows.map { $0["title"] as? String } == ["Paris", "Ottawa"])
+        #expect(rows.map { $0["path"] as? [Int] } == [[0, 0], [1, 1]])
+        #expect((rows[0]["payload"] as? [String: Any])?["country"] as? String == "FR")
+        #expect(document["version"] is Int)
+        let next = try #require(document["next"] as? Int)
+        let rest = try CLIHarness.json(try cli.run(["--json", "find", "a", "--after", String(next)]).stdout)
+        #expect((rest["rows"] as? [[String: Any]])?.map { $0["title"] as? String } == ["100% Paris", "paris_texas"])
+        #expect(rest["next"] is NSNull)
+        let human = try cli.run(["find", "a", "--limit", "2"])
+        #expect(human.stdout.hasSuffix("2 rows shown; more: add --after \(next)\n"), "\(human.stdout)")
+    }
+
+    @Test func wildcardsAndQuotesInTheTextAreMatchedAsThemselves() throws {
+        let cli = try Self.places()
+        #expect(try cli.run(["find", "%"]).stdout == "1:2  100% Paris\n1 row found\n")
+        #expect(try cli.run(["find", "_"]).stdout == "1:4  paris_texas\n1 row found\n")
+        #expect(try cli.run(["find", "'"]).stdout == "1:3  it's\n1 row found\n")
+        #expect(try cli.run(["find", "--where", "country=' OR 1=1 --"]).stdout == "no rows found\n")
+    }
+
+    static let badCases: [(arguments: [String], status: Int32, message: String)] = [
+        (["find", "--where", "country"], 1, "--where takes FIELD=VALUE"),
+        (["find", "--where", "a b=1"], 1, "invalid payload field \"a b\""),
+        (["find", "--where", "x') OR 1=1 --=1"], 1, "invalid payload field"),
+        (["find", "--where", "=1"], 1, "a field name cannot be empty"),
+        (["find", "--where", "country=null"], 1, "null matches no row"),
+        (["find", "--where", "country=[1]"], 1, "not an array or object"),
+        (["find", "--where", "pop=1e999"], 1, "beyond what a payload holds"),
+        (["find", "x", "--limit", "0"], 1, "the limit is 0"),
+        (["find", "x", "--limit", "10001"], 1, "the limit is 10001"),
+        (["find", "x", "--after", "abc"], 1, "--after takes a row id"),
+        (["find", "x", "--limit", "two"], 2, "--limit value must be a non-negative whole number"),
+        (["find"], 2, "find needs TEXT and/or --where FIELD=VALUE"),
+    ]
+
+    @Test(arguments: badCases.indices)
+    func badInputIsOneLineAndChangesNothing(_ index: Int) throws {
+        let badCase = Self.badCases[index]
+        let cli = try Self.places()
+        let dump = try cli.dump()
+        for json in [false, true] {
+            let run = try cli.run((json ? ["--json"] : []) + badCase.arguments)
+            #expect(run.status == badCase.status, "\(badCase.arguments): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("error: ") && run.stderr.contains(badCase.message), "\(badCase.arguments): \(run.stderr)")
+            #expect(run.stderr.filter { $0 == "\n" }.count == 1, "one line: \(run.stderr)")
+        }
+        #expect(try cli.dump() == dump)
+    }
+}

@@ -26,6 +26,11 @@ extension Connection {
         do {
             if kind == .immediate { try verifyFilesInPlace() }
             result = try body()
+            // SQLite ends a transaction itself after some errors (a full disk): a body that caught one and
+            // returned must not be told its writes were committed.
+            guard !isAutocommit else {
+                throw SQLiteError(extendedCode: 4, message: "SQLite rolled the transaction back after an error inside it; nothing of it was written", sql: "COMMIT")
+            }
             if kind == .immediate { try verifyFilesInPlace() }
             try run("COMMIT")
         } catch {

@@ -188,12 +188,9 @@ import Testing
         let document = #"{"sections":[{"title":"a","rows":[{"id":9223372036854775807,"title":"x"},{"title":"y"}]}]}"#
         let imported = try cli.run(["--db", copy, "import", "-"], stdin: Data(document.utf8))
         #expect(imported.status == 1)
-        // Since schema 7 ListStore's connections run without triggers, so the failing INSERT has no statement
-        // journal and SQLITE_FULL rolls back the whole transaction: the look-up that names the used-up ids then
-        // no longer sees the row the import gave the largest id, and the error says the disk is full.
-        withKnownIssue("SQLITE_FULL rolls back the import's whole transaction before the used-up ids are named") {
-            #expect(imported.stderr.contains("standard input: sections[0].rows[1]: cannot add a row: the ids of table rows are used up"), "\(imported.stderr)")
-        }
+        // ListStore's connections run without triggers (schema 7), so the failing INSERT has no statement journal
+        // and SQLITE_FULL rolls back the whole transaction; the importer remembers that it gave the largest id.
+        #expect(imported.stderr.contains("standard input: sections[0].rows[1]: cannot add a row: the ids of table rows are used up"), "\(imported.stderr)")
         #expect(imported.stderr.hasPrefix("error: ") && imported.stderr.split(separator: "\n").count == 1, "\(imported.stderr)")
         #expect(!FileManager.default.fileExists(atPath: copy))
     }

@@ -72,6 +72,9 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// A ``ListTransaction``, ``ListReader`` or ``ListImporter`` used after the closure it was given to
     /// (``ListStore/write(_:)-3oqvi``, ``ListStore/read(_:)-9gs6v``, ``ListStore/importStream(replacing:tracksChanges:_:)``) returned; nothing was changed.
     case transactionFinished
+    /// A ``ListTransaction`` or ``ListImporter`` used after SQLite rolled its transaction back because
+    /// of an error inside it (a full disk): nothing of the transaction was written, and nothing more is.
+    case transactionRolledBack
     /// A call to the store from inside one of its own closures on the same thread (a `write` or `read`
     /// closure, a `scan` or import callback), which would wait forever for the lock its caller holds.
     case reentrantCall
@@ -198,6 +201,9 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
         case .reentrantCall:
             return
                 "the store was called from inside one of its own closures (write, read, scan or import), which holds its lock; nothing was changed — use the transaction or reader the closure was given, or call the store after the closure returns"
+        case .transactionRolledBack:
+            return
+                "SQLite rolled the transaction back after an error inside it (a full disk, say); nothing of it was written — let that error end the write, then try again"
         case .transactionFinished:
             return
                 "the transaction has already ended (the write, read or import closure that was given the transaction, reader or importer returned); nothing was changed — use it only inside that closure"

@@ -60,6 +60,9 @@ public final class ListImporter {
     /// Usable until ``ListStore/importStream(replacing:tracksChanges:_:)``'s closure returns.
     private let scope = HandleScope()
     private var currentSection: (id: Int64, index: Int, rows: Int)?
+    /// Whether a row or section was given the largest id: SQLite then has no id for one without, and
+    /// its SQLITE_FULL may already have rolled the transaction back before the used-up ids can be read.
+    private var largestIDGiven: (rows: Bool, sections: Bool) = (false, false)
     /// What was written, for the change set: each section with its rows (only when tracking changes).
     private var written: [SectionSnapshot] = []
     /// Rows written so far.
@@ -85,6 +88,7 @@ public final class ListImporter {
     /// Adds a section after the ones added so far; the rows added next go into it.
     public func addSection(id: SectionID? = nil, title: String) throws {
         try scope.check()
+        if db.isAutocommit { throw ListStoreError.transactionRolledBack }
         try validateTitle(title)
         if let id, id.rawValue <= 0 { throw ListStoreError.invalidDocument("section id \(id.rawValue) is not a positive integer") }
         let index = sectionsWritten
@@ -92,9 +96,11 @@ public final class ListImporter {
             try insertSection.bind([id.map { .integer($0.rawValue) } ?? .null, .int(index), .text(title)]).run()
         } catch {
             if let id, Self.isDuplicateID(error) { throw ListStoreError.duplicateSectionID(id) }
+            if id == nil, largestIDGiven.sections, (error as? SQLiteError)?.isFull == true { throw ListStoreError.identifiersExhausted(table: "sections") }
             throw db.explainingFull(error, inserting: "sections")
         }
         let newID = db.lastInsertedRowID
+        if newID == Int64.max { largestIDGiven.sections = true }
         try finishSection()
         try RowBlocks.createFirstExtents(ofSection: newID, db)
         currentSection = (newID, index, 0)
@@ -105,6 +111,7 @@ public final class ListImporter {
     /// Adds a row at the end of the section added last.
     public func addRow(id: RowID? = nil, title: String, payload: String? = nil) throws {
         try scope.check()
+        if db.isAutocommit { throw ListStoreError.transactionRolledBack }
         guard let section = currentSection else { throw ListStoreError.invalidDocument("a row comes before any section") }
         guard section.rows < RowSpacing.limit / RowSpacing.gap else { throw ListStoreError.invalidDocument("section \(section.index) has more rows than a section can hold") }
         try validateTitle(title)
@@ -117,8 +124,10 @@ public final class ListImporter {
             ]).run()
         } catch {
             if let id, Self.isDuplicateID(error) { throw ListStoreError.duplicateRowID(id) }
+            if id == nil, largestIDGiven.rows, (error as? SQLiteError)?.isFull == true { throw ListStoreError.identifiersExhausted(table: "rows") }
             throw db.explainingFull(error, inserting: "rows")
         }
+        if db.lastInsertedRowID == Int64.max { largestIDGiven.rows = true }
         if tracksChanges {
             written[written.count - 1].rows.append(ListRow(id: RowID(rawValue: db.lastInsertedRowID), title: title, payload: payload))
         }

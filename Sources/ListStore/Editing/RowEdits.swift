@@ -203,16 +203,10 @@ extension ListTransaction {
         }
         for row in rows { try db.validatePayload(row.payload) }
         let positions = try target.insertionPositions(at: start, width: rows.count)
+        let ids = try RowWriter.insert(rows, intoSection: target.sectionID, at: positions, db)
         var changes = ChangeSet()
-        var ids: [RowID] = []
-        ids.reserveCapacity(rows.count)
-        let insert = try db.cached("INSERT INTO rows (section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4)")
-        for (offset, row) in rows.enumerated() {
-            do {
-                try insert.bind([.integer(target.sectionID), .int(positions[offset]), .text(row.title), .optionalText(row.payload)]).run()
-            } catch { throw db.explainingFull(error, inserting: "rows") }
-            let id = RowID(rawValue: db.lastInsertedRowID)
-            ids.append(id)
+        changes.insertedRows.reserveCapacity(rows.count)
+        for (offset, (id, row)) in zip(ids, rows).enumerated() {
             changes.insertedRows.append(
                 .init(indexPath: ListIndexPath(section: target.sectionIndex, row: start + offset), row: ListRow(id: id, title: row.title, payload: row.payload)))
         }

@@ -128,8 +128,19 @@ struct SectionRows {
                 let blockEnd = blockOffset + 1 < pageBlocks.count ? pageBlocks[blockOffset + 1].start : end
                 let extent = RowExtent(start: block.start, end: blockEnd, count: block.count, base: blockBase)
                 blockBase = blockBase &+ block.count
-                while next < wanted.count, wanted[next] < blockBase {
-                    guard let row = try blocks.row(at: wanted[next], in: extent) else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
+                var last = next
+                while last < wanted.count, wanted[last] < blockBase { last += 1 }
+                // Several in one block: its rows once; one or two: a look-up each.
+                let rows = last - next > 2 ? try blocks.rows(of: extent) : nil
+                while next < last {
+                    let offset = wanted[next] &- extent.base
+                    let row: (id: Int64, position: Int)?
+                    if let rows {
+                        row = offset >= 0 && offset < rows.count ? rows[offset] : nil
+                    } else {
+                        row = try blocks.row(at: wanted[next], in: extent)
+                    }
+                    guard let row else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
                     found[wanted[next]] = RowPlace(id: row.id, position: row.position, index: wanted[next], block: extent, page: pageExtent)
                     next += 1
                 }
@@ -348,8 +359,15 @@ struct SectionRows {
     /// takes them off their blocks' and pages' counts; merges blocks that fell below the minimum.
     mutating func delete(_ places: [RowPlace]) throws {
         guard !places.isEmpty else { return }
+        // 32 ids per statement where there are that many: the statement's set-up once per 32 rows.
+        let chunk = try db.cached("DELETE FROM rows WHERE id IN (\(Array(repeating: "?", count: RowWriter.rowsPerStatement).joined(separator: ", ")))")
+        var offset = 0
+        while places.count - offset >= RowWriter.rowsPerStatement {
+            try chunk.bind(places[offset..<(offset + RowWriter.rowsPerStatement)].map { .integer($0.id) }).run()
+            offset += RowWriter.rowsPerStatement
+        }
         let remove = try db.cached("DELETE FROM rows WHERE id = ?1")
-        for place in places { try remove.bind([.integer(place.id)]).run() }
+        for place in places[offset...] { try remove.bind([.integer(place.id)]).run() }
         try uncount(places)
     }
 

@@ -18,6 +18,8 @@ public class ListReader {
     /// ``ListStoreError`` the store's own calls throw (a full disk is `.full`, whoever catches it).
     func whileOpen<T>(_ body: () throws -> T) throws -> T {
         try scope.check()
+        // Every reader runs inside a transaction; without one, statements would commit one by one.
+        if db.isAutocommit { throw ListStoreError.transactionRolledBack }
         return try ListStoreError.translating(body)
     }
 

@@ -159,6 +159,8 @@ public final class ListStore: Sendable {
                         let logState = try ChangeLog.beginWriting(connection)
                         try WALOwnership.recordBase(connection)
                         let (changes, log) = try body(connection, logState)
+                        // SQLite may have rolled the transaction back after an error the body caught: write nothing more.
+                        if connection.isAutocommit { throw ListStoreError.transactionRolledBack }
                         if changes.isEmpty, case .edits = log, !migrating {
                             unchangedVersion = try StateVersion.read(connection)
                             throw NothingChanged()

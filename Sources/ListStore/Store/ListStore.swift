@@ -48,7 +48,11 @@ public final class ListStore: Sendable {
         var hasCommitted = false
     }
 
+    /// The older schema version of a file opened for inspection (``AccessMode/inspect``), which is not migrated.
+    private let inspectedOlderVersion: Int?
+
     init(opener: StoreOpener, opened: OpenedStore) {
+        self.inspectedOlderVersion = opened.inspectedOlderVersion
         self.path = opener.path
         self.mode = opener.mode
         self.opener = opener
@@ -203,6 +207,15 @@ public final class ListStore: Sendable {
     /// Runs `body` inside one read transaction on a read connection, so every statement sees the same
     /// committed state — without waiting for any writer (see ``ReaderPool``).
     func withReadTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+        guard let older = inspectedOlderVersion else { return try withCurrentSchemaReadTransaction(body) }
+        // An older file under inspection lacks the current schema's tables (row_blocks since 7): a read
+        // that needs them is refused as for ``AccessMode/readOnly``; the rest (its version, `check`) works.
+        do { return try withCurrentSchemaReadTransaction(body) } catch ListStoreError.database(let failure) where failure.message.hasPrefix("no such") {
+            throw ListStoreError.needsMigration(path: path, fileVersion: older, supportedVersion: Schema.migrator.latestVersion)
+        }
+    }
+
+    private func withCurrentSchemaReadTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try guardingReentrancy {
             // Until the file is recognised (and migrated) the writer connection reads, recognising it in
             // the same read transaction when opening left that to the first one.

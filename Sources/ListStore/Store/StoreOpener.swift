@@ -12,6 +12,9 @@ struct OpenedStore {
     /// The file is not recognised yet: the first transaction recognises it, before anything else
     /// (see ``ListStore/Recognition/inFirstTransaction``).
     var recognitionPending = false
+    /// Opened for inspection at this older schema version, which it keeps (nothing is migrated): reads
+    /// that need tables of the current schema refuse it with ``ListStoreError/needsMigration(path:fileVersion:supportedVersion:)``.
+    var inspectedOlderVersion: Int?
 }
 
 /// Opens a file as a ListStore: recognises it before writing anything, then configures it.
@@ -96,7 +99,9 @@ struct StoreOpener: Sendable {
         if mode == .readOnly && version < Schema.migrator.latestVersion {
             throw ListStoreError.needsMigration(path: path, fileVersion: version, supportedVersion: Schema.migrator.latestVersion)
         }
-        return OpenedStore(connection: connection, migrationPending: false, isImmutableSnapshot: connectionMode == .readOnlyImmutable)
+        var opened = OpenedStore(connection: connection, migrationPending: false, isImmutableSnapshot: connectionMode == .readOnlyImmutable)
+        if mode == .inspect && version > 0 && version < Schema.migrator.latestVersion { opened.inspectedOlderVersion = version }
+        return opened
     }
 
     // MARK: Writing

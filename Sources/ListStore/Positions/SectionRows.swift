@@ -62,7 +62,7 @@ struct SectionRows {
         ).bind([.integer(sectionID), .int(RowSpacing.sectionStart)]).first { row in
             (blocks: row.int(0), pages: row.int(1), pageTotal: row.int(2), low: row.isNull(3) ? nil : row.int(3), high: row.isNull(4) ? nil : row.int(4))
         }
-        guard let found, found.blocks == 1, found.pages == 1, found.pageTotal == count, count >= 0,
+        guard let found, found.blocks == 1, found.pages == 1, found.pageTotal == count, count >= 0, count < RowSpacing.limit,
             (found.low ?? 0) > -RowSpacing.limit, (found.high ?? 0) < RowSpacing.limit, (found.low == nil) == (count == 0)
         else {
             throw ListStoreError.positionsDamaged(section: sectionIndex)
@@ -193,8 +193,8 @@ struct SectionRows {
         count += positions.count
         if block.holds(last) {
             try blocks.count(positions.count, block: block.start, page: page.start)
-            guard block.count + positions.count > sizes.blockCapacity else { return }
-            try split(block, page: page, inserted: positions, at: index - block.base)
+            guard block.count &+ positions.count > sizes.blockCapacity else { return }
+            try split(block, page: page, inserted: positions, at: index &- block.base)
         } else {
             // After a rebuild: the new rows may span blocks (the blocks were cut with room for them).
             for position in positions {
@@ -273,7 +273,7 @@ struct SectionRows {
             pair = (previous, block)
         }
         guard let (first, second) = pair else { return nil }
-        let union = RowExtent(start: first.start, end: second.end, count: first.count + second.count, base: first.base)
+        let union = RowExtent(start: first.start, end: second.end, count: first.count &+ second.count, base: first.base)
         let rows = try blocks.rows(of: union)
         let range = RowSpacing.workingRange(union.start, union.end, rows: rows.map(\.position), adding: width)
         guard let slots = RowSpacing.spread(rows.count + width, in: range.lower, upTo: range.upper) else { return nil }
@@ -376,12 +376,12 @@ struct SectionRows {
         var perBlock: [Int: (page: Int, count: Int, left: Int)] = [:]
         var perPage: [Int: Int] = [:]
         for place in places {
-            perBlock[place.block.start, default: (place.page.start, 0, place.block.count)].count += 1
+            perBlock[place.block.start, default: (place.page.start, 0, place.block.count)].count &+= 1
             perPage[place.page.start, default: 0] += 1
         }
         try blocks.uncount(blocks: perBlock.mapValues(\.count), pages: perPage, total: places.count)
         count -= places.count
-        for (start, entry) in perBlock.sorted(by: { $0.key > $1.key }) where entry.left - entry.count < sizes.blockMinimum {
+        for (start, entry) in perBlock.sorted(by: { $0.key > $1.key }) where entry.left &- entry.count < sizes.blockMinimum {
             try blocks.mergeIfSmall(holding: start, sizes: sizes)
         }
     }

@@ -20,7 +20,7 @@
 -- themselves. `sections.row_base` is gone: a row's index no longer depends on its position's value.
 --
 -- The migration gives every row the position 2^20 times its index (keeping its order), then cuts each
--- section into blocks of 128 rows and pages of 128 blocks.
+-- section into blocks of 96 rows and pages of 96 blocks (three quarters full: the next inserts split nothing).
 
 DROP VIEW list_rows;
 DROP TRIGGER sections_logged_moves;
@@ -54,7 +54,7 @@ CREATE TABLE row_pages (
 INSERT INTO row_blocks (section_id, start, row_count)
 SELECT id, -9223372036854775808, 0 FROM sections;
 INSERT INTO row_blocks (section_id, start, row_count)
-SELECT section_id, position, 0 FROM rows WHERE position > 0 AND position % (128 * 1048576) = 0;
+SELECT section_id, position, 0 FROM rows WHERE position > 0 AND position % (96 * 1048576) = 0;
 UPDATE row_blocks SET row_count = (
     SELECT count(*) FROM rows
     WHERE rows.section_id = row_blocks.section_id AND rows.position >= row_blocks.start
@@ -66,7 +66,7 @@ UPDATE row_blocks SET row_count = (
 INSERT INTO row_pages (section_id, start, row_count)
 SELECT id, -9223372036854775808, 0 FROM sections;
 INSERT INTO row_pages (section_id, start, row_count)
-SELECT section_id, start, 0 FROM row_blocks WHERE start > 0 AND start % (128 * 128 * 1048576) = 0;
+SELECT section_id, start, 0 FROM row_blocks WHERE start > 0 AND start % (96 * 96 * 1048576) = 0;
 UPDATE row_pages SET row_count = (
     SELECT coalesce(sum(row_blocks.row_count), 0) FROM row_blocks
     WHERE row_blocks.section_id = row_pages.section_id AND row_blocks.start >= row_pages.start

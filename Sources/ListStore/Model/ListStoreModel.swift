@@ -15,7 +15,7 @@ import Observation
 /// takes each new state (the latest, when several arrive at once). Needs the Observation framework:
 /// macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1 (the package's deployment targets).
 @Observable
-public final class ListModel {
+public final class ListStoreModel {
     /// Where a model is in its life.
     public enum Phase: Sendable {
         /// Not running: ``run(isolation:)`` has not been called, or it returned after ``stop()`` or
@@ -71,19 +71,17 @@ public final class ListModel {
         let feed = ModelFeed(store.observe(includingOtherConnections: includingOtherConnections, pollInterval: pollInterval))
         let relay = Task.detached { await feed.run(into: input) }
         var ending: Phase = .stopped
-        await withTaskCancellationHandler {
-            for await delivery in deliveries {
-                if let state = delivery.state {
-                    snapshot = state
-                    phase = .showing
-                }
-                if let error = delivery.error {
-                    ending = .failed(error)
-                    break
-                }
+        // In this function's body, not in a closure: a closure here that does not capture `isolation`
+        // would run off the caller's actor. The stream ends when the calling task is cancelled.
+        for await delivery in deliveries {
+            if let state = delivery.state {
+                snapshot = state
+                phase = .showing
             }
-        } onCancel: {
-            input.finish()
+            if let error = delivery.error {
+                ending = .failed(error)
+                break
+            }
         }
         relay.cancel()
         running = nil
@@ -98,7 +96,7 @@ public final class ListModel {
     }
 }
 
-/// The background half of a ``ListModel``: follows an observation with a mirror of its own, so the
+/// The background half of a ``ListStoreModel``: follows an observation with a mirror of its own, so the
 /// model's actor is handed whole states and never applies a change set itself.
 struct ModelFeed: Sendable {
     /// A new state, or the end of the observation (with its error when it failed).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// SwiftUI `List`'s edits, each one transaction on what the model drew: the offsets and section index
-/// SwiftUI passes name rows as drawn at `version` (the ``ListModel/snapshot``'s version when nil — pass
+/// SwiftUI passes name rows as drawn at `version` (the ``ListStoreModel/snapshot``'s version when nil — pass
 /// the version the view drew from, captured in its body, to be exact even when a new state arrived
 /// between the draw and the gesture), translated through every commit since by
 /// ``ListStore/writeInBackground(asOf:_:)``: another process's insert above the rows cannot make a drag
@@ -13,7 +13,7 @@ import Foundation
 /// drawn was deleted since, ``ListStoreError/drawnSectionDeleted(index:id:asOf:)``,
 /// ``ListStoreError/versionNotTranslatable(_:reason:)`` (also before the model's first state), and the
 /// out-of-range errors, counted as drawn.
-extension ListModel {
+extension ListStoreModel {
     /// SwiftUI's `onMove(perform:)` in the section drawn at `section`: the rows at `offsets` go to
     /// `destination`, the offset *before* the move, exactly as `Array.move(fromOffsets:toOffset:)`
     /// rearranges the drawn rows (see ``AsOfTransaction/moveRows(fromOffsets:toOffset:inSection:)``).

@@ -288,6 +288,42 @@ import Testing
         await running.value
     }
 
+    /// The README's SwiftUI view without SwiftUI (which Linux lacks): a main-actor value holding the
+    /// model, whose body hands `List` closures that start tasks with the drawn section and version.
+    /// It compiles in Swift 6 mode as the view does, and the closures act.
+    @MainActor struct ViewShape {
+        var model: ListStoreModel
+
+        func onMove(_ perform: @escaping (IndexSet, Int) -> Void) -> (IndexSet, Int) -> Void { perform }
+        func onDelete(_ perform: @escaping (IndexSet) -> Void) -> (IndexSet) -> Void { perform }
+
+        func body(section index: Int) -> (move: (IndexSet, Int) -> Void, delete: (IndexSet) -> Void) {
+            let drawn = model.snapshot
+            let move = onMove { offsets, destination in
+                Task { try? await model.moveRows(fromOffsets: offsets, toOffset: destination, inSection: index, asOf: drawn.version) }
+            }
+            let delete = onDelete { offsets in
+                Task { try? await model.deleteRows(atOffsets: offsets, inSection: index, asOf: drawn.version) }
+            }
+            return (move, delete)
+        }
+    }
+
+    @Test func theReadmeViewsClosuresCompileAndAct() async throws {
+        let store = try ListStore.inMemory()
+        try store.insertSection(title: "S")
+        try store.insertRows(["a", "b", "c", "d"], intoSection: 0)
+        let view = ViewShape(model: ListStoreModel(store: store))
+        let running = Task { await view.model.run() }
+        try await Self.waitUntilShowing(view.model, store)
+        let drawn = view.body(section: 0)
+        drawn.move([0, 1], 4)
+        drawn.delete([3])  // d, drawn at 3 before the move
+        try await Self.waitUntil("both edits landed") { try store.snapshot().titles == [["c", "a", "b"]] }
+        view.model.stop()
+        await running.value
+    }
+
     @Test func refusalsComeBackAsTypedErrorsAndChangeNothing() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("refused.sqlite")

@@ -12,8 +12,12 @@ import Observation
 ///
 /// Nothing it does on that actor waits for a lock held during I/O: the store's reads, the change log,
 /// applying change sets to the mirror and the edits all run on background threads, and the actor only
-/// takes each new state (the latest, when several arrive at once). Needs the Observation framework:
-/// macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1 (the package's deployment targets).
+/// takes each new state (the latest, when several arrive at once). On the actor it takes only locks
+/// that guard memory for a moment: the streams' own, and the store's table of observers when its
+/// observation ends. Needs the Observation framework:
+/// macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1 (the package's deployment targets; said here too,
+/// so that lowering them cannot let it be used where Observation is missing).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 @Observable
 public final class ListStoreModel {
     /// Where a model is in its life.

@@ -26,12 +26,23 @@ import Testing
         try await waitUntil("the model shows the store") { model.snapshot == expected && model.snapshot.version == expected.version }
     }
 
-    static func isShowing(_ model: ListStoreModel) -> Bool {
+    /// Waits, bounded, until `running` (a task running `model.run()`) has returned.
+    static func waitUntilReturned(_ running: Task<Void, Never>, _ model: ListStoreModel) async throws {
+        try await waitUntil("run() returned") {
+            switch model.phase {
+            case .stopped, .failed: return true
+            case .starting, .showing: return false
+            }
+        }
+        await running.value  // run() returns right after it says it stopped
+    }
+
+    nonisolated static func isShowing(_ model: ListStoreModel) -> Bool {
         if case .showing = model.phase { return true }
         return false
     }
 
-    static func isStopped(_ model: ListStoreModel) -> Bool {
+    nonisolated static func isStopped(_ model: ListStoreModel) -> Bool {
         if case .stopped = model.phase { return true }
         return false
     }
@@ -72,7 +83,7 @@ import Testing
         try await Self.waitUntilShowing(model, store)
         model.stop()
         try await Self.waitUntil("the model stopped") { Self.isStopped(model) }
-        await running.value
+        try await Self.waitUntilReturned(running, model)
     }
 
     /// An executor running its jobs on one dispatch queue, which code can recognise itself on.
@@ -103,6 +114,7 @@ import Testing
         init(_ store: ListStore) { model = ListStoreModel(store: store) }
         func run() async { await model.run() }
         func stop() { model.stop() }
+        func isStopped() -> Bool { ListStoreModelTests.isStopped(model) }
         func titles() -> [[String]] { model.sections.map { $0.rows.map(\.title) } }
         func shows(_ state: ListSnapshot) -> Bool { model.snapshot == state && model.snapshot.version == state.version }
         func move(_ offsets: IndexSet, to destination: Int) async throws { try await model.moveRows(fromOffsets: offsets, toOffset: destination, inSection: 0) }
@@ -148,6 +160,9 @@ import Testing
         #expect(try store.snapshot().titles == [["b", "c", "a", "row 0", "row 1", "row 2", "row 3", "row 4"]])
         try await Self.waitUntilShowing(host, store)
         await host.stop()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while await !host.isStopped(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await host.isStopped())
         await running.value
         #expect(record.lock.withLock { record.changes } == 7)
         #expect(record.lock.withLock { record.elsewhere } == 0, "the model changed off its actor")
@@ -164,14 +179,14 @@ import Testing
         var running = Task { await model.run() }
         try await Self.waitUntil("the model runs") { !Self.isStopped(model) }
         model.stop()
-        await running.value
+        try await Self.waitUntilReturned(running, model)
         #expect(Self.isStopped(model))
         running = Task { await model.run() }
         try await Self.waitUntil("the model runs again") { !Self.isStopped(model) }
         try await Self.waitUntilShowing(model, store)
         let shown = model.snapshot
         model.stop()
-        await running.value
+        try await Self.waitUntilReturned(running, model)
         #expect(Self.isStopped(model))
         try other.insertRow("after the stop", intoSection: 0)
         try store.insertRow("after the stop, ours", intoSection: 0)
@@ -185,7 +200,7 @@ import Testing
         #expect(Self.isShowing(model))
         // The task cancelled (a view's .task when the view goes away).
         running.cancel()
-        await running.value
+        try await Self.waitUntilReturned(running, model)
         #expect(Self.isStopped(model))
         try other.insertRow("after the cancellation", intoSection: 0)
         try await Task.sleep(for: .milliseconds(100))
@@ -205,7 +220,7 @@ import Testing
             if case .failed = model.phase { return true }
             return false
         }
-        await running.value
+        try await Self.waitUntilReturned(running, model)
         guard case .failed(let error) = model.phase else { return }
         #expect(error is ListStoreError, "\(error)")
         #expect(model.sections.map(\.title) == ["S"])
@@ -248,7 +263,7 @@ import Testing
         #expect(try store.snapshot().titles[1] == Array(next.titles[1].dropFirst(2)))
         try await Self.waitUntilShowing(model, store)
         model.stop()
-        await running.value
+        try await Self.waitUntilReturned(running, model)
     }
 
     /// Another connection inserts above the rows the model drew (and between them) after the draw and
@@ -285,7 +300,7 @@ import Testing
         #expect(try store.snapshot().titles == [(inserting ? ["w"] : []) + moved.filter { !deleted.contains($0) }])
         try await Self.waitUntilShowing(model, store)
         model.stop()
-        await running.value
+        try await Self.waitUntilReturned(running, model)
     }
 
     /// The README's SwiftUI view without SwiftUI (which Linux lacks): a main-actor value holding the
@@ -321,7 +336,7 @@ import Testing
         drawn.delete([3])  // d, drawn at 3 before the move
         try await Self.waitUntil("both edits landed") { try store.snapshot().titles == [["c", "a", "b"]] }
         view.model.stop()
-        await running.value
+        try await Self.waitUntilReturned(running, view.model)
     }
 
     @Test func refusalsComeBackAsTypedErrorsAndChangeNothing() async throws {
@@ -355,6 +370,6 @@ import Testing
         try await model.moveRows(fromOffsets: [0], toOffset: 3, inSection: 0, asOf: drawn.version)
         #expect(try store.snapshot().titles == [["c", "a"]])
         model.stop()
-        await running.value
+        try await Self.waitUntilReturned(running, model)
     }
 }

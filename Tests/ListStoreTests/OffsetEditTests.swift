@@ -159,6 +159,85 @@ import Testing
         #expect(try app.snapshot().titles == [["v", "w", "d", "z", "c", "e", "x", "a"]])
     }
 
+    /// Random drags as drawn while another connection inserts, deletes and moves rows after the draw:
+    /// the moved rows (by id) arrive together in the drawn order in the section drawn as the target,
+    /// every other row keeps its order as the other connection left it, and a drag of a row deleted
+    /// since is refused with nothing changed.
+    @Test func randomDragsAsDrawnWhileAnotherConnectionCommitsMoveTheDrawnRows() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("concurrent.sqlite")
+        let app = try ListStore.open(at: path)
+        try app.write { tx in
+            for section in 0..<3 {
+                try tx.insertSection(title: "s\(section)")
+                try tx.insertRows((0..<8).map { "r\(section).\($0)" }, intoSection: section)
+            }
+        }
+        let other = try ListStore.open(at: path)
+        var random = SeededGenerator(seed: 9)
+        var refused = 0
+        var acted = 0
+        for step in 0..<150 {
+            let drawn = try app.snapshot()
+            let sources = drawn.sections.indices.filter { !drawn.sections[$0].rows.isEmpty }
+            let section = try #require(sources.randomElement(using: &random))
+            let target = Int.random(in: 0..<drawn.sections.count, using: &random)
+            let offsets = Self.randomOffsets(below: drawn.sections[section].rows.count, &random)
+            let destination = Int.random(in: 0...drawn.sections[target].rows.count, using: &random)
+            // The other connection's commits after the draw.
+            var movedByOther: Set<RowID> = []
+            for commit in 0..<Int.random(in: 1...3, using: &random) {
+                try other.write { tx in
+                    let s = Int.random(in: 0..<3, using: &random)
+                    let count = try tx.rowCount(inSection: s)
+                    switch Int.random(in: 0..<4, using: &random) {
+                    case 0 where count > 2: try tx.deleteRows(at: [ListIndexPath(section: s, row: Int.random(in: 0..<count, using: &random))])
+                    case 1 where count > 0:
+                        let t = Int.random(in: 0..<3, using: &random)
+                        let max = try tx.rowCount(inSection: t) - (t == s ? 1 : 0)
+                        let from = ListIndexPath(section: s, row: Int.random(in: 0..<count, using: &random))
+                        movedByOther.insert(try tx.row(at: from).id)
+                        try tx.moveRow(from: from, to: ListIndexPath(section: t, row: Int.random(in: 0...max, using: &random)))
+                    default: try tx.insertRow("o\(step).\(commit)", intoSection: s, at: Int.random(in: 0...count, using: &random))
+                    }
+                }
+            }
+            let moved = offsets.map { drawn.sections[section].rows[$0].id }
+            let before = try app.snapshot()
+            let context = "step \(step): \(Array(offsets)) of \(section) → \(target):\(destination)"
+            do {
+                try app.write(asOf: drawn.version) { try $0.moveRows(fromOffsets: offsets, inSection: section, toSection: target, atOffset: destination) }
+            } catch ListStoreError.drawnRowDeleted(_, let id, _) {
+                #expect(moved.contains(id) && before.indexPath(of: id) == nil, "\(context)")
+                #expect(try app.snapshot() == before, "\(context): a refusal changed something")
+                refused += 1
+                continue
+            }
+            acted += 1
+            let after = try app.snapshot()
+            let targetRows = after.sections[target].rows.map(\.id)
+            // Together, in drawn order, in the target section.
+            let first = try #require(targetRows.firstIndex(of: moved[0]), "\(context)")
+            #expect(Array(targetRows[first..<min(first + moved.count, targetRows.count)]) == moved, "\(context): not together in drawn order")
+            // Everything else as the other connection left it.
+            let movedSet = Set(moved)
+            #expect(
+                after.sections.map { $0.rows.map(\.id).filter { !movedSet.contains($0) } } == before.sections.map { $0.rows.map(\.id).filter { !movedSet.contains($0) } },
+                "\(context)")
+            // Right before the row drawn below the gap while it stays where it was; after the row drawn
+            // above it while that one stays (also when the one below moved away or was deleted).
+            let drawnTarget = drawn.sections[target].rows.map(\.id)
+            let stays = { (id: RowID) in !movedByOther.contains(id) && before.indexPath(of: id) != nil }
+            if let below = drawnTarget[destination...].first(where: { !movedSet.contains($0) }), stays(below) {
+                #expect(targetRows.firstIndex(of: below) == first + moved.count, "\(context): not right before the row drawn below the gap")
+            }
+            if let above = drawnTarget[..<destination].last(where: { !movedSet.contains($0) }), stays(above) {
+                #expect(targetRows.firstIndex(of: above).map { $0 < first } == true, "\(context): not after the row drawn above the gap")
+            }
+        }
+        #expect(refused > 0 && acted > 100, "refused \(refused), acted \(acted)")
+    }
+
     @Test func rowsGoneOrPlacesOutOfRangeAreRefusedAndNothingChanges() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("refusals.sqlite")

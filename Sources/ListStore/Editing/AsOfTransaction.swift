@@ -54,6 +54,13 @@ public final class AsOfTransaction {
         try current.whileOpen { try ListReader.row(id: try drawn.row(indexPath, own: own, db).id.rawValue, db) }
     }
 
+    /// Where the gap drawn at `indexPath` is now: `indexPath.row` rows above it in the section drawn at
+    /// `indexPath.section` (its row count for the end), translated as an insertion point is (see above).
+    /// The index path an insert there would take (inside the transaction).
+    public func indexPath(ofGapDrawnAt indexPath: ListIndexPath) throws -> ListIndexPath {
+        try current.whileOpen { try drawn.rowGap(indexPath, own: own, db) }
+    }
+
     /// The index now of the section drawn at `index`.
     public func index(ofSectionDrawnAt index: Int) throws -> Int {
         try current.whileOpen { try drawn.section(index, own: own, db) }

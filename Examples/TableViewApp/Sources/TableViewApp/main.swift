@@ -3,6 +3,9 @@ import ListStore
 #if canImport(UIKit)
 import UIKit
 #endif
+#if canImport(SwiftUI)
+import SwiftUI
+#endif
 
 // The examples of README.md's "Using the library", as an app would write them. A test checks that
 // every example in that section appears here verbatim, so the README cannot drift from code that compiles.
@@ -168,6 +171,58 @@ guard selection.ids == [lunch], try store.indexPath(of: lunch) == nil else {
     print("a tap or a swipe acted on another row than the one drawn")
     exit(1)
 }
+
+// README: a SwiftUI model
+let tasks = try ListStore.open(at: folder.appendingPathComponent("tasks.sqlite"))
+try tasks.write { tx in
+    try tx.insertRows(["a", "b", "c", "d", "e"], intoSection: try tx.insertSection(title: "Today"))
+    try tx.insertRows(["x", "y"], intoSection: try tx.insertSection(title: "Later"))
+}
+let model = ListStoreModel(store: tasks)                       // @Observable: the sections and rows as drawn
+let following = Task { await model.run() }                     // a view: .task { await model.run() }
+// END
+for _ in 0..<6_000 where !model.snapshot.version.isVersioned { try await Task.sleep(for: .milliseconds(10)) }
+
+// README: onMove and onDelete through the model
+let version = model.snapshot.version                           // the state the List drew
+try await model.moveRows(fromOffsets: [0, 2], toOffset: 4, inSection: 0, asOf: version)         // onMove's arguments
+try await model.deleteRows(atOffsets: [1], inSection: 0, asOf: version)                         // onDelete's
+try await model.moveRows(fromOffsets: [3], inSection: 0, toSection: 1, atOffset: 0, asOf: version)  // a drop elsewhere
+// END
+let arranged = try tasks.snapshot()
+for _ in 0..<6_000 where model.snapshot.version != arranged.version { try await Task.sleep(for: .milliseconds(10)) }
+model.stop()
+await following.value
+guard arranged.sections.map({ $0.rows.map(\.title) }) == [["a", "c", "e"], ["d", "x", "y"]], model.snapshot == arranged, case .stopped = model.phase else {
+    print("the model's List edits did not act on the rows drawn: \(arranged.sections.map { $0.rows.map(\.title) }), \(model.phase)")
+    exit(1)
+}
+
+#if canImport(SwiftUI)
+// README: a SwiftUI List bound to the model
+struct TasksView: View {
+    @State var model: ListStoreModel
+
+    var body: some View {
+        let drawn = model.snapshot                                         // one state: its rows and its version
+        List {
+            ForEach(Array(drawn.sections.enumerated()), id: \.element.id) { index, section in
+                Section(section.title) {
+                    ForEach(section.rows) { row in Text(row.title) }
+                        .onMove { offsets, destination in
+                            Task { try? await model.moveRows(fromOffsets: offsets, toOffset: destination, inSection: index, asOf: drawn.version) }
+                        }
+                        .onDelete { offsets in
+                            Task { try? await model.deleteRows(atOffsets: offsets, inSection: index, asOf: drawn.version) }
+                        }
+                }
+            }
+        }
+        .task { await model.run() }                                        // until the view goes away
+    }
+}
+// END
+#endif
 
 #if canImport(UIKit)
 // README: feeding a diffable data source

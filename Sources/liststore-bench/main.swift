@@ -6,6 +6,7 @@ import ListStore
 //   swift run -c release liststore-bench [--quick | --large] [--repetitions N]
 //   swift run -c release liststore-bench --litestream [--quick]   (write cost and replica lag with Litestream)
 //   swift run -c release liststore-bench --only observation [--quick | --large]   (only the observation rows)
+//   swift run -c release liststore-bench --adversarial [--quick | --large]   (every one of 100,000 inserts at one index timed)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -33,6 +34,23 @@ if arguments.first == "--litestream" {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))
         exit(1)
     }
+}
+
+if arguments.first == "--adversarial" {
+    // The distribution of 100,000 inserts at one index (AdversarialBench.swift): n = 1,000,000 with --large.
+    do {
+        let quickRun = arguments.contains("--quick")
+        let fixtures = try Fixtures(adversarialInserts: 0)
+        defer { fixtures.remove() }
+        try AdversarialBench(
+            fixtures: fixtures, rows: quickRun ? 1_000 : arguments.contains("--large") ? 1_000_000 : 100_000,
+            inserts: quickRun ? 2_000 : 100_000
+        ).run()
+    } catch {
+        FileHandle.standardError.write(Data("error: adversarial: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
 }
 
 let quick = arguments.contains("--quick")

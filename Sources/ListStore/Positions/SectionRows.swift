@@ -172,6 +172,9 @@ struct SectionRows {
         if let positions = RowSpacing.between(bounds.lower, bounds.upper, count: width, appending: bounds.appending, prepending: bounds.prepending) {
             return positions
         }
+        if width <= sizes.blockCapacity, let positions = try respaceNearby(bounds.block, leaving: width, after: bounds.lower) {
+            return positions
+        }
         if width <= sizes.blockCapacity, let positions = try respace(bounds.block, leaving: width, after: bounds.lower) {
             return positions
         }
@@ -242,6 +245,29 @@ struct SectionRows {
         moved += slots[(hole + width)...]
         try move(rows, to: moved)
         return Array(slots[hole..<(hole + width)])
+    }
+
+    /// Spaces out only the rows of `block` around the insert — 8 on each side, else 32 — between the
+    /// rows just outside them, leaving `width` free positions right after `position`: inserts piling up
+    /// at one place rewrite a handful of rows each time the room between two of them runs out, not the
+    /// block. Nil when those rows have no room either (or they are the whole block).
+    private func respaceNearby(_ block: RowExtent, leaving width: Int, after position: Int) throws -> [Int]? {
+        let rows = try blocks.rows(of: block)
+        let range = RowSpacing.workingRange(block.start, block.end, rows: rows.map(\.position), adding: width)
+        let hole = rows.firstIndex { $0.position > position } ?? rows.count
+        for radius in [8, 32] {
+            let first = max(0, hole - radius)
+            let last = min(rows.count, hole + radius)
+            guard first > 0 || last < rows.count else { return nil }
+            let lower = first > 0 ? rows[first - 1].position + 1 : range.lower
+            let upper = last < rows.count ? rows[last].position : range.upper
+            let window = Array(rows[first..<last])
+            guard let slots = RowSpacing.spread(window.count + width, in: lower, upTo: upper) else { continue }
+            let local = hole - first
+            try move(window, to: Array(slots[..<local]) + slots[(local + width)...])
+            return Array(slots[local..<(local + width)])
+        }
+        return nil
     }
 
     /// Like ``respace(_:leaving:after:)`` over the whole page holding `block`, when neither the block nor

@@ -93,4 +93,35 @@ import Testing
         #expect(try cli.run(["add", "0", "x"]).status == 0)
         #expect(try cli.run(["check"]).status == 0)
     }
+
+    /// A count moved by hand from one block to another (sum unchanged): the row its block no longer
+    /// counts is printed by `show` as `0:-9223372036854775808` and by `show --json` with the path
+    /// [0, -9223372036854775808] — README says "a row its block does not count has no index at all:
+    /// reads show none". A JSON consumer indexing with it traps.
+    @Test func uncountedRowIsShownWithInt64MinAsItsIndex() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        try cli.run(["section", "add", "S"])
+        try cli.run(["add", "0", "-"], stdin: Data((0..<300).map { "r\($0)" }.joined(separator: "\n").utf8))
+        _ = try Self.sqlite(
+            cli,
+            """
+            UPDATE row_blocks SET row_count = row_count + 1 WHERE start = (SELECT start FROM row_blocks ORDER BY start LIMIT 1 OFFSET 1);
+            UPDATE row_blocks SET row_count = row_count - 1 WHERE start = (SELECT start FROM row_blocks ORDER BY start LIMIT 1 OFFSET 2);
+            """)
+        #expect(try cli.run(["check"]).status == 1)
+        let shown = try cli.run(["show"])
+        #expect(!shown.stdout.contains("-9223372036854775808"), "show prints the sentinel as an index")
+        let json = try cli.run(["show", "--json"])
+        #expect(!json.stdout.contains("-9223372036854775808"), "show --json gives a path with Int64.min")
+    }
+
+    /// Control: without the hand edit no path is negative.
+    @Test func countedRowsHaveTheirIndexes() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        try cli.run(["section", "add", "S"])
+        try cli.run(["add", "0", "-"], stdin: Data((0..<300).map { "r\($0)" }.joined(separator: "\n").utf8))
+        #expect(!(try cli.run(["show", "--json"]).stdout.contains("-9223372036854775808")))
+    }
 }

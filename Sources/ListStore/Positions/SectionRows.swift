@@ -356,7 +356,7 @@ struct SectionRows {
             positions = spread + packed
         } else {
             // Pack the lower half at the bottom; spread the upper half (with the insert) above it.
-            let packed = (0..<half).map { range.lower + $0 * RowSpacing.packedGap }
+            let packed = (0..<half).map { range.lower + ($0 + 1) * RowSpacing.packedGap }
             guard let spread = RowSpacing.spread(rows.count - half, in: range.lower + packedWidth + RowSpacing.packedGap, upTo: range.upper) else {
                 try blocks.split(blockAt: block.start, positions: rows.map(\.position), page: page.start, sizes: sizes)
                 return

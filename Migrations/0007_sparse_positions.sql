@@ -28,11 +28,13 @@ DROP TRIGGER rows_counted_on_insert;
 DROP TRIGGER rows_counted_on_delete;
 DROP TRIGGER rows_counted_on_section_change;
 
--- Positions were within ±2^47: parking every row above 2^61 first keeps UNIQUE (section_id, position)
--- whatever order SQLite visits the rows in.
-UPDATE rows SET position = position + 2305843009213693952;
-UPDATE rows SET position = ranked.new_position
-FROM (SELECT id, (row_number() OVER (PARTITION BY section_id ORDER BY position) - 1) * 1048576 AS new_position FROM rows) AS ranked
+-- Every row first moves to its section's negated id (no section has one), then back with its new
+-- position: UNIQUE (section_id, position) holds at every step, whatever positions a hand edit left and
+-- whatever order SQLite visits the rows in. The foreign key to `sections` is checked at the commit.
+PRAGMA defer_foreign_keys = ON;
+UPDATE rows SET section_id = -section_id;
+UPDATE rows SET section_id = -rows.section_id, position = ranked.new_position
+FROM (SELECT id, (row_number() OVER (PARTITION BY section_id ORDER BY position, id) - 1) * 1048576 AS new_position FROM rows) AS ranked
 WHERE rows.id = ranked.id;
 
 ALTER TABLE sections DROP COLUMN row_base;
@@ -166,16 +168,16 @@ END;
 CREATE VIEW list_rows AS
 WITH pages AS (
     SELECT section_id, start,
-           lead(start, 1, 9223372036854775807) OVER (PARTITION BY section_id ORDER BY start) AS next,
+           lead(start) OVER (PARTITION BY section_id ORDER BY start) AS next,
            coalesce(sum(row_count) OVER (PARTITION BY section_id ORDER BY start ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS base
     FROM row_pages
 ),
 blocks AS (
     SELECT b.section_id, b.start, b.row_count,
-           lead(b.start, 1, 9223372036854775807) OVER (PARTITION BY b.section_id ORDER BY b.start) AS next,
+           lead(b.start) OVER (PARTITION BY b.section_id ORDER BY b.start) AS next,
            p.base + coalesce(sum(b.row_count) OVER (PARTITION BY b.section_id, p.start ORDER BY b.start ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS base
     FROM row_blocks AS b
-    JOIN pages AS p ON p.section_id = b.section_id AND b.start >= p.start AND b.start < p.next
+    JOIN pages AS p ON p.section_id = b.section_id AND b.start >= p.start AND (p.next IS NULL OR b.start < p.next)
 ),
 placed AS (
     SELECT r.id, r.section_id, r.position, r.title, r.payload,
@@ -183,7 +185,7 @@ placed AS (
            CASE WHEN row_number() OVER (PARTITION BY r.section_id, k.start ORDER BY r.position) <= k.row_count
                 THEN k.base + row_number() OVER (PARTITION BY r.section_id, k.start ORDER BY r.position) - 1 END AS row_index
     FROM rows AS r
-    JOIN blocks AS k ON k.section_id = r.section_id AND r.position >= k.start AND r.position < k.next
+    JOIN blocks AS k ON k.section_id = r.section_id AND r.position >= k.start AND (k.next IS NULL OR r.position < k.next)
 )
 SELECT s.position    AS section_index,
        x.row_index   AS row_index,

@@ -147,7 +147,10 @@ enum JSONShapes {
     }
 
     /// `[section,row]`, as text: one small value, not three, for documents with a path on every row.
-    static func path(_ path: ListIndexPath) -> JSONValue { .raw("[\(path.section),\(path.row)]") }
+    /// `[S,R]`; `[S,null]` for a row no index names (``ListIndexPath/noRow``: a hand edit left it uncounted).
+    static func path(_ path: ListIndexPath) -> JSONValue {
+        .raw(path.row == ListIndexPath.noRow ? "[\(path.section),null]" : "[\(path.section),\(path.row)]")
+    }
 
     /// The change set in UIKit batch-update coordinates — deletions, updates and move sources before the
     /// change, insertions and move targets after it — every entry with its id, and inserted and updated

@@ -14,9 +14,11 @@ import Testing
         for section in document["sections"] as? [[String: Any]] ?? [] {
             sections.append(try #require(section["index"] as? Int, "a section without \"index\": \(section)"))
             for row in section["rows"] as? [[String: Any]] ?? [] {
-                let path = try #require(row["path"] as? [Int], "a row without \"path\": \(row)")
+                // A row no index names (left uncounted by a hand edit) has the path [S, null], shown as S:?.
+                let path = try #require(row["path"] as? [Any], "a row without \"path\": \(row)")
                 try #require(path.count == 2)
-                rows.append(("\(path[0]):\(path[1])", row["title"] as? String ?? ""))
+                let section = try #require(path[0] as? Int)
+                rows.append(("\(section):\((path[1] as? Int).map(String.init) ?? "?")", row["title"] as? String ?? ""))
             }
         }
         return (sections, rows)

@@ -215,7 +215,7 @@ struct ChangeTracker {
         }
         for row in rows {
             let place = try RowBlocks.place(ofRow: row.row.id.rawValue, db)?.place
-            found.append((ListIndexPath(section: row.section, row: place?.index ?? Int.min), SectionID(rawValue: row.sectionID), row.row))
+            found.append((ListIndexPath(section: row.section, row: place?.index ?? ListIndexPath.noRow), SectionID(rawValue: row.sectionID), row.row))
         }
         return found
     }

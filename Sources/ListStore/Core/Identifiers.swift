@@ -66,8 +66,12 @@ public struct ListIndexPath: Hashable, Comparable, Sendable, Codable, LosslessSt
         self.init(section: section, row: row)
     }
 
-    /// `S:R`, e.g. `0:1`.
-    public var description: String { "\(section):\(row)" }
+    /// The row index ``ListStore/scan(_:)`` reports for a row no index names: one a hand edit left
+    /// outside the rows its block counts (`liststore check` reports it; `repair` counts it again).
+    public static let noRow = Int.min
+
+    /// `S:R`, e.g. `0:1`; `S:?` for a row no index names (``noRow``).
+    public var description: String { row == Self.noRow ? "\(section):?" : "\(section):\(row)" }
 
     /// A table view's order, top to bottom: by section, then row.
     public static func < (lhs: ListIndexPath, rhs: ListIndexPath) -> Bool {

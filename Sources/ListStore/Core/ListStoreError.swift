@@ -32,8 +32,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     case storeNotEmpty(sectionCount: Int)
     /// An imported document that cannot be loaded, with the reason.
     case invalidDocument(String)
-    /// A section whose row positions were damaged outside ListStore (a gap, a wrong count);
-    /// edits to it are refused until it is repaired.
+    /// A section whose rows were changed outside ListStore so that its block, page or row counts do not
+    /// hold (or with positions beyond ±2^61); edits to it are refused until it is repaired.
     case positionsDamaged(section: Int)
     /// The file exists but is not a ListStore database; nothing was written to it.
     case notAListStore(path: String, reason: String)
@@ -163,7 +163,7 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
             return "cannot import the document: \(reason)"
         case .positionsDamaged(let section):
             return
-                "the row positions of section \(section) were changed outside ListStore (a gap or a wrong count); nothing was changed — repair the store to renumber them, keeping their order"
+                "the rows of section \(section) were changed outside ListStore so that ListStore's counts of them do not hold (row_blocks, row_pages or row_count set by hand, rows written with a counting trigger dropped, or positions beyond ±2^61); nothing was changed — repair the store to renumber and recount them, keeping their order"
         case .notAListStore(let path, let reason):
             return "\(path) is not a ListStore database (\(reason)); it was left untouched — pass the path of a ListStore file, or a new path to create one"
         case .schemaAltered(let path, let detail):

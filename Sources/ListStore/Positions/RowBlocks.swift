@@ -355,26 +355,12 @@ struct RowBlocks {
         guard total <= RowSpacing.limit / RowSpacing.gap - 2 else {
             throw ListStoreError.corrupt("section #\(sectionID) cannot hold \(total) rows")
         }
-        // Park every row in a range free of both its current positions (whatever a hand edit left) and the
-        // new ones, then place them: UNIQUE holds at every step.
-        let highest = rows.last?.position ?? 0
-        let lowest = rows.first?.position ?? 0
-        let (above, aboveOverflows) = max(highest, RowSpacing.limit).addingReportingOverflow(1)
-        let (_, aboveEndOverflows) = above.addingReportingOverflow(rows.count)
-        let (below, belowOverflows) = min(lowest, 0).subtractingReportingOverflow(rows.count + 1)
-        let parking: Int
-        if !aboveOverflows && !aboveEndOverflows {
-            parking = above
-        } else if !belowOverflows {
-            parking = below
-        } else {
-            let index = try db.scalarInt("SELECT position FROM sections WHERE id = ?1", [.integer(sectionID)]) ?? -1
-            throw ListStoreError.corrupt(
-                "cannot renumber the rows of section \(index) (#\(sectionID)): their positions span the whole integer range; set them by hand, e.g. UPDATE rows SET position = … WHERE section_id = \(sectionID)"
-            )
-        }
-        let place = try db.cached("UPDATE rows SET position = ?2 WHERE id = ?1")
-        for (offset, row) in rows.enumerated() { try place.bind([.integer(row.id), .int(parking + offset)]).run() }
+        // Every row waits under the section's negated id (no section has one; the foreign key is checked
+        // at the commit), then comes back at its new position: UNIQUE holds at every step, whatever
+        // positions a hand edit left.
+        try db.run("PRAGMA defer_foreign_keys = ON")
+        try db.cached("UPDATE rows SET section_id = -section_id WHERE section_id = ?1").bind([.integer(sectionID)]).run()
+        let place = try db.cached("UPDATE rows SET section_id = ?2, position = ?3 WHERE id = ?1")
         let ids = rows.map(\.id)
         var positions: [Int] = []
         positions.reserveCapacity(ids.count)
@@ -387,7 +373,7 @@ struct RowBlocks {
                 positions.append(position)
             }
         }
-        for (id, position) in zip(ids, positions) { try place.bind([.integer(id), .int(position)]).run() }
+        for (id, position) in zip(ids, positions) { try place.bind([.integer(id), .integer(sectionID), .int(position)]).run() }
         try cutAfresh(slots: total, position: { $0 * RowSpacing.gap }, counted: { $0 < index || $0 >= index + room }, sizes: sizes)
         return free
     }

@@ -56,7 +56,7 @@ extension ListStore {
         try db.cached("SELECT id, position, title, payload FROM rows WHERE section_id = ?1 ORDER BY position")
             .bind([.integer(section.id)]).forEachRow { statement in
                 // A row outside every block (a hand edit removed its block) is shown at an index no edit names.
-                let path = ListIndexPath(section: section.position, row: indexer.index(ofRowAt: statement.int(1)) ?? Int.min)
+                let path = ListIndexPath(section: section.position, row: indexer.index(ofRowAt: statement.int(1)) ?? ListIndexPath.noRow)
                 try visit(.row(path, ListRow(id: RowID(rawValue: statement.int64(0)), title: statement.text(2), payload: statement.optionalText(3))))
             }
     }

@@ -42,6 +42,23 @@ import Testing
         #expect(state.sections[0].rows.map(\.id.rawValue) == [100, 2, 3])
     }
 
+    /// Writes `pristine` over `database` (its `-wal`, `-shm` and `-journal` removed) and starts `binary`
+    /// with `--db database` and `arguments`, its output discarded: a first write to be killed.
+    static func startOnFreshCopy(
+        _ binary: URL, _ database: String, _ pristine: Data, _ arguments: [String], standardInput: FileHandle? = nil
+    ) throws -> Process {
+        for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+        try pristine.write(to: URL(fileURLWithPath: database))
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--db", database] + arguments
+        if let standardInput { process.standardInput = standardInput }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// The version, rows and schema of the file at `path`, read after a kill (a reader rolls back a
     /// hot journal first); the schema must be exactly its version's.
     static func outcome(_ path: String) throws -> (version: Int, rows: Int) {
@@ -66,16 +83,7 @@ import Testing
         var kills = 0
         /// Starts the first write (migration and 5,000 rows, one transaction) on a fresh copy of the file.
         func start() throws -> Process {
-            for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: cli.database + suffix) }
-            try pristineBytes.write(to: URL(fileURLWithPath: cli.database))
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["--db", cli.database, "add", "0", "-"]
-            process.standardInput = try FileHandle(forReadingFrom: input)
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
+            try Self.startOnFreshCopy(binary, cli.database, pristineBytes, ["add", "0", "-"], standardInput: try FileHandle(forReadingFrom: input))
         }
         // How long the write takes on this machine now, so that the kills land across all of it.
         let timing = Date()

@@ -21,15 +21,7 @@ import Testing
         var kills = 0
         /// Starts the first write (the migration and one row inserted at index 500,000) on a fresh copy.
         func start() throws -> Process {
-            for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: cli.database + suffix) }
-            try pristineBytes.write(to: URL(fileURLWithPath: cli.database))
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["--db", cli.database, "add", "0", "middle", "--at", "500000"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
+            try ChangeLogMigrationTests.startOnFreshCopy(binary, cli.database, pristineBytes, ["add", "0", "middle", "--at", "500000"])
         }
         let timing = Date()
         let whole = try start()

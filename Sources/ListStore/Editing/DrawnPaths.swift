@@ -29,7 +29,7 @@ struct DrawnPaths {
         guard walk.row >= 0, walk.row < section.count else {
             throw ListStoreError.rowIndexOutOfRange(drawn, rowCount: section.count - walk.rowsAdded)
         }
-        return (walk.path, RowID(rawValue: try section.rowID(at: walk.row, db)))
+        return (walk.path, RowID(rawValue: try section.rowID(at: walk.row)))
     }
 
     /// The gap drawn at `drawn` (`drawn.row` rows above it in its section): where it is now.

@@ -56,21 +56,8 @@ struct RowBlocks {
     /// sum of the page counts (``SectionRows/verify(_:)`` checks it), which makes both ends agree.
     func page(holding index: Int, total: Int) throws -> RowExtent? {
         if index < total / 2 {
-            var base = 0
-            var found: (start: Int, count: Int, base: Int)?
-            var end: Int?
-            try db.cached("SELECT start, row_count FROM row_pages WHERE section_id = ?1 ORDER BY start").bind([.integer(sectionID)])
-                .forEachRowWhile { row in
-                    if found != nil {
-                        end = row.int(0)
-                        return false
-                    }
-                    let count = row.int(1)
-                    if index < base &+ count { found = (row.int(0), count, base) }
-                    base = base &+ count
-                    return true
-                }
-            return found.map { RowExtent(start: $0.start, end: end, count: $0.count, base: $0.base) }
+            let pages = try db.cached("SELECT start, row_count FROM row_pages WHERE section_id = ?1 ORDER BY start").bind([.integer(sectionID)])
+            return try Self.ascend(pages, from: 0, to: index, end: nil)
         }
         var base = total
         var next: Int?
@@ -91,21 +78,40 @@ struct RowBlocks {
 
     /// The block of `page` holding index `index`, counting from the page's first block.
     func block(holding index: Int, in page: RowExtent) throws -> RowExtent? {
-        var base = page.base
+        let blocks = try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3 ORDER BY start")
+            .bind([.integer(sectionID), .int(page.start), .int(page.end ?? Int.max)])
+        return try Self.ascend(blocks, from: page.base, to: index, end: page.end)
+    }
+
+    /// Steps through `(start, row_count)` rows in order, adding counts from `base`, to the one holding
+    /// index `index`; its end is the next one's start (one more step), or `end` when it is the last.
+    private static func ascend(_ statement: Statement, from base: Int, to index: Int, end: Int?) throws -> RowExtent? {
+        var base = base
         var found: (start: Int, count: Int, base: Int)?
-        var end: Int? = page.end
-        try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3 ORDER BY start")
-            .bind([.integer(sectionID), .int(page.start), .int(page.end ?? Int.max)]).forEachRowWhile { row in
-                if found != nil {
-                    end = row.int(0)
-                    return false
-                }
-                let count = row.int(1)
-                if index < base &+ count { found = (row.int(0), count, base) }
-                base = base &+ count
-                return true
+        var foundEnd = end
+        try statement.forEachRowWhile { row in
+            if found != nil {
+                foundEnd = row.int(0)
+                return false
             }
-        return found.map { RowExtent(start: $0.start, end: end, count: $0.count, base: $0.base) }
+            let count = row.int(1)
+            if index < base &+ count { found = (row.int(0), count, base) }
+            base = base &+ count
+            return true
+        }
+        return found.map { RowExtent(start: $0.start, end: foundEnd, count: $0.count, base: $0.base) }
+    }
+
+    /// The section's pages in order, with their counts.
+    func pageCounts() throws -> [(start: Int, count: Int)] {
+        try db.cached("SELECT start, row_count FROM row_pages WHERE section_id = ?1 ORDER BY start").bind([.integer(sectionID)])
+            .map { (start: $0.int(0), count: $0.int(1)) }
+    }
+
+    /// The blocks starting in `start ..< end` (end nil: to the section's end) in order, with their counts.
+    func blockCounts(from start: Int, upTo end: Int?) throws -> [(start: Int, count: Int)] {
+        try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3 ORDER BY start")
+            .bind([.integer(sectionID), .int(start), .int(end ?? Int.max)]).map { (start: $0.int(0), count: $0.int(1)) }
     }
 
     /// The row at `index` of `block`: the `index - base`-th row of the block's range.
@@ -180,20 +186,16 @@ struct RowBlocks {
     /// Adds `delta` to the counts of the block starting at `block`, the page starting at `page` and the section.
     func count(_ delta: Int, block: Int, page: Int) throws {
         guard delta != 0 else { return }
-        try db.cached("UPDATE row_blocks SET row_count = row_count + ?3 WHERE section_id = ?1 AND start = ?2")
-            .bind([.integer(sectionID), .int(block), .int(delta)]).run()
-        try db.cached("UPDATE row_pages SET row_count = row_count + ?3 WHERE section_id = ?1 AND start = ?2")
-            .bind([.integer(sectionID), .int(page), .int(delta)]).run()
-        try db.cached("UPDATE sections SET row_count = row_count + ?2 WHERE id = ?1").bind([.integer(sectionID), .int(delta)]).run()
+        try add(blocks: [block: delta], pages: [page: delta], total: delta)
     }
 
-    /// Takes `blocks[start]` rows off each block, `pages[start]` off each page and `total` off the section.
-    func uncount(blocks: [Int: Int], pages: [Int: Int], total: Int) throws {
-        let block = try db.cached("UPDATE row_blocks SET row_count = row_count - ?3 WHERE section_id = ?1 AND start = ?2")
-        for (start, count) in blocks { try block.bind([.integer(sectionID), .int(start), .int(count)]).run() }
-        let page = try db.cached("UPDATE row_pages SET row_count = row_count - ?3 WHERE section_id = ?1 AND start = ?2")
-        for (start, count) in pages { try page.bind([.integer(sectionID), .int(start), .int(count)]).run() }
-        try db.cached("UPDATE sections SET row_count = row_count - ?2 WHERE id = ?1").bind([.integer(sectionID), .int(total)]).run()
+    /// Adds `blocks[start]` to each block's count, `pages[start]` to each page's and `total` to the section's.
+    func add(blocks: [Int: Int], pages: [Int: Int], total: Int) throws {
+        let block = try db.cached("UPDATE row_blocks SET row_count = row_count + ?3 WHERE section_id = ?1 AND start = ?2")
+        for (start, delta) in blocks { try block.bind([.integer(sectionID), .int(start), .int(delta)]).run() }
+        let page = try db.cached("UPDATE row_pages SET row_count = row_count + ?3 WHERE section_id = ?1 AND start = ?2")
+        for (start, delta) in pages { try page.bind([.integer(sectionID), .int(start), .int(delta)]).run() }
+        try db.cached("UPDATE sections SET row_count = row_count + ?2 WHERE id = ?1").bind([.integer(sectionID), .int(total)]).run()
     }
 
     /// Gives a new section its first block and page (``RowSpacing/sectionStart``, holding every position).
@@ -217,15 +219,20 @@ struct RowBlocks {
     /// then splits its page the same way if it now has too many blocks. Rows do not move.
     func split(blockAt start: Int, positions: [Int], cuttingAt cuts: [Int]? = nil, page: Int, sizes: RowBlockSizes) throws {
         guard positions.count > 1 else { return }
-        let offsets = cuts ?? Self.evenCuts(positions.count, fill: sizes.blockFill)
-        let bounds = [0] + offsets + [positions.count]
+        try writeBlocks(from: start, positions: positions, cuttingAt: cuts ?? Self.evenCuts(positions.count, fill: sizes.blockFill))
+        try splitPageIfFull(at: page, sizes: sizes)
+    }
+
+    /// Gives the block starting at `start` the rows at `positions` before the first of `cuts` (row
+    /// offsets, increasing) and adds a block at each cut, holding the rows up to the next.
+    private func writeBlocks(from start: Int, positions: [Int], cuttingAt cuts: [Int]) throws {
+        let bounds = [0] + cuts + [positions.count]
         try db.cached("UPDATE row_blocks SET row_count = ?3 WHERE section_id = ?1 AND start = ?2")
             .bind([.integer(sectionID), .int(start), .int(bounds[1] - bounds[0])]).run()
         let insert = try db.cached("INSERT INTO row_blocks (section_id, start, row_count) VALUES (?1, ?2, ?3)")
         for piece in 1..<(bounds.count - 1) {
             try insert.bind([.integer(sectionID), .int(positions[bounds[piece]]), .int(bounds[piece + 1] - bounds[piece])]).run()
         }
-        try splitPageIfFull(at: page, sizes: sizes)
     }
 
     /// Where to cut `count` items into pieces of about `fill` (at least two pieces): the offsets of
@@ -249,8 +256,7 @@ struct RowBlocks {
         let end =
             try db.cached("SELECT min(start) FROM row_pages WHERE section_id = ?1 AND start > ?2")
             .bind([.integer(sectionID), .int(start)]).first { $0.isNull(0) ? nil : $0.int(0) } ?? nil
-        let blocks = try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3 ORDER BY start")
-            .bind([.integer(sectionID), .int(start), .int(end ?? Int.max)]).map { (start: $0.int(0), count: $0.int(1)) }
+        let blocks = try blockCounts(from: start, upTo: end)
         guard blocks.count > sizes.pageCapacity else { return }
         let bounds = [0] + Self.evenCuts(blocks.count, fill: sizes.pageFill) + [blocks.count]
         let insert = try db.cached("INSERT INTO row_pages (section_id, start, row_count) VALUES (?1, ?2, ?3)")
@@ -334,19 +340,12 @@ struct RowBlocks {
         try db.cached("DELETE FROM row_blocks WHERE section_id = ?1 AND start > ?2 AND start < ?3")
             .bind([.integer(sectionID), .int(page.start), .int(page.end ?? Int.max)]).run()
         let cuts = positions.count > sizes.blockFill ? Self.evenCuts(positions.count, fill: sizes.blockFill) : []
-        let bounds = [0] + cuts + [positions.count]
-        try db.cached("UPDATE row_blocks SET row_count = ?3 WHERE section_id = ?1 AND start = ?2")
-            .bind([.integer(sectionID), .int(page.start), .int(bounds[1] - bounds[0])]).run()
-        let insert = try db.cached("INSERT INTO row_blocks (section_id, start, row_count) VALUES (?1, ?2, ?3)")
-        for piece in 1..<(bounds.count - 1) {
-            try insert.bind([.integer(sectionID), .int(positions[bounds[piece]]), .int(bounds[piece + 1] - bounds[piece])]).run()
-        }
+        try writeBlocks(from: page.start, positions: positions, cuttingAt: cuts)
         try splitPageIfFull(at: page.start, sizes: sizes)
     }
 
-    /// Gives the section's rows fresh positions (``RowSpacing/gap`` apart, in their order, leaving
-    /// `holes[k]` free positions before the row at index k of `holes`' keys) and cuts blocks and pages
-    /// afresh. Rewrites every row of the section: the last resort when a block's range has no room, and
+    /// Gives the section's rows fresh positions (``RowSpacing/gap`` apart, in their order, leaving `room`
+    /// free positions before the row at `index`) and cuts blocks and pages afresh. Rewrites every row of the section: the last resort when a block's range has no room, and
     /// what `repair` does to a section whose blocks were damaged by hand. Returns the free positions.
     func rebuild(sizes: RowBlockSizes, leavingRoom room: Int = 0, before index: Int = 0) throws -> [Int] {
         let rows = try db.cached("SELECT id, position FROM rows WHERE section_id = ?1 ORDER BY position, id").bind([.integer(sectionID)])

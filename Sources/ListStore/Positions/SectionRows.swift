@@ -108,9 +108,8 @@ struct SectionRows {
             return Dictionary(try indexes.map { ($0, try place(at: $0)) }, uniquingKeysWith: { first, _ in first })
         }
         let wanted = indexes.sorted()
-        let pages = try db.cached("SELECT start, row_count FROM row_pages WHERE section_id = ?1 ORDER BY start").bind([.integer(sectionID)])
-            .map { (start: $0.int(0), count: $0.int(1)) }
         let blocks = self.blocks
+        let pages = try blocks.pageCounts()
         var found: [Int: RowPlace] = [:]
         found.reserveCapacity(wanted.count)
         var next = 0
@@ -121,8 +120,7 @@ struct SectionRows {
             let pageExtent = RowExtent(start: page.start, end: end, count: page.count, base: base)
             base = base &+ page.count
             guard wanted[next] < base else { continue }
-            let pageBlocks = try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3 ORDER BY start")
-                .bind([.integer(sectionID), .int(page.start), .int(end ?? Int.max)]).map { (start: $0.int(0), count: $0.int(1)) }
+            let pageBlocks = try blocks.blockCounts(from: page.start, upTo: end)
             var blockBase = pageExtent.base
             for (blockOffset, block) in pageBlocks.enumerated() {
                 let blockEnd = blockOffset + 1 < pageBlocks.count ? pageBlocks[blockOffset + 1].start : end
@@ -153,7 +151,7 @@ struct SectionRows {
     }
 
     /// The id of the row at `index`, or a `rowIndexOutOfRange` error.
-    func rowID(at index: Int, _ db: Connection) throws -> Int64 { try place(at: index).id }
+    func rowID(at index: Int) throws -> Int64 { try place(at: index).id }
 
     /// The place of the row with `id` (a row of this section).
     func place(ofRow id: Int64) throws -> RowPlace {
@@ -170,9 +168,6 @@ struct SectionRows {
         guard width > 0 else { return [] }
         let bounds = try insertionBounds(at: index)
         if let positions = RowSpacing.between(bounds.lower, bounds.upper, count: width, appending: bounds.appending, prepending: bounds.prepending) {
-            return positions
-        }
-        if width <= sizes.blockCapacity, let positions = try respaceNearby(bounds.block, leaving: width, after: bounds.lower) {
             return positions
         }
         if width <= sizes.blockCapacity, let positions = try respace(bounds.block, leaving: width, after: bounds.lower) {
@@ -233,41 +228,36 @@ struct SectionRows {
         return (block.holds(0) ? max(lower, -RowSpacing.gap) : lower, range.upper, block, true, false)
     }
 
-    /// Spaces the rows of `block` evenly over its range, leaving `width` free positions right after
-    /// `position` (the row new rows follow, or below the block's first row); returns them, or nil when the
-    /// block's range is too small.
+    /// Spaces out the rows of `block` around the insert — 8 on each side, else 32, else the whole block
+    /// over its range — between the rows just outside them, leaving `width` free positions right after
+    /// `position` (the row new rows follow, or below the block's first row), and returns them: inserts
+    /// piling up at one place rewrite a handful of rows each time the room between two of them runs out.
+    /// Nil when even the whole block's range is too small.
     private func respace(_ block: RowExtent, leaving width: Int, after position: Int) throws -> [Int]? {
         let rows = try blocks.rows(of: block)
         let range = RowSpacing.workingRange(block.start, block.end, rows: rows.map(\.position), adding: width)
-        guard let slots = RowSpacing.spread(rows.count + width, in: range.lower, upTo: range.upper) else { return nil }
         let hole = rows.firstIndex { $0.position > position } ?? rows.count
-        var moved = Array(slots[..<hole])
-        moved += slots[(hole + width)...]
-        try move(rows, to: moved)
-        return Array(slots[hole..<(hole + width)])
-    }
-
-    /// Spaces out only the rows of `block` around the insert — 8 on each side, else 32 — between the
-    /// rows just outside them, leaving `width` free positions right after `position`: inserts piling up
-    /// at one place rewrite a handful of rows each time the room between two of them runs out, not the
-    /// block. Nil when those rows have no room either (or they are the whole block).
-    private func respaceNearby(_ block: RowExtent, leaving width: Int, after position: Int) throws -> [Int]? {
-        let rows = try blocks.rows(of: block)
-        let range = RowSpacing.workingRange(block.start, block.end, rows: rows.map(\.position), adding: width)
-        let hole = rows.firstIndex { $0.position > position } ?? rows.count
-        for radius in [8, 32] {
+        for radius in [8, 32, rows.count] {
             let first = max(0, hole - radius)
             let last = min(rows.count, hole + radius)
-            guard first > 0 || last < rows.count else { return nil }
             let lower = first > 0 ? rows[first - 1].position + 1 : range.lower
             let upper = last < rows.count ? rows[last].position : range.upper
-            let window = Array(rows[first..<last])
-            guard let slots = RowSpacing.spread(window.count + width, in: lower, upTo: upper) else { continue }
-            let local = hole - first
-            try move(window, to: Array(slots[..<local]) + slots[(local + width)...])
-            return Array(slots[local..<(local + width)])
+            if let free = try respread(Array(rows[first..<last]), leaving: width, after: position, in: lower, upTo: upper)?.free { return free }
+            if first == 0 && last == rows.count { return nil }
         }
         return nil
+    }
+
+    /// Moves `rows` (in order) to positions spread evenly over `lower ..< upper` with `width` free ones
+    /// right after `position`, and returns both; nil, moving nothing, when the range holds too few integers.
+    private func respread(
+        _ rows: [(id: Int64, position: Int)], leaving width: Int, after position: Int, in lower: Int, upTo upper: Int
+    ) throws -> (moved: [Int], free: [Int])? {
+        guard let slots = RowSpacing.spread(rows.count + width, in: lower, upTo: upper) else { return nil }
+        let hole = rows.firstIndex { $0.position > position } ?? rows.count
+        let moved = Array(slots[..<hole]) + slots[(hole + width)...]
+        try move(rows, to: moved)
+        return (moved, Array(slots[hole..<(hole + width)]))
     }
 
     /// Like ``respace(_:leaving:after:)`` over the whole page holding `block`, when neither the block nor
@@ -277,12 +267,9 @@ struct SectionRows {
         guard let (_, page) = try blocks.extents(holding: block.start) else { return nil }
         let rows = try blocks.rows(of: page)
         let range = RowSpacing.workingRange(page.start, page.end, rows: rows.map(\.position), adding: width)
-        guard let slots = RowSpacing.spread(rows.count + width, in: range.lower, upTo: range.upper) else { return nil }
-        let hole = rows.firstIndex { $0.position > position } ?? rows.count
-        let moved = Array(slots[..<hole]) + slots[(hole + width)...]
-        try move(rows, to: moved)
+        guard let (moved, free) = try respread(rows, leaving: width, after: position, in: range.lower, upTo: range.upper) else { return nil }
         try blocks.recutBlocks(of: page, positions: moved, sizes: sizes)
-        return Array(slots[hole..<(hole + width)])
+        return free
     }
 
     /// Like ``respace(_:leaving:after:)`` over this block and the next one in its page (or the one
@@ -344,27 +331,28 @@ struct SectionRows {
             try blocks.split(blockAt: block.start, positions: rows.map(\.position), page: page.start, sizes: sizes)
             return
         }
-        let packedWidth = (rows.count - half) * RowSpacing.packedGap
-        let positions: [Int]
-        if offset < half {
-            // Pack the upper half at the top; spread the lower half (with the insert) below it.
-            let packed = (0..<(rows.count - half)).map { range.upper - (rows.count - half - $0) * RowSpacing.packedGap }
-            guard let first = packed.first, let spread = RowSpacing.spread(half, in: range.lower, upTo: first - RowSpacing.packedGap) else {
-                try blocks.split(blockAt: block.start, positions: rows.map(\.position), page: page.start, sizes: sizes)
-                return
-            }
-            positions = spread + packed
-        } else {
-            // Pack the lower half at the bottom; spread the upper half (with the insert) above it.
-            let packed = (0..<half).map { range.lower + ($0 + 1) * RowSpacing.packedGap }
-            guard let spread = RowSpacing.spread(rows.count - half, in: range.lower + packedWidth + RowSpacing.packedGap, upTo: range.upper) else {
-                try blocks.split(blockAt: block.start, positions: rows.map(\.position), page: page.start, sizes: sizes)
-                return
-            }
-            positions = packed + spread
+        guard let positions = Self.packedAway(rows.map(\.position), half: half, hotIsLower: offset < half, in: range) else {
+            try blocks.split(blockAt: block.start, positions: rows.map(\.position), page: page.start, sizes: sizes)
+            return
         }
         try move(rows, to: positions)
         try blocks.split(blockAt: block.start, positions: positions, cuttingAt: [half], page: page.start, sizes: sizes)
+    }
+
+    /// New positions for a crowded block's `positions` split at `half`: the cold half packed
+    /// ``RowSpacing/packedGap`` apart at its end of `range`, the hot half spread over the rest; nil when
+    /// the range leaves the hot half no room.
+    private static func packedAway(_ positions: [Int], half: Int, hotIsLower: Bool, in range: (lower: Int, upper: Int)) -> [Int]? {
+        let upperHalf = positions.count - half
+        if hotIsLower {
+            let packed = (0..<upperHalf).map { range.upper - (upperHalf - $0) * RowSpacing.packedGap }
+            guard let first = packed.first, let spread = RowSpacing.spread(half, in: range.lower, upTo: first - RowSpacing.packedGap) else { return nil }
+            return spread + packed
+        }
+        let packed = (0..<half).map { range.lower + ($0 + 1) * RowSpacing.packedGap }
+        let spreadFrom = range.lower + upperHalf * RowSpacing.packedGap + RowSpacing.packedGap
+        guard let spread = RowSpacing.spread(upperHalf, in: spreadFrom, upTo: range.upper) else { return nil }
+        return packed + spread
     }
 
     /// Gives `rows` (in order) the increasing `positions`, all within their block's range: rows moving
@@ -405,7 +393,7 @@ struct SectionRows {
             perBlock[place.block.start, default: (place.page.start, 0, place.block.count)].count &+= 1
             perPage[place.page.start, default: 0] += 1
         }
-        try blocks.uncount(blocks: perBlock.mapValues(\.count), pages: perPage, total: places.count)
+        try blocks.add(blocks: perBlock.mapValues { -$0.count }, pages: perPage.mapValues { -$0 }, total: -places.count)
         count -= places.count
         for (start, entry) in perBlock.sorted(by: { $0.key > $1.key }) where entry.left &- entry.count < sizes.blockMinimum {
             try blocks.mergeIfSmall(holding: start, sizes: sizes)

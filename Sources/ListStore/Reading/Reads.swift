@@ -85,7 +85,7 @@ public class ListReader {
     /// The row at `indexPath`: the row an edit given that index path acts on.
     public func row(at indexPath: ListIndexPath) throws -> ListRow {
         try whileOpen {
-            let id = try checkedSection(indexPath.section).rowID(at: indexPath.row, db)
+            let id = try checkedSection(indexPath.section).rowID(at: indexPath.row)
             return try Self.row(id: id, db)
         }
     }

@@ -1,0 +1,125 @@
+import SQLiteLayer
+
+/// The history entries in `liststore_history` (schema version 8): appending one per transaction,
+/// keeping each author's last ones, finding what an author can undo or redo, and the barrier an
+/// untracked write leaves.
+enum HistoryTable {
+    /// What an entry is, as stored in its `kind` column.
+    enum Kind: String {
+        /// An ordinary transaction.
+        case edit = "do"
+        case undo
+        case redo
+        /// An untracked write (`writeUntracked`, an import): nothing before it can be undone.
+        case barrier
+    }
+
+    /// One stored entry, as undo and redo read it.
+    struct Stored {
+        let id: Int64
+        let kind: Kind
+        let state: String
+        let action: String?
+        let record: String
+    }
+
+    /// A new entry of kind 'do', to be completed by ``commit(_:kind:author:action:reverts:limit:_:)``.
+    static func insertPlaceholder(_ db: Connection) throws -> Int64 {
+        try db.cached("INSERT INTO liststore_history (author, kind, state, log_seq, record) VALUES ('', 'do', 'done', 0, '')").bind([]).run()
+        return db.lastInsertedRowID
+    }
+
+    /// Writes the transaction's entry (nothing when it captured no step), in the transaction, before its
+    /// change-log entry: `log_seq` is the sequence number that entry gets (AUTOINCREMENT's next).
+    /// An ordinary edit clears the author's redo stack; an undo or redo marks the entry it reverted.
+    /// Then only the author's last `limit` entries are kept.
+    static func commit(_ capture: HistoryCapture, kind: Kind, author: String, action: String?, reverts: Int64?, limit: Int, _ db: Connection) throws {
+        guard !capture.steps.isEmpty else { return }
+        let record = try HistoryRecord.encode(capture.steps)
+        let values: [SQLiteValue] = [.text(author), .text(kind.rawValue), reverts.map { .integer($0) } ?? .null, .optionalText(action), .text(record)]
+        if let id = capture.entryID {
+            try db.cached(
+                "UPDATE liststore_history SET author = ?1, kind = ?2, reverts = ?3, action = ?4, record = ?5, log_seq = (SELECT \(StateVersion.lastSequenceSQL)) + 1 WHERE id = ?6"
+            ).bind(values + [.integer(id)]).run()
+        } else {
+            try db.cached(
+                "INSERT INTO liststore_history (author, kind, state, reverts, action, record, log_seq) VALUES (?1, ?2, 'done', ?3, ?4, ?5, (SELECT \(StateVersion.lastSequenceSQL)) + 1)"
+            ).bind(values).run()
+        }
+        switch kind {
+        case .edit:
+            try db.cached("UPDATE liststore_history SET state = 'cleared' WHERE author = ?1 AND state = 'done' AND kind = 'undo'").bind([.text(author)]).run()
+        case .undo, .redo:
+            if let reverts { try db.cached("UPDATE liststore_history SET state = 'undone' WHERE id = ?1").bind([.integer(reverts)]).run() }
+        case .barrier:
+            break
+        }
+        try prune(author: author, keeping: limit, db)
+    }
+
+    /// Keeps `author`'s last `limit` transactions — entries of kind 'do' or 'redo', what undo takes
+    /// back — and the undo entries and barriers after the oldest of them; older ones go (their deleted
+    /// sections' rows with them). An undo entry reverts one of those, so an author has at most about
+    /// twice `limit` entries.
+    private static func prune(author: String, keeping limit: Int, _ db: Connection) throws {
+        try db.cached(
+            """
+            DELETE FROM liststore_history WHERE author = ?1
+                AND id < (SELECT id FROM liststore_history WHERE author = ?1 AND kind IN ('do', 'redo') ORDER BY id DESC LIMIT 1 OFFSET ?2)
+            """
+        ).bind([.text(author), .int(max(limit, 1) - 1)]).run()
+    }
+
+    /// After an untracked write (no steps to undo it by): every entry still to undo or redo, by any
+    /// author, is blocked, and a barrier entry says why.
+    static func barrier(author: String, action: String, limit: Int, _ db: Connection) throws {
+        try db.cached("UPDATE liststore_history SET state = 'blocked' WHERE state = 'done'").bind([]).run()
+        try db.cached(
+            "INSERT INTO liststore_history (author, kind, state, action, record, log_seq) VALUES (?1, 'barrier', 'blocked', ?2, '', (SELECT \(StateVersion.lastSequenceSQL)) + 1)"
+        ).bind([.text(author), .text(action)]).run()
+        try prune(author: author, keeping: max(limit, 1), db)
+    }
+
+    /// `author`'s entries that undo (kinds 'do' and 'redo') or redo (kind 'undo') would take back,
+    /// newest first: those still 'done', and 'blocked' ones (which refuse).
+    static func candidates(author: String, redo: Bool, _ db: Connection) throws -> [Stored] {
+        let kinds = redo ? "kind = 'undo'" : "kind IN ('do', 'redo')"
+        return try db.cached(
+            "SELECT id, kind, state, action, record FROM liststore_history WHERE author = ?1 AND state IN ('done', 'blocked') AND \(kinds) ORDER BY id DESC"
+        ).bind([.text(author)]).map {
+            Stored(id: $0.int64(0), kind: Kind(rawValue: $0.text(1)) ?? .edit, state: $0.text(2), action: $0.optionalText(3), record: $0.text(4))
+        }
+    }
+
+    /// The barrier entry after entry `id`, if any: what blocked it.
+    static func barrier(after id: Int64, _ db: Connection) throws -> (id: Int64, action: String?, author: String)? {
+        try db.cached("SELECT id, action, author FROM liststore_history WHERE kind = 'barrier' AND id > ?1 ORDER BY id LIMIT 1")
+            .bind([.integer(id)]).first { ($0.int64(0), $0.optionalText(1), $0.text(2)) }
+    }
+
+    /// Marks an entry whose undo (or redo) would change nothing as taken back, with no entry of its own.
+    static func markPassed(_ id: Int64, _ db: Connection) throws {
+        try db.cached("UPDATE liststore_history SET state = 'undone' WHERE id = ?1").bind([.integer(id)]).run()
+    }
+
+    /// Up to `limit` rows of deleted section `section` kept by entry `entry`, from index `start` on, in order.
+    static func sectionRows(entry: Int64, section: Int64, from start: Int64, limit: Int, _ db: Connection) throws -> [HistoryRow] {
+        try db.cached("SELECT row_id, title, payload FROM liststore_history_rows WHERE entry = ?1 AND section = ?2 AND ord >= ?3 ORDER BY ord LIMIT ?4")
+            .bind([.integer(entry), .integer(section), .integer(start), .int(limit)]).map {
+                HistoryRow(id: $0.int64(0), title: $0.text(1), payload: $0.optionalText(2))
+            }
+    }
+
+    /// How many rows kept by `entry` for section `section` have an id a row of the store has now.
+    static func takenRowIDs(entry: Int64, section: Int64, _ db: Connection) throws -> (count: Int64, first: Int64?) {
+        try db.cached(
+            "SELECT count(*), min(h.row_id) FROM liststore_history_rows AS h JOIN rows AS r ON r.id = h.row_id WHERE h.entry = ?1 AND h.section = ?2"
+        ).bind([.integer(entry), .integer(section)]).first { ($0.int64(0), $0.isNull(1) ? nil : $0.int64(1)) } ?? (0, nil)
+    }
+
+    /// How many rows kept by `entry` for section `section`.
+    static func keptRowCount(entry: Int64, section: Int64, _ db: Connection) throws -> Int64 {
+        try db.cached("SELECT count(*) FROM liststore_history_rows WHERE entry = ?1 AND section = ?2")
+            .bind([.integer(entry), .integer(section)]).first { $0.int64(0) } ?? 0
+    }
+}

@@ -118,12 +118,12 @@ struct CommandContext {
         try refuseUnwritablePath()
         if !databaseExists {
             do {
-                return try ListStore.creatingFile(at: databaseFile) { try body($0, true) }
+                return try ListStore.creatingFile(at: databaseFile, author: HistoryCommands.author) { try body($0, true) }
             } catch let appeared as ListStore.FileAppeared {
                 guard rerunnable else { throw CommandFailure("\(appeared); nothing of this command was written — run it again") }
             }
         }
-        return try body(try ListStore.open(at: databaseFile, mode: .readWrite, recognition: .inFirstTransaction), false)
+        return try body(try ListStore.open(at: databaseFile, mode: .readWrite, recognition: .inFirstTransaction, author: HistoryCommands.author), false)
     }
 
     /// ``withStoreForWriting(rerunnable:_:)`` for a body that does not ask whether the file is new.
@@ -136,7 +136,7 @@ struct CommandContext {
     func openExistingForWriting() throws -> ListStore {
         try refuseDirectory()
         guard databaseExists else { throw missingDatabase }
-        return try ListStore.open(at: databaseFile, mode: .readWrite)
+        return try ListStore.open(at: databaseFile, mode: .readWrite, author: HistoryCommands.author)
     }
 
     /// Refuses, before anything is opened, a path where no database can be written: what

@@ -24,15 +24,20 @@ extension ListTransaction {
         for step in steps.reversed() {
             switch step {
             case .rowsInserted(_, let rows): try revertInsert(rows)
-            case .rowDeleted(let row, let section, let index, let after, let before):
-                try revertDelete(row, section: section, index: index, after: after, before: before)
+            case .rowsDeleted(let section, let rows):
+                // First to last: each row can go back after the one before it, deleted with it.
+                for row in rows { try revertDelete(row.row, section: section, index: row.index, after: row.after, before: row.before) }
             case .rowMoved(let id, let fromSection, let fromIndex, let after, let before, _):
                 try revertMove(id, fromSection: fromSection, fromIndex: fromIndex, after: after, before: before)
             case .rowUpdated(let id, let oldTitle, let oldPayload, let title, let payload):
                 try revertUpdate(id, old: (oldTitle, oldPayload), new: (title, payload))
             case .sectionInserted(let id, let title, let runs): try revertSectionInsert(id, title: title, runs: runs)
-            case .sectionDeleted(let id, let title, let index, let after, let before, let rowCount):
-                try revertSectionDelete(id, title: title, index: index, after: after, before: before, rowCount: rowCount, entry: entry)
+            case .sectionsDeleted(let sections):
+                for section in sections {
+                    try revertSectionDelete(
+                        section.id, title: section.title, index: section.index, after: section.after, before: section.before, rowCount: section.rowCount,
+                        entry: entry)
+                }
             case .sectionMoved(let id, let from, let after, let before): try revertSectionMove(id, from: from, after: after, before: before)
             case .sectionRenamed(let id, let oldTitle, let title): try revertRename(id, old: oldTitle, new: title)
             }

@@ -47,17 +47,17 @@ final class HistoryCapture {
                    (SELECT id FROM rows WHERE section_id = r.section_id AND position > r.position ORDER BY position LIMIT 1)
             FROM rows AS r WHERE r.id = ?1
             """)
+        var rows: [DeletedRow] = []
+        rows.reserveCapacity(places.count)
         for place in places.sorted(by: { $0.index < $1.index }) {
             guard
                 let found = try read.bind([.integer(place.id)]).first({
                     (title: $0.text(0), payload: $0.optionalText(1), after: $0.isNull(2) ? nil : $0.int64(2), before: $0.isNull(3) ? nil : $0.int64(3))
                 })
             else { throw ListStoreError.unknownRow(RowID(rawValue: place.id)) }
-            steps.append(
-                .rowDeleted(
-                    HistoryRow(id: place.id, title: found.title, payload: found.payload), section: section, index: place.index, after: found.after,
-                    before: found.before))
+            rows.append(DeletedRow(row: HistoryRow(id: place.id, title: found.title, payload: found.payload), index: place.index, after: found.after, before: found.before))
         }
+        steps.append(.rowsDeleted(section: section, rows: rows))
     }
 
     /// Before the row at `place` of section `fromSection` moves into `toSection`.
@@ -94,6 +94,7 @@ final class HistoryCapture {
                    (SELECT id FROM sections WHERE position = s.position - 1), (SELECT id FROM sections WHERE position = s.position + 1)
             FROM sections AS s WHERE s.id = ?1
             """)
+        var sections: [DeletedSection] = []
         for section in doomed.sorted(by: { $0.index < $1.index }) {
             guard
                 let found = try read.bind([.integer(section.id)]).first({
@@ -108,9 +109,9 @@ final class HistoryCapture {
                     """
                 ).bind([.integer(try entry()), .integer(section.id)]).run()
             }
-            steps.append(
-                .sectionDeleted(id: section.id, title: found.title, index: section.index, after: found.after, before: found.before, rowCount: found.count))
+            sections.append(DeletedSection(id: section.id, title: found.title, index: section.index, after: found.after, before: found.before, rowCount: found.count))
         }
+        steps.append(.sectionsDeleted(sections))
     }
 
     /// Before the section `id` moves from index `from`.

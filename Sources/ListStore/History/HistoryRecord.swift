@@ -4,7 +4,7 @@ import Foundation
 /// is written here as a literal, so renaming a Swift case or label never changes the file: a change of
 /// format is a new ``version``.
 ///
-/// Version 1 (schema 8 on): `{"steps":[{"kind":"row-deleted","row":18,…}, …],"v":1}`.
+/// Version 1 (schema 8 on): `{"steps":[{"kind":"rows-deleted","rows":[{"row":18,…}],"section":3}, …],"v":1}`.
 enum HistoryRecord {
     /// The format version ListStore writes.
     static let version: Int64 = 1
@@ -77,6 +77,58 @@ private struct Row: Codable {
     }
 }
 
+/// `{"row": id, "title": …, "payload": … or null, "index": …, "after": id or null, "before": id or null}`.
+private struct Deleted: Codable {
+    let row: DeletedRow
+
+    init(_ row: DeletedRow) { self.row = row }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        row = DeletedRow(
+            row: HistoryRow(
+                id: try c.decode(Int64.self, forKey: "row"), title: try c.decode(String.self, forKey: "title"),
+                payload: try c.decodeIfPresent(String.self, forKey: "payload")),
+            index: try c.decode(Int.self, forKey: "index"), after: try c.decodeIfPresent(Int64.self, forKey: "after"),
+            before: try c.decodeIfPresent(Int64.self, forKey: "before"))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(row.row.id, forKey: "row")
+        try c.encode(row.row.title, forKey: "title")
+        try c.encodeOptional(row.row.payload, forKey: "payload")
+        try c.encode(row.index, forKey: "index")
+        try c.encodeOptional(row.after, forKey: "after")
+        try c.encodeOptional(row.before, forKey: "before")
+    }
+}
+
+/// `{"section": id, "title": …, "index": …, "after": id or null, "before": id or null, "rowCount": n}`.
+private struct DeletedSectionRecord: Codable {
+    let section: DeletedSection
+
+    init(_ section: DeletedSection) { self.section = section }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        section = DeletedSection(
+            id: try c.decode(Int64.self, forKey: "section"), title: try c.decode(String.self, forKey: "title"),
+            index: try c.decode(Int.self, forKey: "index"), after: try c.decodeIfPresent(Int64.self, forKey: "after"),
+            before: try c.decodeIfPresent(Int64.self, forKey: "before"), rowCount: try c.decode(Int64.self, forKey: "rowCount"))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(section.id, forKey: "section")
+        try c.encode(section.title, forKey: "title")
+        try c.encode(section.index, forKey: "index")
+        try c.encodeOptional(section.after, forKey: "after")
+        try c.encodeOptional(section.before, forKey: "before")
+        try c.encode(section.rowCount, forKey: "rowCount")
+    }
+}
+
 /// One step: `{"kind": …, fields of that kind}`; a neighbour that is none is `null`.
 private struct Step: Codable {
     let step: HistoryStep
@@ -89,13 +141,8 @@ private struct Step: Codable {
         switch kind {
         case "rows-inserted":
             step = .rowsInserted(section: try c.decode(Int64.self, forKey: "section"), rows: try c.decode([Row].self, forKey: "rows").map(\.row))
-        case "row-deleted":
-            step = .rowDeleted(
-                HistoryRow(
-                    id: try c.decode(Int64.self, forKey: "row"), title: try c.decode(String.self, forKey: "title"),
-                    payload: try c.decodeIfPresent(String.self, forKey: "payload")), section: try c.decode(Int64.self, forKey: "section"),
-                index: try c.decode(Int.self, forKey: "index"),
-                after: try c.decodeIfPresent(Int64.self, forKey: "after"), before: try c.decodeIfPresent(Int64.self, forKey: "before"))
+        case "rows-deleted":
+            step = .rowsDeleted(section: try c.decode(Int64.self, forKey: "section"), rows: try c.decode([Deleted].self, forKey: "rows").map(\.row))
         case "row-moved":
             step = .rowMoved(
                 id: try c.decode(Int64.self, forKey: "row"), fromSection: try c.decode(Int64.self, forKey: "fromSection"),
@@ -110,11 +157,8 @@ private struct Step: Codable {
             step = .sectionInserted(
                 id: try c.decode(Int64.self, forKey: "section"), title: try c.decode(String.self, forKey: "title"),
                 rows: try c.decode([[Int64]].self, forKey: "rows"))
-        case "section-deleted":
-            step = .sectionDeleted(
-                id: try c.decode(Int64.self, forKey: "section"), title: try c.decode(String.self, forKey: "title"),
-                index: try c.decode(Int.self, forKey: "index"), after: try c.decodeIfPresent(Int64.self, forKey: "after"),
-                before: try c.decodeIfPresent(Int64.self, forKey: "before"), rowCount: try c.decode(Int64.self, forKey: "rowCount"))
+        case "sections-deleted":
+            step = .sectionsDeleted(try c.decode([DeletedSectionRecord].self, forKey: "sections").map(\.section))
         case "section-moved":
             step = .sectionMoved(
                 id: try c.decode(Int64.self, forKey: "section"), from: try c.decode(Int.self, forKey: "from"),
@@ -135,15 +179,10 @@ private struct Step: Codable {
             try c.encode("rows-inserted", forKey: "kind")
             try c.encode(section, forKey: "section")
             try c.encode(rows.map(Row.init), forKey: "rows")
-        case .rowDeleted(let row, let section, let index, let after, let before):
-            try c.encode("row-deleted", forKey: "kind")
-            try c.encode(row.id, forKey: "row")
-            try c.encode(row.title, forKey: "title")
-            try c.encodeOptional(row.payload, forKey: "payload")
+        case .rowsDeleted(let section, let rows):
+            try c.encode("rows-deleted", forKey: "kind")
             try c.encode(section, forKey: "section")
-            try c.encode(index, forKey: "index")
-            try c.encodeOptional(after, forKey: "after")
-            try c.encodeOptional(before, forKey: "before")
+            try c.encode(rows.map(Deleted.init), forKey: "rows")
         case .rowMoved(let id, let fromSection, let fromIndex, let after, let before, let toSection):
             try c.encode("row-moved", forKey: "kind")
             try c.encode(id, forKey: "row")
@@ -164,14 +203,9 @@ private struct Step: Codable {
             try c.encode(id, forKey: "section")
             try c.encode(title, forKey: "title")
             try c.encode(rows, forKey: "rows")
-        case .sectionDeleted(let id, let title, let index, let after, let before, let rowCount):
-            try c.encode("section-deleted", forKey: "kind")
-            try c.encode(id, forKey: "section")
-            try c.encode(title, forKey: "title")
-            try c.encode(index, forKey: "index")
-            try c.encodeOptional(after, forKey: "after")
-            try c.encodeOptional(before, forKey: "before")
-            try c.encode(rowCount, forKey: "rowCount")
+        case .sectionsDeleted(let sections):
+            try c.encode("sections-deleted", forKey: "kind")
+            try c.encode(sections.map(DeletedSectionRecord.init), forKey: "sections")
         case .sectionMoved(let id, let from, let after, let before):
             try c.encode("section-moved", forKey: "kind")
             try c.encode(id, forKey: "section")

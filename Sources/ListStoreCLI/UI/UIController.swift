@@ -47,7 +47,7 @@ final class UIController {
         if prompt != nil { return "Enter save  Esc cancel  ←→ Home End Backspace Delete edit  Ctrl-U clear" }
         if confirmingDeletion != nil { return "y delete  n or Esc keep them" }
         if model.carried != nil { return "jk↑↓ PgUp/Dn g/G  go where it belongs, then m to drop it  Esc cancel  q quit" }
-        return "jk↑↓ PgUp/Dn g/G  Space tick  d delete  a add to all  i insert  e edit  m move  n section  q quit"
+        return "jk↑↓ PgUp/Dn g/G  Space tick  d delete  a add to all  i insert  e edit  m move  n section  u/U undo/redo  q quit"
     }
 
     // MARK: Keys
@@ -103,6 +103,8 @@ final class UIController {
                 model.carried = nil
                 message = .info("move cancelled")
             }
+        case .character("u"): takeBack(redo: false)
+        case .character("U"), .character("\u{12}"): takeBack(redo: true)  // U or Ctrl-R
         case .character("q"): wantsToQuit = true
         case .resize, .enter, .left, .right, .backspace, .delete, .character: break
         }
@@ -197,6 +199,20 @@ final class UIController {
             perform({ tx in try tx.moveRow(id: carried, toSection: section, at: 0) }, then: { .row(carried) })
         case nil:
             noSections()
+        }
+    }
+
+    /// `u` and `U`: the command line's last transaction undone or redone (``ListStore/undo()``), with
+    /// what it changed (or why it cannot) on the status line.
+    private func takeBack(redo: Bool) {
+        do {
+            let action = try store.nextUndo(redo: redo)?.actionName
+            let changes = redo ? try store.redo() : try store.undo()
+            let what = "\(redo ? "redid" : "undid") \(action.map { HumanText.display($0) } ?? "the last edit")"
+            message = .info(([what] + HumanText.changes(changes).split(separator: "\n").map(String.init)).joined(separator: "; "))
+            try read { try model.apply([changes], $0) }
+        } catch {
+            message = .error(CLIAdvice.message(for: error))
         }
     }
 

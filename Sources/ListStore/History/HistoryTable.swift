@@ -14,13 +14,12 @@ enum HistoryTable {
         case barrier
     }
 
-    /// One stored entry, as undo and redo read it.
+    /// One stored entry, as undo and redo find it (its record is read only when it is the one taken back).
     struct Stored {
         let id: Int64
         let kind: Kind
         let state: String
         let action: String?
-        let record: String
     }
 
     /// A new entry of kind 'do', to be completed by ``commit(_:kind:author:action:reverts:limit:_:)``.
@@ -85,10 +84,15 @@ enum HistoryTable {
     static func candidates(author: String, redo: Bool, _ db: Connection) throws -> [Stored] {
         let kinds = redo ? "kind = 'undo'" : "kind IN ('do', 'redo')"
         return try db.cached(
-            "SELECT id, kind, state, action, record FROM liststore_history WHERE author = ?1 AND state IN ('done', 'blocked') AND \(kinds) ORDER BY id DESC"
+            "SELECT id, kind, state, action FROM liststore_history WHERE author = ?1 AND state IN ('done', 'blocked') AND \(kinds) ORDER BY id DESC"
         ).bind([.text(author)]).map {
-            Stored(id: $0.int64(0), kind: Kind(rawValue: $0.text(1)) ?? .edit, state: $0.text(2), action: $0.optionalText(3), record: $0.text(4))
+            Stored(id: $0.int64(0), kind: Kind(rawValue: $0.text(1)) ?? .edit, state: $0.text(2), action: $0.optionalText(3))
         }
+    }
+
+    /// The record of entry `id`.
+    static func record(of id: Int64, _ db: Connection) throws -> String? {
+        try db.cached("SELECT record FROM liststore_history WHERE id = ?1").bind([.integer(id)]).first { $0.text(0) }
     }
 
     /// The barrier entry after entry `id`, if any: what blocked it.

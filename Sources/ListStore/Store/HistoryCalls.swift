@@ -111,7 +111,9 @@ extension ListStore {
                     let what = barrier.map { "an \($0.action ?? "untracked write") by \(ListStoreError.excerpt($0.author)) (history entry #\($0.id))" } ?? "an untracked write"
                     throw refused("\(what) came after it, which the history cannot see through")
                 }
-                guard let steps = HistoryRecord.decode(candidate.record) else { throw refused("its history record is not of a format ListStore writes (changed by hand)") }
+                guard let record = try HistoryTable.record(of: candidate.id, db), let steps = HistoryRecord.decode(record) else {
+                    throw refused("its history record is not of a format ListStore writes (changed by hand)")
+                }
                 let transaction = ListTransaction(db, sizes: rowBlockSizes)
                 defer { transaction.close() }
                 let capture = HistoryCapture(db)

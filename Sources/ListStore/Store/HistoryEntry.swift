@@ -35,6 +35,7 @@ public struct HistoryEntry: Hashable, Sendable {
 
     /// The commit's change-log sequence number: the state right after it.
     public let version: ListVersion
+    /// What made it: an edit, an undo, a redo, an untracked write, a hand edit, or a change no entry describes.
     public let kind: Kind
     /// The author who made it; nil for hand edits and changes no history entry describes.
     public let author: String?

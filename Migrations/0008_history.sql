@@ -21,7 +21,6 @@ CREATE TABLE liststore_history (
 ) STRICT;
 
 CREATE INDEX liststore_history_by_author ON liststore_history (author, kind, state, id);
-CREATE INDEX liststore_history_by_commit ON liststore_history (log_seq);
 
 CREATE TABLE liststore_history_rows (
     entry   INTEGER NOT NULL REFERENCES liststore_history (id) ON DELETE CASCADE,

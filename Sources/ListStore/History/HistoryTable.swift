@@ -59,14 +59,21 @@ enum HistoryTable {
     /// Keeps `author`'s last `limit` transactions — entries of kind 'do' or 'redo', what undo takes
     /// back — and the undo entries and barriers after the oldest of them; older ones go (their deleted
     /// sections' rows with them). An undo entry reverts one of those, so an author has at most about
-    /// twice `limit` entries.
+    /// twice `limit` entries. To spare most writes the pruning (a sort of the author's entries and the
+    /// pages of the ones it deletes), it runs once `limit / 8` more have gathered (up to 12 for the
+    /// default 100): until then those older ones can still be undone.
     private static func prune(author: String, keeping limit: Int, _ db: Connection) throws {
+        let limit = max(limit, 1)
+        let count =
+            try db.cached("SELECT count(*) FROM liststore_history WHERE author = ?1 AND kind IN ('do', 'redo')")
+            .bind([.text(author)]).first { $0.int(0) } ?? 0
+        guard count > limit + limit / 8 else { return }
         try db.cached(
             """
             DELETE FROM liststore_history WHERE author = ?1
                 AND id < (SELECT id FROM liststore_history WHERE author = ?1 AND kind IN ('do', 'redo') ORDER BY id DESC LIMIT 1 OFFSET ?2)
             """
-        ).bind([.text(author), .int(max(limit, 1) - 1)]).run()
+        ).bind([.text(author), .int(limit - 1)]).run()
     }
 
     /// After an untracked write (no steps to undo it by): every entry still to undo or redo, by any

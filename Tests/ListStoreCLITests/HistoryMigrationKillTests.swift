@@ -11,12 +11,15 @@ import Testing
 /// back (`liststore undo`, ids and order restored), never in between.
 @Suite struct HistoryMigrationKillTests {
     static let rows = 20_000
+    /// The history's schema version (the latest: its migration is the last) and the one before it.
+    static let latest = Schema.migrator.latestVersion
+    static let earlier = latest - 1
 
     @Test func aKillDuringTheMigratingFirstWriteLeavesTheFileBeforeOrAfter() throws {
         let cli = try CLIHarness()
         let binary = try #require(CLIHarness.binary)
-        let pristine = cli.directory.appendingPathComponent("v7.sqlite").path
-        try ChangeLogMigrationTests.makeFile(pristine, version: 7, rows: Self.rows)
+        let pristine = cli.directory.appendingPathComponent("v\(Self.earlier).sqlite").path
+        try ChangeLogMigrationTests.makeFile(pristine, version: Self.earlier, rows: Self.rows)
         let pristineBytes = try #require(fileBytes(pristine))
         var random = SeededGenerator(seed: 8_008)
         var outcomes = (before: 0, after: 0)
@@ -29,7 +32,7 @@ import Testing
         whole.waitUntilExit()
         let duration = Date().timeIntervalSince(timing)
         try #require(whole.terminationStatus == 0)
-        #expect(try Self.outcome(cli.database) == 8)
+        #expect(try Self.outcome(cli.database) == Self.latest)
         // The whole write's outcome can be undone: the section comes back with its ids and order.
         let undo = try cli.run(["undo"])
         #expect(undo.status == 0, "\(undo.stderr)")
@@ -48,8 +51,8 @@ import Testing
             }
             process.waitUntilExit()
             switch try Self.outcome(cli.database) {
-            case 7: outcomes.before += 1
-            case 8: outcomes.after += 1
+            case Self.earlier: outcomes.before += 1
+            case Self.latest: outcomes.after += 1
             case let version: Issue.record("attempt \(attempt) (seed 8008, killed: \(killed)): version \(version) is neither before nor after")
             }
         }
@@ -71,9 +74,9 @@ import Testing
         #expect(try Schema.differences(in: db, version: version).isEmpty, "version \(version)")
         let rowCount = try db.scalarInt("SELECT count(*) FROM rows") ?? -1
         switch version {
-        case 7:
+        case earlier:
             #expect(rowCount == rows)
-        case 8:
+        case latest:
             #expect(rowCount == 0)
             #expect(try db.scalarInt("SELECT count(*) FROM liststore_history WHERE author = 'cli' AND kind = 'do' AND state = 'done'") == 1)
             #expect(try db.scalarInt("SELECT count(*) FROM liststore_history_rows WHERE ord = row_id - 1") == rows)

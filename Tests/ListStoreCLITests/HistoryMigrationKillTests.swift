@@ -4,7 +4,7 @@ import Testing
 
 @testable import ListStore
 
-/// The migration to the undo history (schema 8, `0008_history.sql`) commits with the first write: a
+/// The migration to the undo history (schema 9, `0009_history.sql`) commits with the first write: a
 /// SIGKILL at any moment of a first write that deletes a 20,000-row section of a schema-7 file — whose
 /// rows the history copies into `liststore_history_rows` in the same transaction — leaves the file at
 /// schema 7 with every row, or at schema 8 with the section deleted and a history entry that brings it

@@ -49,6 +49,11 @@ struct MainTable {
                 print(line(result))
             }
         }
+        if let cli {
+            print(
+                "(process rows: \(cli), \(Self.linksSwiftStatically(cli) ? "the Swift runtime linked in (--static-swift-stdlib)" : "the Swift runtime loaded dynamically: build it with swift build -c release --static-swift-stdlib --product liststore, as README recommends"))"
+            )
+        }
         printScaling(results)
         try printFileSizes()
         try printDeleteMemory()
@@ -214,6 +219,17 @@ struct MainTable {
         return Result(
             operation: "process: liststore add 0 x", n: n, listStore: Measurement.median(times.listStore),
             dense: shell == nil ? .nan : Measurement.median(times.shell), limit: .nan)
+    }
+
+    /// Whether the executable at `path` carries the Swift runtime itself: a dynamically linked one
+    /// names `libswiftCore.so` among the libraries it loads.
+    static func linksSwiftStatically(_ path: String) -> Bool {
+        #if os(Linux)
+            guard let bytes = FileManager.default.contents(atPath: path) else { return false }
+            return bytes.range(of: Data("libswiftCore.so".utf8)) == nil
+        #else
+            return false  // Apple platforms ship the Swift runtime with the system
+        #endif
     }
 
     // MARK: - Summaries

@@ -6,7 +6,8 @@ import ListStore
 /// query on the plain file), for a profiler (`perf record`, `valgrind --tool=callgrind`) or a quick
 /// look at one row of the table: prints the median of each side. NAME is `read` (50 rows at n/2),
 /// `index-path` (of the middle row's id), `delete` (1,000 scattered rows, on a copy each time, warm:
-/// the file's pages read once before the timed delete) or `insert` (one row in the middle).
+/// the file's pages read once before the timed delete), `insert` (one row in the middle), or
+/// `read-after-commit` / `index-path-after-commit` (each read the first after another connection's commit).
 struct ProfileLoop {
     let fixtures: Fixtures
     let name: String
@@ -98,8 +99,32 @@ struct ProfileLoop {
                     limit.append(Measurement.seconds { _ = limit_insert_one(db, 1) })
                 }
             }
+        case "read-after-commit", "index-path-after-commit":
+            // Each read the first after another connection's commit: what the read connection
+            // remembered of the pages and blocks is dropped and read again.
+            let path = try fixtures.copy(ours, to: "work-loop.sqlite")
+            let store = try ListStore.open(at: path)
+            let writer = try ListStore.open(at: path)
+            guard let db = baseline_open(plain) else { throw BenchmarkFailure("cannot open \(plain)") }
+            defer { baseline_close(db) }
+            let id = try store.row(at: ListIndexPath(section: 0, row: middle)).id
+            var plainID: Int64 = 0
+            _ = baseline_row_id_at(db, 1, Int64(middle), &plainID)
+            for step in 0..<count {
+                _ = try writer.insertRow("w\(step)", intoSection: 0, at: rows)  // appended: the middle stays put
+                if name == "read-after-commit" {
+                    listStore.append(try Measurement.seconds { _ = try store.rows(inSection: 0, range: middle..<middle + 50) })
+                    var read: Int32 = 0
+                    limit.append(Measurement.seconds { _ = baseline_read_page(db, 1, Int64(middle), 50, &read) })
+                } else {
+                    listStore.append(try Measurement.seconds { _ = try store.indexPath(of: id) })
+                    var section: Int64 = 0
+                    var row: Int64 = 0
+                    limit.append(Measurement.seconds { _ = baseline_index_path(db, plainID, &section, &row) })
+                }
+            }
         default:
-            throw BenchmarkFailure("--loop takes read, index-path, delete or insert")
+            throw BenchmarkFailure("--loop takes read, index-path, read-after-commit, index-path-after-commit, delete or insert")
         }
         let ours50 = Measurement.median(listStore)
         let limit50 = Measurement.median(limit)

@@ -74,6 +74,10 @@ struct Operation: Sendable {
     /// single-row edit then measures the edit, not the first write after opening a file (which creates
     /// its `-wal`, and costs milliseconds on a busy disk whatever the edit).
     var warmsUp = true
+    /// How many untimed runs warm up: one for an edit; three for a read, the steady state of a
+    /// screen of reads (a read connection remembers pages and blocks once it has read a state a few
+    /// times: the first reads after a commit are measured apart, `--loop read-after-commit`).
+    var warmUps: Int { readsOnly ? 3 : 1 }
     /// For an operation that cannot simply run twice (a multi-row delete): what warms both sides up
     /// instead, untimed, on the same connection — the rows it touches read, one row appended (which
     /// creates the `-wal`). Nil: the warm-up is the operation itself.

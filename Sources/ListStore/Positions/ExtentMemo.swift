@@ -27,14 +27,27 @@ final class ExtentMemo {
     /// Pages whose blocks are kept at most (about 100 KB): a reader visiting more starts again.
     static let blockListLimit = 256
 
-    /// The memo for the state `db` reads now, or nil when there is none to use (outside a read
-    /// transaction, or inside a write).
+    /// How many times a state is asked for before the memo fills: reading every page and a page's
+    /// blocks costs more than one look-up through SQLite's index, so the first reads after a commit
+    /// (one page read, or three index paths) go to SQLite directly, and a state read again is remembered.
+    static let directRequests = 3
+
+    /// Requests for the memo under its stamp so far.
+    private var requests = 0
+
+    /// The memo for the state `db` reads now, or nil when there is none to use: outside a read
+    /// transaction, inside a write, or for the first ``directRequests`` requests under a new state.
     static func current(_ db: Connection) throws -> ExtentMemo? {
         guard let stamp = try db.readStamp() else { return nil }
-        if let memo = db.memo, memo.stamp == stamp, let extents = memo.value as? ExtentMemo { return extents }
-        let fresh = ExtentMemo()
-        db.memo = (stamp, fresh)
-        return fresh
+        let memo: ExtentMemo
+        if let known = db.memo, known.stamp == stamp, let extents = known.value as? ExtentMemo {
+            memo = extents
+        } else {
+            memo = ExtentMemo()
+            db.memo = (stamp, memo)
+        }
+        memo.requests += 1
+        return memo.requests > directRequests ? memo : nil
     }
 
     /// The pages of section `id` (read once per state).

@@ -7,13 +7,17 @@ import ListStore
 /// look at one row of the table: prints the median of each side. NAME is `read` (50 rows at n/2),
 /// `index-path` (of the middle row's id), `delete` (1,000 scattered rows, on a copy each time, warm:
 /// the file's pages read once before the timed delete), `insert` (one row in the middle), or
-/// `read-after-commit` / `index-path-after-commit` (each read the first after another connection's commit).
+/// `read-after-commit` / `index-path-after-commit` (each read the first after another connection's
+/// commit); `empty` (a read transaction that reads nothing) and `count` (a section's checked count) time
+/// a read's fixed costs. `LISTSTORE_BENCH_KEEP=PREFIX` keeps copies of the two fixtures at PREFIX.*;
+/// `LISTSTORE_BENCH_CPU=1` prints each delete's wall and CPU time.
 struct ProfileLoop {
     let fixtures: Fixtures
     let name: String
     let rows: Int
     let count: Int
 
+    /// This process's CPU time so far (user and system), in seconds.
     static func cpuSeconds() -> Double {
         var usage = rusage()
         #if os(Linux)
@@ -47,15 +51,15 @@ struct ProfileLoop {
                     listStore.append(try Measurement.seconds { _ = try store.read { _ in 0 } })
                     limit.append(
                         Measurement.seconds {
-                            var c: Int64 = 0
-                            _ = baseline_section_count(db, &c)
+                            var sections: Int64 = 0
+                            _ = baseline_section_count(db, &sections)
                         })
                 } else if name == "count" {
                     listStore.append(try Measurement.seconds { _ = try store.rowCount(inSection: 0) })
                     limit.append(
                         Measurement.seconds {
-                            var c: Int64 = 0
-                            _ = baseline_section_count(db, &c)
+                            var sections: Int64 = 0
+                            _ = baseline_section_count(db, &sections)
                         })
                 } else if name == "read" {
                     listStore.append(try Measurement.seconds { _ = try store.rows(inSection: 0, range: middle..<middle + 50) })
@@ -78,9 +82,10 @@ struct ProfileLoop {
                     _ = try store.read { reader in try paths.map { try reader.row(at: $0) } }  // warm: the pages the delete visits
                     _ = try store.insertRow("warm", intoSection: 0, at: rows - 1)  // the -wal created before timing
                     let cpu = Self.cpuSeconds()
-                    listStore.append(try Measurement.seconds { _ = try store.deleteRows(at: paths) })
+                    let wall = try Measurement.seconds { _ = try store.deleteRows(at: paths) }
+                    listStore.append(wall)
                     if ProcessInfo.processInfo.environment["LISTSTORE_BENCH_CPU"] != nil {
-                        print(String(format: "  wall %.1f ms, cpu %.1f ms", listStore.last! * 1e3, (Self.cpuSeconds() - cpu) * 1e3))
+                        print(String(format: "  wall %.1f ms, cpu %.1f ms", wall * 1e3, (Self.cpuSeconds() - cpu) * 1e3))
                     }
                 } else {
                     _ = try store.insertRow("warm", intoSection: 0, at: middle)

@@ -78,7 +78,14 @@ struct SectionOrderState {
     var isDamaged: Bool { count > 0 && (low != 0 || high != count - 1) }
 
     static func read(_ db: Connection) throws -> SectionOrderState {
-        try db.cached("SELECT count(*), coalesce(min(position), 0), coalesce(max(position), -1) FROM sections").bind([])
+        let memo = try ExtentMemo.current(db)
+        if let known = memo?.order { return known }
+        let state =
+            try db.cached("SELECT count(*), coalesce(min(position), 0), coalesce(max(position), -1) FROM sections").bind([])
             .first { SectionOrderState(count: $0.int(0), low: $0.int(1), high: $0.int(2)) } ?? SectionOrderState(count: 0, low: 0, high: -1)
+        // Read under the memo's stamp only if the transaction had started reading before: then the
+        // stamp taken above already described the state this statement read.
+        memo?.order = state
+        return state
     }
 }

@@ -146,23 +146,27 @@ public class ListReader {
         let lower = max(range?.lowerBound ?? 0, 0)
         let upper = min(range?.upperBound ?? section.count, section.count)
         guard lower < upper else { return [] }
-        let first = try section.place(at: lower)
+        // The row at `lower` is the (lower - base)-th of its block's range: one statement steps to it
+        // and reads the page from there.
+        let (block, _) = try section.extents(at: lower)
         var result: [ListRow] = []
         var positions: [Int] = []
         result.reserveCapacity(upper - lower)
         positions.reserveCapacity(upper - lower)
-        try db.cached("SELECT id, title, payload, position FROM rows WHERE section_id = ?1 AND position >= ?2 ORDER BY position LIMIT ?3")
-            .bind([.integer(section.sectionID), .int(first.position), .int(upper - lower)]).forEachRow { statement in
+        try db.cached("SELECT id, title, payload, position FROM rows WHERE section_id = ?1 AND position >= ?2 ORDER BY position LIMIT ?3 OFFSET ?4")
+            .bind([.integer(section.sectionID), .int(block.start), .int(upper - lower), .int(lower &- block.base)]).forEachRow { statement in
                 result.append(Self.row(statement))
                 positions.append(statement.int(3))
             }
-        guard result.count == upper - lower, let last = positions.last else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }
+        guard result.count == upper - lower, let first = positions.first, let last = positions.last, block.holds(first) else {
+            throw ListStoreError.positionsDamaged(section: section.sectionIndex)
+        }
         // The rows read in order are the rows at lower..<upper only if every block they cross holds the
         // rows it counts: check the blocks that start among them (one range of the blocks' index).
-        var expectedInBlock = first.block.count - (lower - first.block.base)
+        var expectedInBlock = block.count - (lower - block.base)
         var seen = 0
         var boundaries = try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start > ?2 AND start <= ?3 ORDER BY start")
-            .bind([.integer(section.sectionID), .int(first.position), .int(last)]).map { (start: $0.int(0), count: $0.int(1)) }[...]
+            .bind([.integer(section.sectionID), .int(first), .int(last)]).map { (start: $0.int(0), count: $0.int(1)) }[...]
         for position in positions {
             while let next = boundaries.first, next.start <= position {
                 guard seen == expectedInBlock else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }

@@ -28,7 +28,7 @@ PRAGMA defer_foreign_keys = ON;
 
 CREATE TABLE sections_rebuilt (
     id        INTEGER PRIMARY KEY AUTOINCREMENT,
-    list_id   INTEGER NOT NULL REFERENCES lists (id) ON DELETE CASCADE,
+    list_id   INTEGER NOT NULL DEFAULT 1 REFERENCES lists (id) ON DELETE CASCADE,  -- a section inserted by hand without one is the default list's
     position  INTEGER NOT NULL,        -- display order within its list, 0..m-1
     title     TEXT    NOT NULL,
     row_count INTEGER NOT NULL DEFAULT 0,

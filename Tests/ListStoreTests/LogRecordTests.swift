@@ -123,6 +123,6 @@ import Testing
         #expect(changes.updatedRows.map(\.id.rawValue) == [1])
         _ = try store.renameSection(at: 0, to: "T")
         let last = try db.scalarText("SELECT events FROM liststore_log ORDER BY seq DESC LIMIT 1")
-        #expect(last?.hasPrefix(#"{"events":[{"index":0,"kind":"section-renamed""#) == true, "\(last ?? "nil")")
+        #expect(last?.hasPrefix(#"{"lists":[{"events":[{"index":0,"kind":"section-renamed""#) == true, "\(last ?? "nil")")
     }
 }

@@ -96,6 +96,9 @@ public final class ListStore: Sendable {
 
     /// The store a list handle came from, kept alive while the handle is (nil for that store itself).
     private let owner: ListStore?
+    /// The store whose lifetime is the file's: itself, or the store a list handle came from. Observations
+    /// and the poller hold it (weakly), so that they outlive a handle but not the store.
+    var root: ListStore { owner ?? self }
 
     deinit {
         // Read connections first, so that the writer is the last connection and may checkpoint on close.

@@ -85,42 +85,52 @@ extension ListStore {
             hub.discard(id)
             return
         }
-        // Holds the store weakly until it starts: a store released meanwhile is closed at once.
-        DispatchQueue.global(qos: .userInitiated).async { [weak self] in
-            guard let self else {
+        // Holds the store weakly until it starts: a store released meanwhile is closed at once. A list
+        // handle's observation lives as long as the store it came from (the handle itself may go).
+        let listID = listID
+        DispatchQueue.global(qos: .userInitiated).async { [weak root] in
+            guard let root else {
                 sink.finish(throwing: nil)  // the hub went with the store
                 return
             }
-            do {
-                let token = try readingToDeliver { db, isWriter in
-                    try db.readTransaction {
-                        // Deliver what others committed so far to the observers there are, so that
-                        // everyone, this one included, is at the same point when it starts.
-                        try catchUpWithOtherConnections(db, isWriter: isWriter)
-                        try SectionOrder.verify(db, list: listID)
-                        let snapshot: ListSnapshot?
-                        if let initialState {
-                            try initialState { visit in
-                                try Self.scanDense(db, list: listID, visit)
-                                return try StateVersion.read(db)
-                            }
-                            snapshot = nil
-                        } else {
-                            snapshot = sink.wantsState ? try ListReader.snapshot(db, list: listID, checked: true) : nil
+            root.begin(id, sink, list: listID, pollInterval: pollInterval, scanningInitialState: initialState)
+        }
+    }
+
+    /// ``start(_:_:pollInterval:scanningInitialState:)`` on its background thread, on the root store.
+    private func begin(
+        _ id: UUID, _ sink: ObservationHub.Sink, list listID: Int64, pollInterval: Duration?,
+        scanningInitialState initialState: (@Sendable (_ scan: ((ScannedItem) throws -> Void) throws -> ListVersion) throws -> Void)?
+    ) {
+        do {
+            let token = try readingToDeliver { db, isWriter in
+                try db.readTransaction {
+                    // Deliver what others committed so far to the observers there are, so that
+                    // everyone, this one included, is at the same point when it starts.
+                    try catchUpWithOtherConnections(db, isWriter: isWriter)
+                    try SectionOrder.verify(db, list: listID)
+                    let snapshot: ListSnapshot?
+                    if let initialState {
+                        try initialState { visit in
+                            try Self.scanDense(db, list: listID, visit)
+                            return try StateVersion.read(db)
                         }
-                        let position = try Self.position(db)
-                        // Subscribed before its first element is given, so that whatever its consumer does on
-                        // receiving it (write, ask for other connections' changes) reaches it after that element.
-                        let token = hub.subscribe(id, sink, list: listID, pollInterval: pollInterval, at: position)
-                        sink.start(snapshot)
-                        return token
+                        snapshot = nil
+                    } else {
+                        snapshot = sink.wantsState ? try ListReader.snapshot(db, list: listID, checked: true) : nil
                     }
+                    let position = try Self.position(db)
+                    // Subscribed before its first element is given, so that whatever its consumer does on
+                    // receiving it (write, ask for other connections' changes) reaches it after that element.
+                    let token = hub.subscribe(id, sink, list: listID, pollInterval: pollInterval, at: position)
+                    sink.start(snapshot)
+                    return token
                 }
-                if let token { startPoller(token) }
-            } catch {
-                sink.finish(throwing: error)
-                hub.discard(id)
             }
+            if let token { startPoller(token) }
+        } catch {
+            sink.finish(throwing: error)
+            hub.discard(id)
         }
     }
 
@@ -149,20 +159,24 @@ extension ListStore {
     /// Gives the observer `id` a fresh state (``ListUpdate/reset(_:)``, or ``ListChangeEvent/invalidated``)
     /// in its stream, in order with every other update, read on a background thread.
     func resynchronize(_ id: UUID) {
-        DispatchQueue.global(qos: .userInitiated).async { [weak self] in
-            guard let self else { return }
-            do {
-                try readingToDeliver { db, isWriter in
-                    guard hub.isSubscribed(id) else { return }  // not started yet (its start brings a state), or ended
-                    try db.readTransaction {
-                        try catchUpWithOtherConnections(db, isWriter: isWriter)
-                        try SectionOrder.verify(db, list: listID)
-                        try hub.publishReset(to: id) { try ListReader.snapshot(db, list: $0, checked: true) }
-                    }
+        let listID = listID
+        DispatchQueue.global(qos: .userInitiated).async { [weak root] in
+            root?.resynchronizeNow(id, list: listID)
+        }
+    }
+
+    private func resynchronizeNow(_ id: UUID, list listID: Int64) {
+        do {
+            try readingToDeliver { db, isWriter in
+                guard hub.isSubscribed(id) else { return }  // not started yet (its start brings a state), or ended
+                try db.readTransaction {
+                    try catchUpWithOtherConnections(db, isWriter: isWriter)
+                    try SectionOrder.verify(db, list: listID)
+                    try hub.publishReset(to: id) { try ListReader.snapshot(db, list: $0, checked: true) }
                 }
-            } catch {
-                hub.finish(id, throwing: error)
             }
+        } catch {
+            hub.finish(id, throwing: error)
         }
     }
 
@@ -188,8 +202,8 @@ extension ListStore {
 
     /// Starts the poller the hub asked for: it delivers other connections' commits until nobody polls.
     private func startPoller(_ token: UUID) {
-        hub.startPoller(token) { [weak self] in
-            guard let self else { return false }
+        hub.startPoller(token) { [weak root] in
+            guard let self = root else { return false }  // a list handle's poller lives as long as its store
             do {
                 try self.deliverChangesFromOtherConnections()
             } catch ListStoreError.busy {

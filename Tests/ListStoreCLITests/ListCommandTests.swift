@@ -121,3 +121,51 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: empty.database))
     }
 }
+
+/// `export` and `import` of one list or of all (`--all`, the lists document of format 2).
+@Suite struct ListTransferTests {
+    @Test func exportAllAndImportAllCarryEveryListAndOneListExportsAsBefore() throws {
+        let cli = try ListCommandTests.twoLists()
+        let all = try cli.run(["export", "--all"])
+        #expect(all.status == 0)
+        #expect(all.stdout.hasPrefix(#"{"format":2,"lists":[{"name":"default","sections":[{"id":1,"title":"Inbox","rows":["#))
+        #expect(all.stdout.contains(#"{"name":"Work","sections":[{"id":2,"title":"W","rows":[{"id":3,"title":"w","payload":null}]}]}"#))
+        // One list: the document of before (format 1), of the --list list.
+        let work = try cli.run(["--list", "Work", "export"])
+        #expect(work.stdout == #"{"sections":[{"id":2,"title":"W","rows":[{"id":3,"title":"w","payload":null}]}]}"# + "\n")
+        let copy = try CLIHarness()
+        let imported = try copy.run(["import", "--all", "-"], stdin: Data(all.stdout.utf8))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try copy.run(["export", "--all"]).stdout == all.stdout)
+        #expect(try copy.run(["lists"]).stdout == cli.run(["lists"]).stdout)
+        #expect(try copy.run(["check"]).status == 0)
+        // A one-list document goes into the --list list of another file.
+        let other = try CLIHarness()
+        #expect(try other.run(["list", "add", "Office"]).status == 0)
+        #expect(try other.run(["--list", "Office", "import", "-"], stdin: Data(work.stdout.utf8)).status == 0)
+        #expect(try other.run(["--list", "Office", "export"]).stdout == work.stdout)
+        #expect(try other.run(["export"]).stdout == #"{"sections":[]}"# + "\n")
+    }
+
+    @Test func aListsDocumentNeedsAllAndANonEmptyListNeedsReplaceWithNothingImported() throws {
+        let cli = try ListCommandTests.twoLists()
+        let all = try cli.run(["export", "--all"]).stdout
+        let target = try CLIHarness()
+        let plain = try target.run(["import", "-"], stdin: Data(all.utf8))
+        #expect(plain.status == 1)
+        #expect(plain.stderr == "error: standard input is a document of every list (as `export --all` writes it): import it with `liststore import --all`; nothing was imported\n")
+        #expect(!FileManager.default.fileExists(atPath: target.database))
+        // The second list of the document is not empty in the file: nothing of the first is imported either.
+        #expect(try target.run(["list", "add", "Work"]).status == 0)
+        #expect(try target.run(["--list", "Work", "section", "add", "Busy"]).status == 0)
+        let before = try #require(fileBytes(target.database))
+        let refused = try target.run(["import", "--all", "-"], stdin: Data(all.utf8))
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("error: cannot import"), "\(refused.stderr)")
+        #expect(try target.run(["export"]).stdout == #"{"sections":[]}"# + "\n")
+        #expect(fileBytes(target.database) == before)
+        let replaced = try target.run(["import", "--all", "--replace", "-"], stdin: Data(all.utf8))
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(try target.run(["export", "--all"]).stdout == all)
+    }
+}

@@ -247,3 +247,67 @@ import Testing
         #expect(try work.snapshot().sections == targetState.sections)
     }
 }
+
+/// Hand edits (the `sqlite3` shell, another program) of a file with several lists: a title changed by
+/// hand reaches only its list's observers; an edit the log cannot attribute resets every list's; check
+/// and repair know lists.
+@Suite struct ListsHandEditTests {
+    @Test func aHandEditOfATitleReachesItsListOnlyAndAnUnattributedOneResetsEveryList() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("hand.sqlite")
+        let store = try ListStore.open(at: path)
+        try store.insertSection(title: "A")
+        try store.insertRow("a0", intoSection: 0)
+        let work = try store.addList(named: "Work")
+        try work.insertSection(title: "W")
+        let w0 = try work.insertRow("w0", intoSection: 0).id
+        var main = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
+        var office = work.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
+        _ = try await nextElement(&main)
+        _ = try await nextElement(&office)
+        let shell = try Connection(path: path, mode: .readWrite)
+        try shell.run("UPDATE rows SET title = 'by hand' WHERE id = ?1", [.integer(w0.rawValue)])
+        try store.deliverChangesFromOtherConnections()
+        guard case .changes(let changes) = try await nextElement(&office) else {
+            Issue.record("no change set for Work")
+            return
+        }
+        #expect(changes.updatedRows.map(\.row.title) == ["by hand"])
+        // A row inserted by hand: the log cannot say which list it touched, so every list reads afresh.
+        try shell.executeScript("INSERT INTO rows (section_id, position, title) SELECT id, 5 * 1048576, 'inserted' FROM sections WHERE title = 'W'")
+        try store.deliverChangesFromOtherConnections()
+        // The default list's observer was not woken by the title edit: its next element is the reset.
+        guard case .reset(let mainState) = try await nextElement(&main), case .reset(let officeState) = try await nextElement(&office) else {
+            Issue.record("no reset")
+            return
+        }
+        #expect(mainState.sections.map { $0.rows.map(\.title) } == [["a0"]])
+        #expect(officeState.sections.map { $0.rows.map(\.title) } == [["by hand", "inserted"]])
+    }
+
+    @Test func checkAndRepairKnowLists() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("damaged.sqlite")
+        let store = try ListStore.open(at: path)
+        try store.insertSection(title: "A")
+        let work = try store.addList(named: "Work")
+        try work.insertSection(title: "W")
+        try work.insertRow("w0", intoSection: 0)
+        try work.insertSection(title: "W2")
+        #expect(try store.checkInvariants().isEmpty)
+        // With foreign keys off (the shell's default) a list deleted by hand leaves its sections behind,
+        // and a section position changed by hand leaves a gap in one list only.
+        let shell = try Connection(path: path, mode: .readWrite)
+        try shell.executeScript("PRAGMA foreign_keys = OFF; UPDATE sections SET position = 5 WHERE title = 'W2'")
+        let gap = try store.checkInvariants().map(\.description)
+        #expect(gap.contains { $0.contains("section positions of list \"Work\" are not 0…1") }, "\(gap)")
+        try shell.executeScript("PRAGMA foreign_keys = OFF; DELETE FROM lists WHERE name = 'Work'")
+        let problems = try store.checkInvariants().map(\.description)
+        #expect(problems.contains("2 sections belong to a list that does not exist (deleted outside ListStore)"), "\(problems)")
+        let report = try store.repair()
+        #expect(report.fixes.contains("sections: moved 2 sections of lists deleted outside ListStore to the end of the default list"), "\(report.fixes)")
+        #expect(try store.checkInvariants().isEmpty)
+        #expect(try store.snapshot().sections.map(\.title) == ["A", "W", "W2"])
+        #expect(try store.snapshot().sections.map { $0.rows.map(\.title) } == [[], ["w0"], []])
+    }
+}

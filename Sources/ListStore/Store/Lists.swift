@@ -6,7 +6,7 @@ public struct ListSummary: Hashable, Sendable {
     public let name: String
     /// Its place among the file's lists (``ListStore/moveList(named:to:)``), from 0.
     public let index: Int
-    /// Whether it is the default list, which the store ``ListStore/open(at:mode:busyTimeout:)`` returns acts on.
+    /// Whether it is the default list, which the store ``ListStore/open(at:mode:busyTimeout:)-(String,_,_)`` returns acts on.
     public let isDefault: Bool
     /// Its number of sections.
     public let sectionCount: Int
@@ -15,7 +15,7 @@ public struct ListSummary: Hashable, Sendable {
 }
 
 /// Several named lists in one file (schema 8). A file holds any number of lists, each with its own
-/// sections and rows, index paths and change sets. The store ``open(at:mode:busyTimeout:)`` returns acts
+/// sections and rows, index paths and change sets. The store ``open(at:mode:busyTimeout:)-(String,_,_)`` returns acts
 /// on the default list — every file has one, older files' sections migrated into it —, so a file used as
 /// one list needs none of this. ``list(named:)`` gives a handle on another list: a `ListStore` that shares
 /// the file's connections, lock, readers and observers with the store it came from (one poller per file,
@@ -33,7 +33,7 @@ extension ListStore {
         return id == listID ? self : ListStore(sharing: self, listID: id)
     }
 
-    /// The default list's handle (the store ``open(at:mode:busyTimeout:)`` returned, for a handle on another list).
+    /// The default list's handle (the store ``open(at:mode:busyTimeout:)-(String,_,_)`` returned, for a handle on another list).
     public var defaultList: ListStore {
         listID == Self.defaultListID ? self : ListStore(sharing: self, listID: Self.defaultListID)
     }

@@ -311,3 +311,15 @@ import Testing
         #expect(try store.snapshot().sections.map { $0.rows.map(\.title) } == [[], ["w0"], []])
     }
 }
+
+extension ListsTests {
+    @Test func aHandleOnADeletedListRefusesEditsAndChangesNothing() throws {
+        let (store, work) = try Self.twoLists()
+        try store.deleteList(named: "Work")
+        let before = try store.snapshot()
+        #expect(throws: ListStoreError.unknownList("#\(work.listID)")) { try work.insertSection(title: "x") }
+        #expect(throws: ListStoreError.unknownList("#\(work.listID)")) { try work.listName() }
+        #expect(try store.snapshot().sections == before.sections)
+        #expect(try store.checkInvariants().isEmpty)
+    }
+}

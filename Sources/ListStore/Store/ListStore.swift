@@ -165,6 +165,8 @@ public final class ListStore: Sendable {
     func mutateSeeingLogState(_ body: (Connection, LogState) throws -> (changes: ChangeSet, log: ChangeLog.Entry)) throws -> ChangeSet {
         let listID = listID
         let all = try mutatingLists { db, state in
+            // A handle on a list deleted since (by another handle or process) edits nothing.
+            if listID != Self.defaultListID { _ = try Self.existingName(of: listID, db) }
             let (changes, log) = try body(db, state)
             return (changes.isEmpty ? [:] : [listID: changes], log)
         }

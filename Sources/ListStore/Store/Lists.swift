@@ -189,7 +189,8 @@ extension ListStore {
         return id
     }
 
-    private static func existingName(of id: Int64, _ db: Connection) throws -> String {
+    /// The name of list `id`, or ``ListStoreError/unknownList(_:)`` (with `#id`) when it was deleted.
+    static func existingName(of id: Int64, _ db: Connection) throws -> String {
         guard let name = try db.cached("SELECT name FROM lists WHERE id = ?1").bind([.integer(id)]).first({ $0.text(0) }) else {
             throw ListStoreError.unknownList("#\(id)")
         }

@@ -180,7 +180,7 @@ import Testing
             #expect(run.stdout.hasPrefix("usage: liststore \(command.joined(separator: " "))"))
             #expect(run.stdout.contains("example:\n  liststore"))
         }
-        #expect(try cli.run(["--version"]).stdout == "liststore 0.1.0 (schema version 7)\n")
+        #expect(try cli.run(["--version"]).stdout == "liststore 0.1.0 (schema version 8)\n")
         #expect(!FileManager.default.fileExists(atPath: cli.database))
     }
 

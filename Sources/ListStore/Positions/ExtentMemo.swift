@@ -10,8 +10,8 @@ import SQLiteLayer
 /// (another connection's, a hand edit's, this connection's own) changes the stamp and the memo starts
 /// again empty. Edits never use it: inside a write transaction there is no stamp.
 final class ExtentMemo {
-    /// The section order as ``SectionOrderState/read(_:)`` read it.
-    var order: SectionOrderState?
+    /// Per list id: its section order as ``SectionOrderState/read(_:list:)`` read it.
+    var orders: [Int64: SectionOrderState] = [:]
     /// Per section id: its recorded count when ``SectionRows/verify(_:)`` passed.
     var verified: [Int64: Int] = [:]
     /// Per section id: its pages in order.

@@ -15,22 +15,22 @@ struct SectionRows {
     private(set) var count: Int
     let sizes: RowBlockSizes
 
-    /// Reads section `index` and checks it (``verify(_:)``). An edit checks the section order
+    /// Reads section `index` of list `list` and checks it (``verify(_:)``). An edit checks the section order
     /// (``SectionOrder/verify(_:)``) once, before loading its sections.
-    static func load(section index: Int, _ db: Connection, sizes: RowBlockSizes = .standard) throws -> SectionRows {
-        let rows = try locate(section: index, db, sizes: sizes)
+    static func load(section index: Int, list: Int64, _ db: Connection, sizes: RowBlockSizes = .standard) throws -> SectionRows {
+        let rows = try locate(section: index, list: list, db, sizes: sizes)
         try rows.verify(db)
         return rows
     }
 
     /// Reads section `index` — the section whose stored position is `index`, the one reads show at that
     /// index — without checking its blocks: enough for reads that must keep working on a damaged file.
-    static func locate(section index: Int, _ db: Connection, sizes: RowBlockSizes = .standard) throws -> SectionRows {
+    static func locate(section index: Int, list: Int64, _ db: Connection, sizes: RowBlockSizes = .standard) throws -> SectionRows {
         guard index >= 0,
-            let found = try db.cached("SELECT id, row_count FROM sections WHERE position = ?1")
-                .bind([.int(index)]).first({ (id: $0.int64(0), count: $0.int(1)) })
+            let found = try db.cached("SELECT id, row_count FROM sections WHERE list_id = ?2 AND position = ?1")
+                .bind([.int(index), .integer(list)]).first({ (id: $0.int64(0), count: $0.int(1)) })
         else {
-            throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
+            throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db, list: list))
         }
         return SectionRows(sectionID: found.id, sectionIndex: index, count: found.count, sizes: sizes, db: db)
     }

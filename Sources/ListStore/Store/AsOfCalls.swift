@@ -28,9 +28,9 @@ extension ListStore {
     public func writeReturning<T>(asOf version: ListVersion, _ body: (AsOfTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
         var value: T?
         let changes = try mutateSeeingLogState { db, found in
-            let transaction = ListTransaction(db, sizes: rowBlockSizes)
+            let transaction = ListTransaction(db, list: listID, sizes: rowBlockSizes)
             defer { transaction.close() }
-            value = try body(AsOfTransaction(transaction, try DrawnPaths(version, found: found, db)))
+            value = try body(AsOfTransaction(transaction, try DrawnPaths(version, found: found, list: listID, db)))
             return (try transaction.finish(), transaction.logEntry)
         }
         guard let value else { throw ListStoreError.transactionFinished }
@@ -44,7 +44,7 @@ extension ListStore {
     /// write lock), translated as ``write(asOf:_:)`` translates.
     public func row(at indexPath: ListIndexPath, asOf version: ListVersion) throws -> ListRow {
         try withReadTransaction { db in
-            let paths = try DrawnPaths(version, found: try LogHead.read(db).state, db)
+            let paths = try DrawnPaths(version, found: try LogHead.read(db).state, list: listID, db)
             return try ListReader.row(id: try paths.row(indexPath, own: [], db).id.rawValue, db)
         }
     }

@@ -1,4 +1,4 @@
--- ListStore schema, version 8: a durable, per-author undo history (README, "Undo and redo").
+-- ListStore schema, version 9: a durable, per-author undo history (README, "Undo and redo").
 --
 -- New tables only; no existing table, trigger or view changes. Every ListStore write transaction
 -- that tracks changes, by a store opened with a history limit above 0, appends one entry to
@@ -12,6 +12,7 @@
 CREATE TABLE liststore_history (
     id      INTEGER PRIMARY KEY AUTOINCREMENT,
     author  TEXT NOT NULL,
+    list_id INTEGER NOT NULL DEFAULT 1,  -- the list (lists.id) the transaction edited; undo is per author and list
     kind    TEXT NOT NULL CHECK (kind IN ('do', 'undo', 'redo', 'barrier')),
     state   TEXT NOT NULL CHECK (state IN ('done', 'undone', 'cleared', 'blocked')),
     reverts INTEGER,  -- the entry an 'undo' or 'redo' took back
@@ -20,7 +21,7 @@ CREATE TABLE liststore_history (
     record  TEXT NOT NULL      -- what undoing it needs: {"v":1,"steps":[…]}
 ) STRICT;
 
-CREATE INDEX liststore_history_by_author ON liststore_history (author, kind, state, id);
+CREATE INDEX liststore_history_by_author ON liststore_history (author, list_id, kind, state, id);
 
 CREATE TABLE liststore_history_rows (
     entry   INTEGER NOT NULL REFERENCES liststore_history (id) ON DELETE CASCADE,

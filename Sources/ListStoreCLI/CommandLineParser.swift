@@ -1,6 +1,8 @@
 /// Options that apply to every command, accepted before or after the command.
 struct GlobalOptions: Sendable, Equatable {
     var databasePath: String?
+    /// `--list NAME`: the list every command acts on (the default list when nil, or `$LISTSTORE_LIST`).
+    var listName: String?
     var json = false
     var help = false
     var version = false
@@ -52,6 +54,13 @@ struct CommandLineParser {
                 if inlineValue == nil { index += 1 }
                 guard !value.isEmpty else { throw UsageError("--db needs a non-empty PATH") }
                 globals.databasePath = value
+            case "--list":
+                guard let value = inlineValue ?? (index < arguments.count ? arguments[index] : nil) else {
+                    throw UsageError("--list needs a NAME")
+                }
+                if inlineValue == nil { index += 1 }
+                guard !value.isEmpty else { throw UsageError("--list needs a non-empty NAME") }
+                globals.listName = value
             case "--json":
                 try noValue(name, inlineValue)
                 globals.json = true

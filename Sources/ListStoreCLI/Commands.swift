@@ -3,7 +3,8 @@ import ListStore
 /// The command table: every command's declaration (words, arguments, options, help, handler), in the
 /// order `--help` and README list them.
 enum Commands {
-    static let all: [CommandSpec] = [
+    static let all: [CommandSpec] = base + ListCommands.all
+    private static let base: [CommandSpec] = [
         CommandSpec(
             words: ["init"], summary: "Create the database, or migrate it to this version's schema. Safe to run again.",
             example: "liststore --db lists.sqlite init", readme: "create or migrate the database; safe to repeat",
@@ -41,7 +42,7 @@ enum Commands {
             example: "liststore batch edits.txt   # edits.txt holds lines such as: add 2 \"New Zealand\" --at 0",
             readme: "many edits, one command per line, in one transaction (see below)", run: BatchCommand.run),
         CommandSpec(
-            words: ["export"], positionals: [TransferCommands.exportDestination],
+            words: ["export"], positionals: [TransferCommands.exportDestination], options: [TransferCommands.all],
             summary: "Write the whole store as JSON (the shape of `show --json`) to FILE or standard output.",
             details:
                 "Without FILE, or with -, to standard output. FILE is written to a hidden temporary file beside it, then renamed into place (on any failure FILE is as it was). A FILE that is a symbolic link is written through, to the file it points to; a FIFO or device is refused (use `liststore export - > FILE`). Reads only; never creates the database.",
@@ -50,7 +51,7 @@ enum Commands {
                 #"the whole store as `{"sections":[{"id","title","rows":[{"id","title","payload"}]}]}` (the import document: `show --json` without `index` and `path`), streamed (a million rows in about 25 MB of memory) to standard output (no FILE, or `-`) or to FILE, which is written beside its destination and renamed into place"#,
             run: TransferCommands.export),
         CommandSpec(
-            words: ["import"], positionals: [TransferCommands.importSource], options: [TransferCommands.replace],
+            words: ["import"], positionals: [TransferCommands.importSource], options: [TransferCommands.replace, TransferCommands.all],
             summary: "Load a JSON document (as `export` writes it) into an empty store, in one transaction.",
             details: """
                 The document is {"sections":[{"title":…,"rows":[{"title":…,"payload":…}]}]}; ids and payloads are optional.

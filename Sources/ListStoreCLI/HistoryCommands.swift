@@ -40,7 +40,7 @@ enum HistoryCommands {
             """,
         example: "liststore history --limit 5",
         readme:
-            #"the last commits (`--limit N`, default 20), newest first: version, kind (`edit`, `undo`, `redo`, `untracked`, `hand-edit`, `other`), author, action name, state (`done`, `undone`, `cleared`, `blocked`); `--json` gives `{"entries":[{"version","kind","author","action","state","entry","changes"}]}` with `changes` the change-log record of the commit's edits (README, "The change-log record") or null"#,
+            #"the last commits (`--limit N`, default 20), newest first: version, kind (`edit`, `undo`, `redo`, `untracked`, `hand-edit`, `other`), author, action name, state (`done`, `undone`, `cleared`, `blocked`); `--json` gives `{"entries":[{"version","kind","author","action","state","entry","list","changes"}]}` with `changes` the change-log record of the commit's edits (README, "The change-log record") or null"#,
         run: list)
 
     private static func takeBack(redo: Bool, _ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
@@ -58,7 +58,9 @@ enum HistoryCommands {
 
     private static func list(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         let count = try command[limit] ?? 20
-        let entries = try context.openForReading().history(limit: count)
+        let store = try context.openForReading()
+        let entries = try store.history(limit: count)
+        let defaultList = try store.defaultList.listName()
         let json = JSONValue.object([
             (
                 "entries",
@@ -68,6 +70,7 @@ enum HistoryCommands {
                             ("version", .int(entry.version.rawValue)), ("kind", .string(entry.kind.rawValue)),
                             ("author", entry.author.map { .string($0) } ?? .null), ("action", entry.actionName.map { .string($0) } ?? .null),
                             ("state", entry.state.map { .string($0.rawValue) } ?? .null), ("entry", entry.entry.map { .int($0) } ?? .null),
+                            ("list", entry.list.map { .string($0) } ?? .null),
                             ("changes", entry.changes.flatMap { try? JSONParser.parse($0) } ?? .null),
                         ])
                     })
@@ -76,6 +79,7 @@ enum HistoryCommands {
         let lines = entries.map { entry -> String in
             var parts = ["\(entry.version.rawValue)", entry.kind.rawValue]
             if let author = entry.author { parts.append("by \(HumanText.display(author))") }
+            if let list = entry.list, list != defaultList { parts.append("in \(HumanText.display(list))") }
             if let action = entry.actionName { parts.append(HumanText.display(action)) }
             if let state = entry.state, entry.kind != .untracked { parts.append("(\(state.rawValue))") }
             return parts.joined(separator: "  ")

@@ -11,12 +11,15 @@ enum TransferCommands {
     /// `import`'s FILE (or `-`).
     static let importSource = Argument("FILE|-")
     static let replace = Flag("--replace", help: "replace the current contents")
+    /// `export --all` and `import --all`: every list of the file, in the lists document (format 2).
+    static let all = Flag("--all", help: "every list of the file (the lists document, format 2), not only the --list list")
 
     @Sendable static func export(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
         // `-` is standard output, as `import -` is standard input.
+        let everyList = command[all]
         guard let destination = command[exportDestination], destination != "-" else {
             let store = try context.openForReading()
-            try writeDocument(of: store, to: context.write)
+            try writeExport(of: store, everyList: everyList, to: context.write)
             return .streamed
         }
         // A symbolic link is written through, to the file it points to (as the shell's `>` does); the
@@ -44,7 +47,7 @@ enum TransferCommands {
         let counts: StoreCounts
         do {
             let writer = DescriptorWriter(descriptor: descriptor)
-            counts = try writeDocument(of: store) { text in
+            counts = try writeExport(of: store, everyList: everyList) { text in
                 do { try writer.write(text) } catch let failure as DescriptorWriter.Failure {
                     throw ExportDestination.failure(failure.code, destination: destination)
                 }
@@ -75,13 +78,37 @@ enum TransferCommands {
         try withoutActuallyEscaping(write) { write in try writeDocument(scanning: store.scan, indexPaths: indexPaths, to: write) }
     }
 
+    /// The export document: of the store's list (format 1, `{"sections":[…]}`, what every version wrote), or
+    /// with `everyList` of every list of the file (format 2: `{"format":2,"lists":[{"name":…,"sections":[…]}, …]}`,
+    /// the lists in order), each list read in its own read transaction, in constant memory.
+    @discardableResult
+    static func writeExport(of store: ListStore, everyList: Bool, to write: (String) throws -> Void) throws -> StoreCounts {
+        guard everyList else { return try writeDocument(of: store, to: write) }
+        try write("{\"format\":\(listsFormat),\"lists\":[")
+        var total = StoreCounts(sections: 0, rows: 0)
+        for (index, list) in try store.lists().enumerated() {
+            let handle = try store.list(named: list.name)
+            let opening = (index == 0 ? "" : ",") + "{\"name\":" + JSONValue.string(list.name).serialized() + ",\"sections\":["
+            let counts = try withoutActuallyEscaping(write) { write in
+                try writeDocument(scanning: handle.scan, opening: opening, closing: "}", to: write)
+            }
+            total = StoreCounts(sections: total.sections + counts.sections, rows: total.rows + counts.rows)
+        }
+        try write("]}\n")
+        return total
+    }
+
+    /// The `"format"` of the lists document (`export --all`); a document without one is format 1, one list.
+    static let listsFormat = 2
+
     /// ``writeDocument(of:indexPaths:to:)`` of the state `scan` visits (`watch --json`'s first document:
     /// the state its observation starts from).
     @discardableResult
     static func writeDocument(
-        scanning scan: ((ScannedItem) throws -> Void) throws -> ListVersion, indexPaths: Bool = false, to write: @escaping (String) throws -> Void
+        scanning scan: ((ScannedItem) throws -> Void) throws -> ListVersion, indexPaths: Bool = false, opening: String = "{\"sections\":[",
+        closing: String = "}\n", to write: @escaping (String) throws -> Void
     ) throws -> StoreCounts {
-        var buffer = "{\"sections\":["
+        var buffer = opening
         var sections = 0
         var rows = 0
         var rowsInSection = 0
@@ -108,7 +135,7 @@ enum TransferCommands {
             try flushIfLarge()
         }
         let versionMember = indexPaths && version.isVersioned ? ",\"version\":\(version.rawValue)" : ""
-        buffer += (sections == 0 ? "" : "]}") + "]" + versionMember + "}\n"
+        buffer += (sections == 0 ? "" : "]}") + "]" + versionMember + closing
         try write(buffer)
         return StoreCounts(sections: sections, rows: rows)
     }
@@ -119,6 +146,7 @@ enum TransferCommands {
         let source = command[importSource]
         let name = source == "-" ? "standard input" : source
         let document = try DocumentReader.bytes(of: try source == "-" ? [UInt8](context.environment.readStandardInput()) : readFile(source, context), name: name)
+        if command[all] { return try importLists(document, name: name, command, context) }
         // The whole document is checked before the store is opened: a bad one never creates a file.
         let total = try DocumentReader.check(document, name: name).rows
         // The document is held whole, so the import can run again on a file another process created meanwhile.
@@ -152,6 +180,58 @@ enum TransferCommands {
                 json: .null)
         }
         return try mutationOutput(changes, store)
+    }
+
+    /// `import --all`: a lists document (format 2, as `export --all` writes it) loaded into the lists of
+    /// those names — made when the file has none, each else empty unless `--replace` — in one
+    /// transaction. The document is parsed whole (each list then checked as a document of its own)
+    /// before the store is opened, so its memory is a few times its size.
+    private static func importLists(_ document: [UInt8], name: String, _ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
+        func fail(_ problem: String) -> CommandFailure {
+            CommandFailure("\(name): \(problem); nothing was imported (expected {\"format\":2,\"lists\":[{\"name\":…,\"sections\":[…]}]}, as `export --all` writes it)")
+        }
+        let parsed: JSONValue
+        do { parsed = try JSONParser.parse(String(decoding: document, as: UTF8.self)) } catch let error as JSONSyntaxError {
+            throw CommandFailure("\(name) is not valid JSON: \(error.reason) at byte \(error.offset); nothing was imported")
+        }
+        guard case .object(let members) = parsed else { throw fail("the document is not a JSON object") }
+        for (key, _) in members where key != "format" && key != "lists" { throw fail("the document has an unknown member \(quoted(key)) (allowed: format, lists)") }
+        guard case .number(let format)? = parsed["format"], format == String(listsFormat) else {
+            throw fail("the document has no \"format\":\(listsFormat) (a document of one list imports without --all)")
+        }
+        guard case .array(let lists)? = parsed["lists"] else { throw fail("the document has no \"lists\" array") }
+        var names: [String] = []
+        var documents: [[UInt8]] = []
+        for (index, list) in lists.enumerated() {
+            guard case .object(let listMembers) = list, case .string(let listName)? = list["name"], let sections = list["sections"] else {
+                throw fail("lists[\(index)] is not an object with a \"name\" string and \"sections\"")
+            }
+            for (key, _) in listMembers where key != "name" && key != "sections" {
+                throw fail("lists[\(index)] has an unknown member \(quoted(key)) (allowed: name, sections)")
+            }
+            let one = Array(JSONValue.object([("sections", sections)]).serialized().utf8)
+            _ = try DocumentReader.check(one, name: "\(name), list \(quoted(listName))")
+            names.append(listName)
+            documents.append(one)
+        }
+        let counts = try context.withStoreForWriting { store -> [ListSummary] in
+            // Named here; the import checks again under the write lock (as storeNotEmpty).
+            if !command[replace], let busy = try store.lists().first(where: { names.contains($0.name) && $0.sectionCount > 0 }) {
+                throw CommandFailure(
+                    "cannot import \(name): list \(quoted(busy.name)) is not empty (\(StoreCounts(sections: busy.sectionCount, rows: busy.rowCount).text)); pass --replace to replace the lists the document names; nothing was imported"
+                )
+            }
+            try store.importLists(named: names, replacing: command[replace]) { index, importer in
+                try DocumentReader.feed(documents[index], name: "\(name), list \(quoted(names[index]))", into: importer) { _ in }
+            }
+            return try store.lists()
+        }
+        let imported = counts.filter { names.contains($0.name) }
+        return CommandOutput(
+            human: "imported " + imported.map { "\(quoted($0.name)): \(StoreCounts(sections: $0.sectionCount, rows: $0.rowCount).text)" }.joined(separator: "; "),
+            json: .object([
+                ("lists", .array(imported.map { .object([("name", .string($0.name)), ("sections", .int($0.sectionCount)), ("rows", .int($0.rowCount))]) }))
+            ]))
     }
 
     /// The contents of an import file, read within ``InputLimits`` (a FIFO or device may never end);
@@ -251,6 +331,9 @@ enum DocumentReader {
                     // The version of the state `show --json` printed: ignored, as its indexes and paths are.
                     guard case .number = try parser.value(depth: 1) else { throw fail("the document", "has a \"version\" that is not a number (it is ignored, but must be one)") }
                     return
+                }
+                if key == "format" || key == "lists" {
+                    throw CommandFailure("\(name) is a document of every list (as `export --all` writes it): import it with `liststore import --all`; nothing was imported")
                 }
                 guard key == "sections" else { throw fail("the document", "has an unknown member \(quoted(key)) (allowed: sections, version)") }
                 guard !sawSections else { throw fail("the document", "has \"sections\" twice") }

@@ -25,6 +25,30 @@ package final class Connection {
     private var statementCache: [String: Statement] = [:]
     /// The `-wal` file the connection has open, as first seen (see ``recordWALFile()``).
     var walFile: (path: String, id: FileID)?
+    /// What a layer above remembers of the file as this connection last read it, with the
+    /// ``readStamp()`` it was read under: valid while the stamp is unchanged.
+    package var memo: (stamp: ReadStamp, value: AnyObject)?
+
+    /// Identifies the state of the file this connection reads: equal stamps, both taken inside read
+    /// transactions, mean that nothing was committed in between — by another connection (SQLite's
+    /// `PRAGMA data_version`) or by this one (its total changes, which every INSERT, UPDATE and DELETE
+    /// increases, even one later rolled back).
+    package struct ReadStamp: Equatable, Sendable {
+        let dataVersion: Int64
+        let changes: Int64
+    }
+
+    /// Whether the connection is inside a transaction that has written (or holds the write lock).
+    package var isWriting: Bool { sqlite3_txn_state(handle, "main") == SQLITE_TXN_WRITE }
+
+    /// The stamp of the state this connection now reads, or nil unless it is inside a read
+    /// transaction that has started reading and has written nothing (in a write transaction the
+    /// state changes with every statement).
+    package func readStamp() throws -> ReadStamp? {
+        guard sqlite3_txn_state(handle, "main") == SQLITE_TXN_READ else { return nil }
+        guard let version = try cached("PRAGMA data_version").bind([]).first({ $0.int64(0) }) else { return nil }
+        return ReadStamp(dataVersion: version, changes: sqlite3_total_changes64(handle))
+    }
 
     /// Opens `path` with extended result codes. Nothing is written to the file by opening it.
     ///

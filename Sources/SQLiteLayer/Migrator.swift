@@ -6,12 +6,26 @@ package struct Migration: Sendable, Hashable {
     package let name: String
     /// The SQL script.
     package let sql: String
+    /// Runs in the same transaction just before the script, and `after` just after it: for what a script
+    /// cannot say because it depends on the file (another program's tables, say).
+    package var before: (@Sendable (Connection) throws -> Void)?
+    package var after: (@Sendable (Connection) throws -> Void)?
 
     /// Creates a migration from its version, name and script.
     package init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
         self.sql = sql
+    }
+
+    package static func == (lhs: Migration, rhs: Migration) -> Bool {
+        lhs.version == rhs.version && lhs.name == rhs.name && lhs.sql == rhs.sql
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(version)
+        hasher.combine(name)
+        hasher.combine(sql)
     }
 }
 
@@ -67,7 +81,9 @@ package struct Migrator: Sendable {
         if migration.version == 1 {
             try connection.executeScript("PRAGMA application_id = \(applicationID)")
         }
+        try migration.before?(connection)
         try connection.executeScript(migration.sql)
+        try migration.after?(connection)
         // PRAGMA takes no bound parameters; the version is an integer from our own table.
         try connection.executeScript("PRAGMA user_version = \(migration.version)")
     }

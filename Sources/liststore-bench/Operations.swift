@@ -74,6 +74,15 @@ struct Operation: Sendable {
     /// single-row edit then measures the edit, not the first write after opening a file (which creates
     /// its `-wal`, and costs milliseconds on a busy disk whatever the edit).
     var warmsUp = true
+    /// How many untimed runs warm up: one for an edit; three for a read, the steady state of a
+    /// screen of reads (a read connection remembers pages and blocks once it has read a state a few
+    /// times: the first reads after a commit are measured apart, `--loop read-after-commit`).
+    var warmUps: Int { readsOnly ? 3 : 1 }
+    /// For an operation that cannot simply run twice (a multi-row delete): what warms both sides up
+    /// instead, untimed, on the same connection — the rows it touches read, one row appended (which
+    /// creates the `-wal`). Nil: the warm-up is the operation itself.
+    var warmUpListStore: (@Sendable (ListStore, Target) throws -> Void)? = nil
+    var warmUpC: (@Sendable (OpaquePointer, Target) -> Int32)? = nil
 
     /// The rows a multi-row delete removes from a section of `n`: every n/1000-th, at most 1,000.
     static func scattered(_ n: Int) -> (step: Int, count: Int) {
@@ -115,7 +124,21 @@ struct Operation: Sendable {
                 let (step, count) = scattered(t.n)
                 return limit_delete_every(db, t.sectionID, Int32(step), Int32(count))
             },
-            rowsAfter: { before, n in before - scattered(n).count }, warmsUp: false),
+            rowsAfter: { before, n in before - scattered(n).count },
+            warmUpListStore: { store, t in
+                let (step, count) = scattered(t.n)
+                _ = try store.read { reader in try (0..<count).map { try reader.row(at: ListIndexPath(section: 0, row: $0 * step)) } }
+                _ = try store.insertRow("warm-up", intoSection: 0)
+            },
+            warmUpC: { db, t in
+                let (step, count) = scattered(t.n)
+                var read: Int32 = 0
+                for index in 0..<count {
+                    let code = baseline_read_page(db, t.sectionID, Int64(index * step), 1, &read)
+                    guard code == 0 else { return code }
+                }
+                return limit_insert_one(db, t.sectionID)
+            }),
         move("move head to tail") { t in (0, t.rowsPerSection - 1) },
         move("move n/4 to 3n/4") { t in (t.rowsPerSection / 4, 3 * t.rowsPerSection / 4) },
         read("read 50 rows at n/2") { t in t.middle },

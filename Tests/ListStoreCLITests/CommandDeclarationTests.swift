@@ -28,7 +28,7 @@ import Testing
         #expect(usage["batch"] == "liststore batch [FILE|-] [--as-of VERSION]")
         // Every edit command takes --as-of, declared once.
         #expect(Commands.all.filter { $0.prepare != nil }.allSatisfy { $0.option(named: "--as-of") != nil })
-        #expect(usage["import"] == "liststore import FILE|- [--replace]")
+        #expect(usage["import"] == "liststore import FILE|- [--replace] [--all]")
         #expect(usage["show"] == "liststore show [SECTION|id:N]")
         #expect(usage["watch"] == "liststore watch [--count N]")
         #expect(usage["init"] == "liststore init")

@@ -102,6 +102,7 @@ final class CLIHarness: Sendable {
     static func childEnvironment(_ overrides: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["LISTSTORE_DB"] = nil
+        environment["LISTSTORE_LIST"] = nil
         environment.merge(overrides) { $1 }
         return environment
     }

@@ -57,7 +57,7 @@ import Testing
         #expect(try Self.titles(cli) == [[]])
         let history = try cli.run(["--json", "history", "--limit", "4"])
         let text = history.stdout
-        #expect(text.contains(#"{"version":6,"kind":"hand-edit","author":null,"action":null,"state":null,"entry":null,"changes":null}"#), "\(text)")
+        #expect(text.contains(#"{"version":6,"kind":"hand-edit","author":null,"action":null,"state":null,"entry":null,"list":null,"changes":null}"#), "\(text)")
         #expect(text.contains(#""kind":"undo","author":"Notes","action":"Add Rows","state":"done""#), "\(text)")
         // The app redoes its own undo, whoever undid it.
         try app.redo()
@@ -102,7 +102,9 @@ import Testing
         try app.deleteSections(ids: [section])
         let refused = try cli.run(["redo"], process: true)
         #expect(refused.status == 1)
-        #expect(refused.stderr.hasPrefix("error: cannot redo (history entry #") && refused.stderr.contains("was deleted since; nothing was changed"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.hasPrefix("error: cannot redo (history entry #") && refused.stderr.contains("was deleted or moved to another list since; nothing was changed"),
+            "\(refused.stderr)")
         #expect(try app.sectionCount() == 0)
         try app.undo()
         #expect(try app.snapshot().sections[0].id == section)

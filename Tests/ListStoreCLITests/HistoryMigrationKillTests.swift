@@ -7,7 +7,7 @@ import Testing
 /// The migration to the undo history (schema 9, `0009_history.sql`) commits with the first write: a
 /// SIGKILL at any moment of a first write that deletes a 20,000-row section of a schema-7 file — whose
 /// rows the history copies into `liststore_history_rows` in the same transaction — leaves the file at
-/// schema 7 with every row, or at schema 8 with the section deleted and a history entry that brings it
+/// the schema before with every row, or at the latest with the section deleted and a history entry that brings it
 /// back (`liststore undo`, ids and order restored), never in between.
 @Suite struct HistoryMigrationKillTests {
     static let rows = 20_000

@@ -322,7 +322,8 @@ import Testing
     static func forgery(_ random: inout SeededGenerator) throws -> Forgery {
         let events = plausibleEvents()
         let event = events.randomElement(using: &random) ?? events[0]
-        let genuine = try JSONSerialization.jsonObject(with: Data(LogRecord.encode([event] + events.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random))).utf8))
+        let genuine = try JSONSerialization.jsonObject(
+            with: Data(LogRecord.encodeVersion2([event] + events.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random))).utf8))
         switch Int.random(in: 0..<9, using: &random) {
         case 0, 1, 2:
             // One number of a well-formed entry replaced by one no store could hold (or by another type).

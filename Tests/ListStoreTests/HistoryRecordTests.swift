@@ -38,12 +38,12 @@ import Testing
 
     @Test func theChangeLogRecordsRestoredKinds() throws {
         let events: [EditEvent] = [.sectionRestored(id: 5, index: 0), .rowsRestored(ids: [[18, 2]], section: 5, sectionIndex: 0, at: 0)]
-        let json = try LogRecord.encode(events)
+        let json = try LogRecord.encode(ListedEvents(events, list: 1))
         #expect(
             json
-                == #"{"events":[{"index":0,"kind":"section-restored","section":5},{"at":0,"ids":[[18,2]],"kind":"rows-restored","section":5,"sectionIndex":0}],"v":2}"#
+                == #"{"lists":[{"events":[{"index":0,"kind":"section-restored","section":5},{"at":0,"ids":[[18,2]],"kind":"rows-restored","section":5,"sectionIndex":0}],"list":1}],"v":3}"#
         )
-        #expect(LogRecord.decode(json) == events)
+        #expect(LogRecord.decode(json) == ListedEvents(events, list: 1))
     }
 
     @Test func aRecordChangedByHandRefusesItsUndo() throws {

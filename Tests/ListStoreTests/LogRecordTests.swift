@@ -64,19 +64,19 @@ import Testing
 
     @Test func format1RecordsDecode() {
         for fixture in Self.fixtures {
-            #expect(LogRecord.decode(fixture.format1) == [fixture.event], "\(fixture.format1)")
+            #expect(LogRecord.decode(fixture.format1) == ListedEvents([fixture.event], list: 1), "\(fixture.format1)")
         }
-        #expect(LogRecord.decode(Self.format1Transaction) == Self.fixtures.map(\.event))
-        #expect(LogRecord.decode("[]") == [])
+        #expect(LogRecord.decode(Self.format1Transaction) == ListedEvents(Self.fixtures.map(\.event), list: 1))
+        #expect(LogRecord.decode("[]") == ListedEvents([], list: 1))
     }
 
     @Test func format2IsWrittenExactlyAsDeclaredAndDecodes() throws {
         for fixture in Self.fixtures {
-            #expect(try LogRecord.encode([fixture.event]) == fixture.format2)
-            #expect(LogRecord.decode(fixture.format2) == [fixture.event], "\(fixture.format2)")
+            #expect(try LogRecord.encodeVersion2([fixture.event]) == fixture.format2)
+            #expect(LogRecord.decode(fixture.format2) == ListedEvents([fixture.event], list: 1), "\(fixture.format2)")
         }
         let all = Self.fixtures.map(\.event)
-        #expect(LogRecord.decode(try LogRecord.encode(all)) == all)
+        #expect(LogRecord.decode(try LogRecord.encodeVersion2(all)) == ListedEvents(all, list: 1))
     }
 
     @Test func recordsOfNoVersionListStoreWritesDoNotDecode() {
@@ -123,6 +123,6 @@ import Testing
         #expect(changes.updatedRows.map(\.id.rawValue) == [1])
         _ = try store.renameSection(at: 0, to: "T")
         let last = try db.scalarText("SELECT events FROM liststore_log ORDER BY seq DESC LIMIT 1")
-        #expect(last?.hasPrefix(#"{"events":[{"index":0,"kind":"section-renamed""#) == true, "\(last ?? "nil")")
+        #expect(last?.hasPrefix(#"{"lists":[{"events":[{"index":0,"kind":"section-renamed""#) == true, "\(last ?? "nil")")
     }
 }

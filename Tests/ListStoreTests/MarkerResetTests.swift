@@ -13,12 +13,12 @@ import Testing
         let hub = ObservationHub()
         let position = ObservationHub.Position(logSequence: 0, ceilings: IDCeilings(rows: 0, sections: 0), schemaVersion: 0, writerDataVersion: nil)
         let (marker, markerContinuation) = AsyncThrowingStream<ListChangeEvent, any Error>.makeStream()
-        _ = hub.subscribe(UUID(), .marker(markerContinuation), pollInterval: nil, at: position)
+        _ = hub.subscribe(UUID(), .marker(markerContinuation), list: 1, pollInterval: nil, at: position)
         let (full, fullContinuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream()
-        if withStateObserver { _ = hub.subscribe(UUID(), .state(fullContinuation), pollInterval: nil, at: position) }
+        if withStateObserver { _ = hub.subscribe(UUID(), .state(fullContinuation), list: 1, pollInterval: nil, at: position) }
         var reads = 0
         let state = ListSnapshot(sections: [])
-        try hub.publishReset {
+        try hub.publishReset { _ in
             reads += 1
             return state
         }

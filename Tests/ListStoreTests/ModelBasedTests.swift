@@ -71,7 +71,7 @@ struct ListModel {
     static func positionProblems(_ store: ListStore) throws -> [IntegrityProblem] {
         try store.withReadTransaction { db in
             var problems = try StoreDamage.orphans(db).map(\.problem)
-            let order = try SectionOrderState.read(db)
+            let order = try SectionOrderState.read(db, list: 1)
             if order.isDamaged { problems.append(IntegrityProblem("section positions run from \(order.low) to \(order.high) for \(order.count) sections")) }
             for section in try RowPositionState.damaged(db) { problems += section.problems }
             return problems

@@ -35,7 +35,7 @@ import Testing
         let objects = try connection.cached("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_autoindex%'").bind([]).map { $0.text(0) }
         #expect(
             Set(objects) == [
-                "sections", "rows", "list_rows", "sqlite_sequence",
+                "sections", "rows", "list_rows", "sqlite_sequence", "lists", "lists_logged_changes", "lists_logged_deletes",
                 "row_blocks", "row_pages", "sections_given_blocks", "sections_blocks_follow_ids", "sections_blocks_deleted",
                 "rows_counted_on_insert", "rows_counted_on_delete", "rows_counted_on_move",
                 "row_blocks_logged_changes", "row_blocks_logged_inserts", "row_blocks_logged_deletes",

@@ -160,7 +160,7 @@ import Testing
             try app.undo()
         } throws: { error in
             guard case ListStoreError.undoRefused(nil, _, false, let reason) = error else { return false }
-            return reason == "section #2, which row #5 was in, was deleted since"
+            return reason == "section #2, which row #5 was in, was deleted or moved to another list since"
         }
         #expect(try Self.state(app) == state)
         try Self.expectSound(app)

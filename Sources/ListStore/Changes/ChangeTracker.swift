@@ -118,13 +118,14 @@ struct ChangeTracker {
 
     // MARK: The change set, read against the store at the end of the transaction.
 
-    func changes(_ db: Connection) throws -> ChangeSet {
+    /// `list` is the list whose change set this is: a section or row now in another list is gone from it.
+    func changes(_ db: Connection, list: Int64) throws -> ChangeSet {
         var changes = ChangeSet()
         var gone: Set<SectionID> = []  // deleted, or replaced: their rows are not listed in before-coordinates
         var arrived: Set<SectionID> = []  // inserted, or replaced: their rows are not listed in after-coordinates
         for (id, var record) in sections {
             // Where the section is now and its title, in one look-up; nil when it is gone.
-            let stored = try db.cached("SELECT position, title FROM sections WHERE id = ?1").bind([.integer(id.rawValue)])
+            let stored = try db.cached("SELECT position, title FROM sections WHERE id = ?1 AND list_id = ?2").bind([.integer(id.rawValue), .integer(list)])
                 .first { (position: $0.int(0), title: $0.text(1)) }
             let after = stored?.position
             if record.renamed, let original = record.originalTitle, stored?.title == original { record.renamed = false }
@@ -151,15 +152,15 @@ struct ChangeTracker {
             }
         }
         // Inserted rows no later edit touched: those that still exist arrive where they are now.
-        for found in try Self.existingRows(in: insertedRuns, db) where rows[found.row.id] == nil && !arrived.contains(found.section) {
+        for found in try Self.existingRows(in: insertedRuns, list: list, db) where rows[found.row.id] == nil && !arrived.contains(found.section) {
             changes.insertedRows.append(.init(indexPath: found.path, row: found.row))
         }
         for (id, var record) in rows {
             let after: (path: ListIndexPath, section: SectionID, row: ListRow)?
             do {
-                let found = try db.location(of: id)
+                let found = try db.location(of: id, list: list)
                 after = (found.path, SectionID(rawValue: found.section), try ListReader.row(id: id.rawValue, db))
-            } catch ListStoreError.unknownRow { after = nil }
+            } catch ListStoreError.unknownRow { after = nil } catch ListStoreError.rowInAnotherList { after = nil }
             if record.updated, let original = record.original, let now = after?.row,
                 now.title == original.title && now.payload == original.payload
             {
@@ -192,7 +193,7 @@ struct ChangeTracker {
     /// The rows that exist now with an id in one of `runs`, each once, in ascending order of id, where
     /// they are and with their values (overlapping runs are merged first, so the look-ups never exceed
     /// the rows there are, whatever the runs claim).
-    private static func existingRows(in runs: [ClosedRange<Int64>], _ db: Connection) throws -> [(path: ListIndexPath, section: SectionID, row: ListRow)] {
+    private static func existingRows(in runs: [ClosedRange<Int64>], list: Int64, _ db: Connection) throws -> [(path: ListIndexPath, section: SectionID, row: ListRow)] {
         var merged: [ClosedRange<Int64>] = []
         for run in runs.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = merged.last, run.lowerBound <= last.upperBound {
@@ -205,11 +206,11 @@ struct ChangeTracker {
         let query = try db.cached(
             """
             SELECT s.position, r.position, s.id, r.id, r.title, r.payload
-            FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id BETWEEN ?1 AND ?2 ORDER BY r.id
+            FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id BETWEEN ?1 AND ?2 AND s.list_id = ?3 ORDER BY r.id
             """)
         var rows: [(section: Int, position: Int, sectionID: Int64, row: ListRow)] = []
         for run in merged {
-            try query.bind([.integer(run.lowerBound), .integer(run.upperBound)]).forEachRow {
+            try query.bind([.integer(run.lowerBound), .integer(run.upperBound), .integer(list)]).forEachRow {
                 rows.append(($0.int(0), $0.int(1), $0.int64(2), ListRow(id: RowID(rawValue: $0.int64(3)), title: $0.text(4), payload: $0.optionalText(5))))
             }
         }

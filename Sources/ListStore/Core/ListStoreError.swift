@@ -128,6 +128,22 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// a version older than the change log keeps, a change the log does not describe, a version the file
     /// never had); nothing was changed. Read the store again and redraw.
     case versionNotTranslatable(ListVersion, reason: String)
+    /// A list name that names no list in the file (``ListStore/list(named:)``); nothing was changed.
+    case unknownList(String)
+    /// A list name that another list of the file already has (names are unique, compared exactly); nothing was changed.
+    case duplicateListName(String)
+    /// A list name that cannot be stored (empty, too long, or with control characters), with the reason.
+    case invalidListName(String, reason: String)
+    /// An attempt to delete the default list (``ListStore/defaultListName``), which the store's own calls
+    /// act on and which is never deleted (rename it, or empty it, instead); nothing was changed.
+    case cannotDeleteDefaultList(String)
+    /// A row id given to a handle on one list that names a row of another list (`list`); nothing was changed.
+    /// Open that list (``ListStore/list(named:)``) to act on it, or move it with ``ListStore/moveRow(id:toList:section:at:)``.
+    case rowInAnotherList(RowID, list: String)
+    /// A section id given to a handle on one list that names a section of another list (`list`); nothing was changed.
+    case sectionInAnotherList(SectionID, list: String)
+    /// A list position outside `0..<listCount` (``ListStore/moveList(named:to:)``); nothing was changed.
+    case listIndexOutOfRange(index: Int, listCount: Int)
     /// ``ListStore/undo(by:)``: the author has no transaction left to undo in the history.
     case nothingToUndo(author: String)
     /// ``ListStore/redo(by:)``: the author has undone nothing since their last ordinary transaction.
@@ -265,6 +281,20 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
         case .versionNotTranslatable(let version, let reason):
             return
                 "cannot act on index paths as of \(version): \(reason); nothing was changed — read the store again, redraw, and act on what is drawn then"
+        case .unknownList(let name):
+            return "there is no list named \(Self.excerpt(name)) in the file; `liststore lists` shows the lists, `liststore list add NAME` adds one"
+        case .duplicateListName(let name):
+            return "a list named \(Self.excerpt(name)) already exists; choose another name"
+        case .invalidListName(let name, let reason):
+            return "invalid list name \(Self.excerpt(name)): \(reason)"
+        case .cannotDeleteDefaultList(let name):
+            return "cannot delete \(Self.excerpt(name)): it is the default list, which is never deleted; rename it or delete its sections instead"
+        case .rowInAnotherList(let id, let list):
+            return "\(id) is in list \(Self.excerpt(list)), not in this one; name that list (--list) to act on it"
+        case .sectionInAnotherList(let id, let list):
+            return "\(id) is in list \(Self.excerpt(list)), not in this one; name that list (--list) to act on it"
+        case .listIndexOutOfRange(let index, let count):
+            return "cannot put a list at \(index): the file has \(Self.countText(count, "list")), so the index must be 0…\(max(count - 1, 0))"
         case .hotJournal(let path):
             return
                 "\(path) has a rollback journal (\(path)-journal) left by an interrupted write, which reading cannot roll back; both were left untouched — open it for writing once to roll it back"

@@ -90,7 +90,7 @@ public final class AsOfTransaction {
             let source = try drawn.row(from, own: own, db)
             guard from != to else { return }
             guard DrawnPaths.isFollowable(to.row) else {
-                throw ListStoreError.rowDestinationOutOfRange(to, maxRow: try SectionRows.load(section: try drawn.section(to.section, own: own, db), db).count)
+                throw ListStoreError.rowDestinationOutOfRange(to, maxRow: try SectionRows.load(section: try drawn.section(to.section, own: own, db), list: drawn.list, db).count)
             }
             // The drop as a gap of the drawn list, before the row is taken out of it.
             let gap = to.section == from.section && to.row > from.row ? ListIndexPath(section: to.section, row: to.row + 1) : to
@@ -151,7 +151,7 @@ public final class AsOfTransaction {
     public func deleteSections(at indexes: [Int]) throws {
         try current.whileOpen {
             if let repeated = firstRepeated(indexes) { throw ListStoreError.duplicateSectionIndex(repeated) }
-            let ids = try indexes.map { SectionID(rawValue: try db.sectionID(at: try drawn.section($0, own: own, db))) }
+            let ids = try indexes.map { SectionID(rawValue: try db.sectionID(at: try drawn.section($0, own: own, db), list: drawn.list)) }
             try current.deleteSections(ids: ids)
         }
     }

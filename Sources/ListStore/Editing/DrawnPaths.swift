@@ -6,14 +6,17 @@ import SQLiteLayer
 /// does not exist (a row index past the drawn section's end) is refused with the drawn coordinates.
 struct DrawnPaths {
     let version: ListVersion
+    /// The list the paths are in: only its events move them.
+    let list: Int64
     private let logEvents: [EditEvent]
 
     /// Reads the commits after `version`; throws ``ListStoreError/versionNotTranslatable(_:reason:)``
     /// when they cannot be followed. `found` is the change log's state row as the transaction found it.
-    init(_ version: ListVersion, found: LogState, _ db: Connection) throws {
+    init(_ version: ListVersion, found: LogState, list: Int64, _ db: Connection) throws {
         self.version = version
+        self.list = list
         do {
-            logEvents = try ChangeLog.events(since: version, found: found, db)
+            logEvents = try ChangeLog.events(since: version, found: found, list: list, db)
         } catch let refusal as ChangeLog.Untranslatable {
             throw ListStoreError.versionNotTranslatable(version, reason: refusal.reason)
         }
@@ -43,9 +46,9 @@ struct DrawnPaths {
 
     /// The section drawn at `drawn`: its index now.
     func section(_ drawn: Int, own: [EditEvent], _ db: Connection) throws -> Int {
-        guard Self.isFollowable(drawn) else { throw ListStoreError.sectionIndexOutOfRange(index: drawn, sectionCount: try SectionOrder.count(db)) }
+        guard Self.isFollowable(drawn) else { throw ListStoreError.sectionIndexOutOfRange(index: drawn, sectionCount: try SectionOrder.count(db, list: list)) }
         let walk = try follow(DrawnPositions.Section(drawn, gap: false), drawn: .section(drawn), own: own) { $0.follow($1) }
-        let count = try SectionOrder.count(db)
+        let count = try SectionOrder.count(db, list: list)
         guard walk.index >= 0, walk.index < count else {
             throw ListStoreError.sectionIndexOutOfRange(index: drawn, sectionCount: count - walk.sectionsAdded)
         }
@@ -55,10 +58,10 @@ struct DrawnPaths {
     /// The gap drawn before section `drawn` (at the end for the drawn count): its index now.
     func sectionGap(_ drawn: Int, own: [EditEvent], _ db: Connection) throws -> Int {
         guard Self.isFollowable(drawn) else {
-            throw ListStoreError.sectionInsertionIndexOutOfRange(index: drawn, sectionCount: try SectionOrder.count(db))
+            throw ListStoreError.sectionInsertionIndexOutOfRange(index: drawn, sectionCount: try SectionOrder.count(db, list: list))
         }
         let walk = try follow(DrawnPositions.Section(drawn, gap: true), drawn: .section(drawn), own: own) { $0.follow($1) }
-        let count = try SectionOrder.count(db)
+        let count = try SectionOrder.count(db, list: list)
         guard walk.index >= 0, walk.index <= count else {
             throw ListStoreError.sectionInsertionIndexOutOfRange(index: drawn, sectionCount: count - walk.sectionsAdded)
         }
@@ -68,23 +71,23 @@ struct DrawnPaths {
     /// The number of sections as drawn.
     func drawnSectionCount(own: [EditEvent], _ db: Connection) throws -> Int {
         let walk = try follow(DrawnPositions.Section(0, gap: true), drawn: .section(0), own: own) { $0.follow($1) }
-        return try SectionOrder.count(db) - walk.sectionsAdded
+        return try SectionOrder.count(db, list: list) - walk.sectionsAdded
     }
 
     // MARK: Following
 
     private func followRow(_ drawn: ListIndexPath, gap: Bool, own: [EditEvent], _ db: Connection) throws -> (DrawnPositions.Row, SectionRows) {
-        let count = try SectionOrder.count(db)
+        let count = try SectionOrder.count(db, list: list)
         guard Self.isFollowable(drawn.section) else { throw ListStoreError.sectionIndexOutOfRange(index: drawn.section, sectionCount: count) }
         guard Self.isFollowable(drawn.row) else {
-            let rows = try SectionRows.load(section: try self.section(drawn.section, own: own, db), db).count
+            let rows = try SectionRows.load(section: try self.section(drawn.section, own: own, db), list: list, db).count
             throw gap ? ListStoreError.rowDestinationOutOfRange(drawn, maxRow: rows) : ListStoreError.rowIndexOutOfRange(drawn, rowCount: rows)
         }
         let walk = try follow(DrawnPositions.Row(drawn, gap: gap), drawn: .row(drawn), own: own) { $0.follow($1) }
         guard walk.section.index >= 0, walk.section.index < count else {
             throw ListStoreError.sectionIndexOutOfRange(index: drawn.section, sectionCount: count - walk.section.sectionsAdded)
         }
-        return (walk, try SectionRows.load(section: walk.section.index, db))
+        return (walk, try SectionRows.load(section: walk.section.index, list: list, db))
     }
 
     /// What was drawn, for the refusals.

@@ -77,11 +77,15 @@ public final class ListImporter {
         written.enumerated().map { ChangeSet.SectionInsertion(index: $0.offset, section: $0.element) }
     }
 
-    init(_ db: Connection, tracksChanges: Bool, sectionsReplaced: Int) throws {
+    /// The list the sections go into.
+    private let list: Int64
+
+    init(_ db: Connection, list: Int64, tracksChanges: Bool, sectionsReplaced: Int) throws {
         self.db = db
+        self.list = list
         self.tracksChanges = tracksChanges
         self.sectionsReplaced = sectionsReplaced
-        insertSection = try db.cached("INSERT INTO sections (id, position, title) VALUES (?1, ?2, ?3)")
+        insertSection = try db.cached("INSERT INTO sections (id, position, title, list_id) VALUES (?1, ?2, ?3, ?4)")
         insertRow = try db.cached("INSERT INTO rows (id, section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4, ?5)")
     }
 
@@ -93,7 +97,7 @@ public final class ListImporter {
         if let id, id.rawValue <= 0 { throw ListStoreError.invalidDocument("section id \(id.rawValue) is not a positive integer") }
         let index = sectionsWritten
         do {
-            try insertSection.bind([id.map { .integer($0.rawValue) } ?? .null, .int(index), .text(title)]).run()
+            try insertSection.bind([id.map { .integer($0.rawValue) } ?? .null, .int(index), .text(title), .integer(list)]).run()
         } catch {
             if let id, Self.isDuplicateID(error) { throw ListStoreError.duplicateSectionID(id) }
             if id == nil, largestIDGiven.sections, (error as? SQLiteError)?.isFull == true { throw ListStoreError.identifiersExhausted(table: "sections") }

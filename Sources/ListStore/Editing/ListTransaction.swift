@@ -32,10 +32,10 @@ public final class ListTransaction: ListReader {
     /// entry; nil for none. Set it anywhere inside the write's closure (or pass `actionName:` to the write).
     public var actionName: String?
 
-    init(_ db: Connection, tracksChanges: Bool = true, sizes: RowBlockSizes = .standard) {
+    init(_ db: Connection, list: Int64, tracksChanges: Bool = true, sizes: RowBlockSizes = .standard) {
         self.tracksChanges = tracksChanges
         self.sizes = sizes
-        super.init(db)
+        super.init(db, list: list)
     }
 
     /// Notes one edit's own change set and its events.
@@ -61,7 +61,7 @@ public final class ListTransaction: ListReader {
 
     /// What the change log records for this transaction.
     var logEntry: ChangeLog.Entry {
-        tracksChanges || editCount == 0 ? .edits(events) : .structure
+        tracksChanges || editCount == 0 ? .edits(ListedEvents(events, list: list)) : .structure(lists: [list])
     }
 
     /// The change set of the whole transaction; ends the transaction for further use.
@@ -71,7 +71,7 @@ public final class ListTransaction: ListReader {
         switch editCount {
         case 0: return ChangeSet()
         case 1: return firstChanges?.sorted() ?? ChangeSet()
-        default: return try tracker?.changes(db) ?? ChangeSet()
+        default: return try tracker?.changes(db, list: list) ?? ChangeSet()
         }
     }
 }
@@ -81,8 +81,8 @@ extension ListTransaction {
     /// (the transaction's own edits keep them so).
     @discardableResult
     func verifiedSectionCount() throws -> Int {
-        if sectionOrderVerified { return try SectionOrder.count(db) }
-        let count = try SectionOrder.verify(db)
+        if sectionOrderVerified { return try SectionOrder.count(db, list: list) }
+        let count = try SectionOrder.verify(db, list: list)
         sectionOrderVerified = true
         return count
     }
@@ -90,12 +90,12 @@ extension ListTransaction {
     /// Section `index`, with the checks an edit runs before using it.
     func checkedSection(at index: Int) throws -> SectionRows {
         try verifiedSectionCount()
-        return try SectionRows.load(section: index, db, sizes: sizes)
+        return try SectionRows.load(section: index, list: list, db, sizes: sizes)
     }
 
     /// The section with id `id`, with the checks an edit runs before using it.
     func checkedSection(id: SectionID) throws -> SectionRows {
         try verifiedSectionCount()
-        return try SectionRows.load(sectionID: id.rawValue, index: try db.existingSectionIndex(id), db, sizes: sizes)
+        return try SectionRows.load(sectionID: id.rawValue, index: try db.existingSectionIndex(id, list: list), db, sizes: sizes)
     }
 }

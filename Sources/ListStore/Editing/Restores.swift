@@ -38,9 +38,9 @@ extension ListTransaction {
         try validateTitle(title)
         let count = try verifiedSectionCount()
         let position = min(max(index, 0), count)
-        try SectionOrder.shift(from: position, by: 1, db)
+        try SectionOrder.shift(from: position, by: 1, db, list: list)
         do {
-            try db.run("INSERT INTO sections (id, position, title) VALUES (?1, ?2, ?3)", [.integer(id), .int(position), .text(title)])
+            try db.run("INSERT INTO sections (id, list_id, position, title) VALUES (?1, ?4, ?2, ?3)", [.integer(id), .int(position), .text(title), .integer(list)])
         } catch let error as SQLiteError where error.extendedCode == 1555 {
             throw UndoConflict("section #\(id) exists again (an import or a hand edit gave its id to another section)")
         } catch { throw db.explainingFull(error, inserting: "sections") }

@@ -65,12 +65,14 @@ extension ListTransaction {
     /// The index of row `neighbour` when it is in section `section` and is not `excluding`.
     private func rowIndex(ofNeighbour neighbour: Int64?, inSection section: Int64, excluding: Int64? = nil) throws -> Int? {
         guard let neighbour, neighbour != excluding, try values(ofRow: neighbour)?.section == section else { return nil }
-        return try db.location(of: RowID(rawValue: neighbour)).path.row
+        return try db.location(of: RowID(rawValue: neighbour), list: list).path.row
     }
 
     private func revertDelete(_ row: HistoryRow, section: Int64, index: Int, after: Int64?, before: Int64?) throws {
         if try values(ofRow: row.id) != nil { throw UndoConflict("row #\(row.id) exists again (an import or a hand edit gave its id to another row)") }
-        guard try db.sectionIndex(id: section) != nil else { throw UndoConflict("section #\(section), which row #\(row.id) was in, was deleted since") }
+        guard try db.sectionIndex(id: section, list: list) != nil else {
+            throw UndoConflict("section #\(section), which row #\(row.id) was in, was deleted or moved to another list since")
+        }
         var target = try checkedSection(id: SectionID(rawValue: section))
         let at = try rowIndex(ofNeighbour: after, inSection: section).map { $0 + 1 } ?? rowIndex(ofNeighbour: before, inSection: section) ?? min(index, target.count)
         try restoreRows([row], into: &target, at: at)
@@ -78,13 +80,15 @@ extension ListTransaction {
 
     private func revertMove(_ id: Int64, fromSection: Int64, fromIndex: Int, after: Int64?, before: Int64?) throws {
         guard let now = try values(ofRow: id) else { throw UndoConflict("row #\(id) was deleted since") }
-        guard let sectionIndex = try db.sectionIndex(id: fromSection) else { throw UndoConflict("section #\(fromSection), which row #\(id) came from, was deleted since") }
+        guard let sectionIndex = try db.sectionIndex(id: fromSection, list: list) else {
+            throw UndoConflict("section #\(fromSection), which row #\(id) came from, was deleted or moved to another list since")
+        }
         if let after, try rowIndex(ofNeighbour: after, inSection: fromSection, excluding: id) != nil {
             try moveRow(id: RowID(rawValue: id), after: RowID(rawValue: after))
         } else if let before, try rowIndex(ofNeighbour: before, inSection: fromSection, excluding: id) != nil {
             try moveRow(id: RowID(rawValue: id), before: RowID(rawValue: before))
         } else {
-            let rows = try SectionRows.locate(section: sectionIndex, db, sizes: sizes).count - (now.section == fromSection ? 1 : 0)
+            let rows = try SectionRows.locate(section: sectionIndex, list: list, db, sizes: sizes).count - (now.section == fromSection ? 1 : 0)
             try moveRow(id: RowID(rawValue: id), toSection: SectionID(rawValue: fromSection), at: min(fromIndex, max(rows, 0)))
         }
     }
@@ -122,7 +126,7 @@ extension ListTransaction {
     /// The index of section `neighbour` when it exists and is not `excluding`.
     private func sectionIndex(ofSection neighbour: Int64?, excluding: Int64? = nil) throws -> Int? {
         guard let neighbour, neighbour != excluding else { return nil }
-        return try db.sectionIndex(id: neighbour)
+        return try db.sectionIndex(id: neighbour, list: list)
     }
 
     private func revertSectionDelete(_ id: Int64, title: String, index: Int, after: Int64?, before: Int64?, rowCount: Int64, entry: Int64) throws {
@@ -144,7 +148,7 @@ extension ListTransaction {
     }
 
     private func revertSectionMove(_ id: Int64, from: Int, after: Int64?, before: Int64?) throws {
-        guard let current = try db.sectionIndex(id: id) else { throw UndoConflict("section #\(id) was deleted since") }
+        guard let current = try db.sectionIndex(id: id, list: list) else { throw UndoConflict("section #\(id) was deleted or moved to another list since") }
         let count = try verifiedSectionCount()
         let target: Int
         if let a = try sectionIndex(ofSection: after, excluding: id) {

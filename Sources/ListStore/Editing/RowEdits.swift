@@ -59,7 +59,7 @@ extension ListTransaction {
             var changes = ChangeSet()
             var inserted: [(id: RowID, section: SectionID, path: ListIndexPath)] = []
             for section in 0..<sectionCount {
-                var target = try SectionRows.load(section: section, db, sizes: sizes)
+                var target = try SectionRows.load(section: section, list: list, db, sizes: sizes)
                 let index = target.count
                 let positions = try target.insertionPositions(at: index, width: 1)
                 for position in positions {
@@ -144,7 +144,7 @@ extension ListTransaction {
             var sections: [Int: SectionRows] = [:]
             // Checked in the order given, so the error names the first bad path; then found section by section.
             for path in indexPaths {
-                let rows = try sections[path.section] ?? SectionRows.load(section: path.section, db, sizes: sizes)
+                let rows = try sections[path.section] ?? SectionRows.load(section: path.section, list: list, db, sizes: sizes)
                 sections[path.section] = rows
                 guard path.row >= 0, path.row < rows.count else { throw ListStoreError.rowIndexOutOfRange(path, rowCount: rows.count) }
             }
@@ -167,7 +167,7 @@ extension ListTransaction {
             try verifiedSectionCount()
             var sections: [Int: SectionRows] = [:]
             let doomed = try ids.map { id in
-                let (path, sectionID, place) = try db.rowPlace(of: id)
+                let (path, sectionID, place) = try db.rowPlace(of: id, list: list)
                 if sections[path.section] == nil { sections[path.section] = try SectionRows.load(sectionID: sectionID, index: path.section, db, sizes: sizes) }
                 return DoomedRow(path: path, place: place)
             }
@@ -191,7 +191,7 @@ extension ListTransaction {
     /// The checked section holding the row with `id`, and the row's place in it.
     private func place(of id: RowID) throws -> (section: SectionRows, row: RowPlace) {
         try verifiedSectionCount()
-        let (path, sectionID, place) = try db.rowPlace(of: id)
+        let (path, sectionID, place) = try db.rowPlace(of: id, list: list)
         return (try SectionRows.load(sectionID: sectionID, index: path.section, db, sizes: sizes), place)
     }
 

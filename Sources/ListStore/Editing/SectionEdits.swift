@@ -12,9 +12,9 @@ extension ListTransaction {
             guard (0...count).contains(position) else {
                 throw ListStoreError.sectionInsertionIndexOutOfRange(index: position, sectionCount: count)
             }
-            try SectionOrder.shift(from: position, by: 1, db)
+            try SectionOrder.shift(from: position, by: 1, db, list: list)
             do {
-                try db.run("INSERT INTO sections (position, title) VALUES (?1, ?2)", [.int(position), .text(title)])
+                try db.run("INSERT INTO sections (list_id, position, title) VALUES (?3, ?1, ?2)", [.int(position), .text(title), .integer(list)])
             } catch { throw db.explainingFull(error, inserting: "sections") }
             let id = SectionID(rawValue: db.lastInsertedRowID)
             try RowBlocks.createFirstExtents(ofSection: id.rawValue, db)
@@ -51,7 +51,7 @@ extension ListTransaction {
         try whileOpen {
             if let repeated = firstRepeated(indexes) { throw ListStoreError.duplicateSectionIndex(repeated) }
             try verifiedSectionCount()
-            try delete(try indexes.map { ChangeSet.SectionChange(index: $0, id: SectionID(rawValue: try db.sectionID(at: $0))) })
+            try delete(try indexes.map { ChangeSet.SectionChange(index: $0, id: SectionID(rawValue: try db.sectionID(at: $0, list: list))) })
         }
     }
 
@@ -62,7 +62,7 @@ extension ListTransaction {
             try verifiedSectionCount()
             try delete(
                 try ids.map { id in
-                    ChangeSet.SectionChange(index: try db.existingSectionIndex(id), id: id)
+                    ChangeSet.SectionChange(index: try db.existingSectionIndex(id, list: list), id: id)
                 })
         }
     }
@@ -85,7 +85,7 @@ extension ListTransaction {
         let from = section.sectionIndex
         guard from != to else { return }
         try history?.sectionMoving(section.sectionID, from: from)
-        try SectionOrder.move(section.sectionID, from: from, to: to, count: count, db)
+        try SectionOrder.move(section.sectionID, from: from, to: to, count: count, db, list: list)
         let id = SectionID(rawValue: section.sectionID)
         var changes = ChangeSet()
         changes.movedSections = [.init(from: from, to: to, id: id)]
@@ -98,7 +98,7 @@ extension ListTransaction {
         for section in doomed {
             try db.run("DELETE FROM sections WHERE id = ?1", [.integer(section.id.rawValue)])
         }
-        try SectionOrder.closeGaps(from: first, db)
+        try SectionOrder.closeGaps(from: first, db, list: list)
         var changes = ChangeSet()
         changes.deletedSections = doomed
         record(changes.sorted(), [.sectionsDeleted(doomed.map { [Int64($0.index), $0.id.rawValue] })])

@@ -1,6 +1,6 @@
 import SQLiteLayer
 
-/// The history entries in `liststore_history` (schema version 8): appending one per transaction,
+/// The history entries in `liststore_history` (schema version 9): appending one per transaction,
 /// keeping each author's last ones, finding what an author can undo or redo, and the barrier an
 /// untracked write leaves.
 enum HistoryTable {
@@ -30,24 +30,26 @@ enum HistoryTable {
 
     /// Writes the transaction's entry (nothing when it captured no step), in the transaction, before its
     /// change-log entry: `log_seq` is the sequence number that entry gets (AUTOINCREMENT's next).
-    /// An ordinary edit clears the author's redo stack; an undo or redo marks the entry it reverted.
+    /// An ordinary edit clears the author's redo stack in list `list`; an undo or redo marks the entry it reverted.
     /// Then only the author's last `limit` entries are kept.
-    static func commit(_ capture: HistoryCapture, kind: Kind, author: String, action: String?, reverts: Int64?, limit: Int, _ db: Connection) throws {
+    static func commit(_ capture: HistoryCapture, kind: Kind, author: String, list: Int64, action: String?, reverts: Int64?, limit: Int, _ db: Connection) throws {
         guard !capture.steps.isEmpty else { return }
         let record = try HistoryRecord.encode(capture.steps)
-        let values: [SQLiteValue] = [.text(author), .text(kind.rawValue), reverts.map { .integer($0) } ?? .null, .optionalText(action), .text(record)]
+        let values: [SQLiteValue] = [.text(author), .text(kind.rawValue), reverts.map { .integer($0) } ?? .null, .optionalText(action), .text(record), .integer(list)]
         if let id = capture.entryID {
             try db.cached(
-                "UPDATE liststore_history SET author = ?1, kind = ?2, reverts = ?3, action = ?4, record = ?5, log_seq = (SELECT \(StateVersion.lastSequenceSQL)) + 1 WHERE id = ?6"
+                "UPDATE liststore_history SET author = ?1, kind = ?2, reverts = ?3, action = ?4, record = ?5, list_id = ?6, log_seq = (SELECT \(StateVersion.lastSequenceSQL)) + 1 WHERE id = ?7"
             ).bind(values + [.integer(id)]).run()
         } else {
             try db.cached(
-                "INSERT INTO liststore_history (author, kind, state, reverts, action, record, log_seq) VALUES (?1, ?2, 'done', ?3, ?4, ?5, (SELECT \(StateVersion.lastSequenceSQL)) + 1)"
+                "INSERT INTO liststore_history (author, kind, state, reverts, action, record, list_id, log_seq) VALUES (?1, ?2, 'done', ?3, ?4, ?5, ?6, (SELECT \(StateVersion.lastSequenceSQL)) + 1)"
             ).bind(values).run()
         }
         switch kind {
         case .edit:
-            try db.cached("UPDATE liststore_history SET state = 'cleared' WHERE author = ?1 AND state = 'done' AND kind = 'undo'").bind([.text(author)]).run()
+            try db.cached("UPDATE liststore_history SET state = 'cleared' WHERE author = ?1 AND list_id = ?2 AND state = 'done' AND kind = 'undo'").bind([
+                .text(author), .integer(list),
+            ]).run()
         case .undo, .redo:
             if let reverts { try db.cached("UPDATE liststore_history SET state = 'undone' WHERE id = ?1").bind([.integer(reverts)]).run() }
         case .barrier:
@@ -78,21 +80,21 @@ enum HistoryTable {
 
     /// After an untracked write (no steps to undo it by): every entry still to undo or redo, by any
     /// author, is blocked, and a barrier entry says why.
-    static func barrier(author: String, action: String, limit: Int, _ db: Connection) throws {
+    static func barrier(author: String, list: Int64, action: String, limit: Int, _ db: Connection) throws {
         try db.cached("UPDATE liststore_history SET state = 'blocked' WHERE state = 'done'").bind([]).run()
         try db.cached(
-            "INSERT INTO liststore_history (author, kind, state, action, record, log_seq) VALUES (?1, 'barrier', 'blocked', ?2, '', (SELECT \(StateVersion.lastSequenceSQL)) + 1)"
-        ).bind([.text(author), .text(action)]).run()
+            "INSERT INTO liststore_history (author, list_id, kind, state, action, record, log_seq) VALUES (?1, ?3, 'barrier', 'blocked', ?2, '', (SELECT \(StateVersion.lastSequenceSQL)) + 1)"
+        ).bind([.text(author), .text(action), .integer(list)]).run()
         try prune(author: author, keeping: max(limit, 1), db)
     }
 
-    /// `author`'s entries that undo (kinds 'do' and 'redo') or redo (kind 'undo') would take back,
-    /// newest first: those still 'done', and 'blocked' ones (which refuse).
-    static func candidates(author: String, redo: Bool, _ db: Connection) throws -> [Stored] {
+    /// `author`'s entries in list `list` that undo (kinds 'do' and 'redo') or redo (kind 'undo') would
+    /// take back, newest first: those still 'done', and 'blocked' ones (which refuse).
+    static func candidates(author: String, list: Int64, redo: Bool, _ db: Connection) throws -> [Stored] {
         let kinds = redo ? "kind = 'undo'" : "kind IN ('do', 'redo')"
         return try db.cached(
-            "SELECT id, kind, state, action FROM liststore_history WHERE author = ?1 AND state IN ('done', 'blocked') AND \(kinds) ORDER BY id DESC"
-        ).bind([.text(author)]).map {
+            "SELECT id, kind, state, action FROM liststore_history WHERE author = ?1 AND list_id = ?2 AND state IN ('done', 'blocked') AND \(kinds) ORDER BY id DESC"
+        ).bind([.text(author), .integer(list)]).map {
             Stored(id: $0.int64(0), kind: Kind(rawValue: $0.text(1)) ?? .edit, state: $0.text(2), action: $0.optionalText(3))
         }
     }

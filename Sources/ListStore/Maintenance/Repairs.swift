@@ -6,12 +6,13 @@ enum Repairs {
     /// The title of the section repair puts orphaned rows into (``ListStore/recoveredSectionTitle``).
     static let recoveredSectionTitle = "Recovered rows"
 
-    /// Moves rows whose section no longer exists into a new section at the end, in the order of their
-    /// old section and position, so that reads show them again and nothing is lost.
+    /// Moves rows whose section no longer exists into a new section at the end of the default list, in
+    /// the order of their old section and position, so that reads show them again and nothing is lost.
     static func recoverOrphans(_ db: Connection) throws -> [String] {
         let orphans = try StoreDamage.orphans(db)
         guard !orphans.isEmpty else { return [] }
-        let order = try SectionOrderState.read(db)
+        let list = ListDamage.defaultList
+        let order = try SectionOrderState.read(db, list: list)
         let position: Int
         if order.count == 0 {
             position = 0
@@ -22,7 +23,7 @@ enum Repairs {
         } else {
             throw ListStoreError.corrupt("no free section position for recovered rows: section positions span the whole integer range")
         }
-        try db.run("INSERT INTO sections (position, title) VALUES (?1, ?2)", [.int(position), .text(recoveredSectionTitle)])
+        try db.run("INSERT INTO sections (list_id, position, title) VALUES (?3, ?1, ?2)", [.int(position), .text(recoveredSectionTitle), .integer(list)])
         let sectionID = db.lastInsertedRowID
         try RowBlocks.createFirstExtents(ofSection: sectionID, db)
         try db.run(
@@ -38,13 +39,23 @@ enum Repairs {
         }
     }
 
+    /// Renumbers each list's sections whose positions are not `0..<count`, keeping their order.
     static func sectionPositions(_ db: Connection) throws -> [String] {
-        let order = try SectionOrderState.read(db)
-        guard order.isDamaged else { return [] }
-        try renumber(
-            db, table: "sections", filter: "1", [], count: order.count, low: order.low, high: order.high,
-            what: "the sections")
-        return ["sections: renumbered \(order.count) sections (positions ran from \(order.low) to \(order.high))"]
+        try ListDamage.listIDs(db).compactMap { list in
+            let order = try SectionOrderState.read(db, list: list)
+            guard order.isDamaged else { return nil }
+            try renumber(
+                db, table: "sections", filter: "list_id = ?1", [.integer(list)], count: order.count, low: order.low, high: order.high,
+                what: "the sections")
+            return "sections\(try ListDamage.inList(list, db)): renumbered \(order.count) sections (positions ran from \(order.low) to \(order.high))"
+        }
+    }
+
+    /// Renumbers the lists when their positions are not `0..<count`, keeping their order.
+    static func listPositions(_ db: Connection) throws -> [String] {
+        guard let order = try ListDamage.damagedOrder(db) else { return [] }
+        try renumber(db, table: "lists", filter: "1", [], count: order.count, low: order.low, high: order.high, what: "the lists")
+        return ["lists: renumbered \(order.count) lists (positions ran from \(order.low) to \(order.high))"]
     }
 
     /// Gives every damaged section's rows fresh positions in their order and counts them into new

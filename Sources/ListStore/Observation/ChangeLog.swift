@@ -10,10 +10,11 @@ enum ChangeLog {
 
     /// What a write transaction records.
     enum Entry {
-        /// Its edits, from which an observer builds the same change set.
-        case edits([EditEvent])
-        /// Only that something changed (an import, a repair): observers read the store afresh.
-        case structure
+        /// Its edits, list by list, from which an observer builds the same change sets.
+        case edits(ListedEvents)
+        /// Only that something changed (an import, a repair) in `lists` (nil: any list): their observers
+        /// read the store afresh.
+        case structure(lists: Set<Int64>?)
     }
 
     /// One entry as stored.
@@ -26,10 +27,11 @@ enum ChangeLog {
 
     /// What an entry says, once read and checked.
     enum Reading {
-        case edits([EditEvent])
+        case edits(ListedEvents)
         case row(Int64)
         case section(Int64)
-        case structure
+        /// Lists to read afresh (nil: every list).
+        case structure(Set<Int64>?)
     }
 
     /// Marks the transaction as ListStore's own, so that the schema's triggers do not log its writes;
@@ -50,7 +52,9 @@ enum ChangeLog {
         case .edits(let events):
             let json = try LogRecord.encode(events)
             try db.run("INSERT INTO liststore_log (kind, events) VALUES ('edits', ?1)", [.text(json)])
-        case .structure:
+        case .structure(let lists?):
+            try db.run("INSERT INTO liststore_log (kind, events) VALUES ('structure', ?1)", [.text(LogRecord.encodeStructure(lists: lists))])
+        case .structure(nil):
             try db.run("INSERT INTO liststore_log (kind) VALUES ('structure')")
         }
         let sequence = db.lastInsertedRowID
@@ -89,7 +93,11 @@ enum ChangeLog {
             guard let events = LogRecord.decode(json) else {
                 return damaged("its events are not a change-log record of a version ListStore writes")
             }
-            for event in events where !event.isPlausible(limits, inserted: &inserted) {
+            let arrived = limits.arriving(rows: events.arrivedRows, sections: events.arrivedSections)
+            guard events.arrivedRows.allSatisfy(limits.isRow), events.arrivedSections.allSatisfy(limits.isSection) else {
+                return damaged("an event with an index, id or count no ListStore write of this store could have")
+            }
+            for event in events.lists.values.joined() where !event.isPlausible(arrived, inserted: &inserted) {
                 return damaged("an event with an index, id or count no ListStore write of this store could have")
             }
             return .success(.edits(events))
@@ -100,26 +108,27 @@ enum ChangeLog {
             guard let id = entry.id else { return damaged("a 'section' entry without an id") }
             return .success(.section(id))
         case "structure":
-            return .success(.structure)
+            return .success(.structure(LogRecord.decodeStructure(entry.events)))
         default:
             return damaged("kind '\(entry.kind)', which ListStore never writes")
         }
     }
 
-    /// What the entries after `sequence` mean for an observer whose state is at `sequence`: a change
-    /// set, or nil when only a fresh read of the store describes them — writes outside ListStore that
-    /// move rows or sections, entries already dropped or deleted, an entry that cannot be read or
-    /// trusted, or a state in which hand edits may have gone unlogged (``LogState``).
+    /// What the entries after `sequence` mean for the observers at `sequence`: each list's change set,
+    /// and the lists only a fresh read describes (``LoggedChanges``); nil when every list must be read
+    /// afresh — entries already dropped or deleted, an entry that cannot be read or trusted, a state in
+    /// which hand edits may have gone unlogged (``LogState``), or a write outside ListStore that moved
+    /// rows or sections (a hand edit says nothing of the list it touched).
     /// `ceilings` are the largest ids given out at `sequence`; `head` is the log as it is now, and its
-    /// last entry the change set's ``ChangeSet/version``.
-    static func changes(after sequence: Int64, ceilings: IDCeilings, head: LogHead, _ db: Connection) throws -> ChangeSet? {
+    /// last entry the change sets' ``ChangeSet/version``.
+    static func changes(after sequence: Int64, ceilings: IDCeilings, head: LogHead, _ db: Connection) throws -> LoggedChanges? {
         guard head.state == .sound else { return nil }
         let entries = try entries(after: sequence, db)
         guard isUnbroken(entries, after: sequence, upTo: head.lastSequence) else { return nil }
-        var unchanged = ChangeSet()
-        unchanged.version = ListVersion(rawValue: head.lastSequence)
-        guard !entries.isEmpty else { return unchanged }  // a commit that changed nothing ListStore shows
-        var tracker = ChangeTracker()
+        let version = ListVersion(rawValue: head.lastSequence)
+        var result = LoggedChanges(version: version)
+        guard !entries.isEmpty else { return result }  // a commit that changed nothing ListStore shows
+        var trackers: [Int64: ChangeTracker] = [:]
         // Titles and payloads changed by hand only change content, which moves nothing: they are noted
         // after the edits, at the index paths they have now, wherever they fell among the edits.
         var handRows: [Int64] = []
@@ -129,24 +138,45 @@ enum ChangeLog {
         for entry in entries {
             guard case .success(let reading) = read(entry, limits, inserted: &inserted) else { return nil }
             switch reading {
-            case .edits(let events): for event in events { tracker.apply(event) }
+            case .edits(let events):
+                for (list, listEvents) in events.lists {
+                    var tracker = trackers.removeValue(forKey: list) ?? ChangeTracker()
+                    for event in listEvents { tracker.apply(event) }
+                    trackers[list] = tracker
+                }
             case .row(let id): handRows.append(id)
             case .section(let id): handSections.append(id)
-            case .structure: return nil
+            case .structure(let lists?): result.resets.formUnion(lists)
+            case .structure(nil): return nil
             }
         }
         for id in handRows {
-            guard let location = try? db.location(of: RowID(rawValue: id)) else { continue }  // deleted since
-            tracker.rowUpdated(RowID(rawValue: id), in: SectionID(rawValue: location.section), at: location.path, from: nil)
+            guard let location = try? db.rowPlace(of: RowID(rawValue: id)), let list = try db.sectionIndexAndList(id: location.section)?.list else {
+                continue  // deleted since
+            }
+            trackers[list, default: ChangeTracker()].rowUpdated(RowID(rawValue: id), in: SectionID(rawValue: location.section), at: location.path, from: nil)
         }
         for id in handSections {
-            guard let index = try db.sectionIndex(id: id) else { continue }
-            tracker.sectionRenamed(SectionID(rawValue: id), at: index, from: nil)
+            guard let found = try db.sectionIndexAndList(id: id) else { continue }
+            trackers[found.list, default: ChangeTracker()].sectionRenamed(SectionID(rawValue: id), at: found.index, from: nil)
         }
-        var changes = try tracker.changes(db)
-        changes.version = ListVersion(rawValue: head.lastSequence)
-        return changes
+        for (list, tracker) in trackers where !result.resets.contains(list) {
+            var changes = try tracker.changes(db, list: list)
+            changes.version = version
+            result.lists[list] = changes
+        }
+        return result
     }
+}
+
+/// What the change log says happened after an observers' position: each list's change set (a list
+/// missing had none), and the lists whose observers must read afresh.
+struct LoggedChanges {
+    let version: ListVersion
+    var lists: [Int64: ChangeSet] = [:]
+    var resets: Set<Int64> = []
+
+    init(version: ListVersion) { self.version = version }
 }
 
 /// One change-log entry that cannot be trusted: what `check` reports and observers reset on.

@@ -17,6 +17,9 @@ struct LogEntryLimits {
     /// ListStore write inserted has a larger one (AUTOINCREMENT), so an entry that "inserts" an id the
     /// observer may already hold is not believed.
     let since: IDCeilings
+    /// Rows and sections that an entry moved in from another list: inserted there, yet not new.
+    private(set) var arrivedRows: Set<Int64> = []
+    private(set) var arrivedSections: Set<Int64> = []
 
     /// The limits of the store as `head` describes it, for entries written after `since` (nil: no
     /// such bound, as for `check`).
@@ -31,8 +34,17 @@ struct LogEntryLimits {
     func isIndex(_ path: ListIndexPath) -> Bool { isIndex(path.section) && isIndex(path.row) }
     func isRow(_ id: Int64) -> Bool { rowIDs.contains(id) }
     func isSection(_ id: Int64) -> Bool { sectionIDs.contains(id) }
-    func isNewRow(_ id: Int64) -> Bool { isRow(id) && id > since.rows }
-    func isNewSection(_ id: Int64) -> Bool { isSection(id) && id > since.sections }
+    func isNewRow(_ id: Int64) -> Bool { isRow(id) && (id > since.rows || arrivedRows.contains(id)) }
+    func isNewSection(_ id: Int64) -> Bool { isSection(id) && (id > since.sections || arrivedSections.contains(id)) }
+
+    /// These limits for an entry that moved `rows` and `sections` in from other lists.
+    func arriving(rows: [Int64], sections: [Int64]) -> LogEntryLimits {
+        guard !rows.isEmpty || !sections.isEmpty else { return self }
+        var limits = self
+        limits.arrivedRows = Set(rows)
+        limits.arrivedSections = Set(sections)
+        return limits
+    }
 }
 
 /// The largest row and section ids given out so far (`max(seq, max(id))` of each table: AUTOINCREMENT

@@ -4,26 +4,55 @@ import Foundation
 /// change-log record"). Every key is written here as a literal, so renaming a Swift case or label never
 /// changes the file: a change of format is a new ``version`` with a schema migration.
 ///
-/// Version 2 (schema 6 on): `{"events":[{"kind":"rows-deleted","rows":[[2,1,18,3]]}, …],"v":2}`.
+/// Version 3 (schema 8 on, several lists): `{"lists":[{"events":[event, …],"list":1}, …],"v":3}`, each
+/// list's events in that list's coordinates, with `"arrivedRows"`/`"arrivedSections"` (ids moved in from
+/// another list) when there are any; a `structure` entry's events are `{"lists":[1, …],"v":3}`, the lists it changed.
+/// Version 2 (schema 6 and 7): `{"events":[{"kind":"rows-deleted","rows":[[2,1,18,3]]}, …],"v":2}`, read
+/// as the default list's events (files before schema 8 hold one list).
 /// Version 1 (schemas 3 to 5, no version field): the shape Swift's synthesized `Codable` gave the
 /// events then, `[{"rowsDeleted":{"_0":[[2,1,18,3]]}}, …]`, still read by ``decode(_:)`` from files
 /// migrated from those versions.
 enum LogRecord {
     /// The format version ListStore writes.
-    static let version: Int64 = 2
+    static let version: Int64 = 3
+    /// The format before lists, still read.
+    static let singleListVersion: Int64 = 2
+    /// The list every record of a version before 3 belongs to: the default list, into which schema 8
+    /// moved every section.
+    static let defaultList: Int64 = 1
 
     /// The record of `events` in the current format.
-    static func encode(_ events: [EditEvent]) throws -> String {
+    static func encode(_ events: ListedEvents) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(Listed(events)), as: UTF8.self)
+    }
+
+    /// The events of a record of any version ListStore wrote; nil when `json` is none (damaged or forged).
+    static func decode(_ json: String) -> ListedEvents? {
+        let data = Data(json.utf8)
+        if let listed = try? JSONDecoder().decode(Listed.self, from: data) { return listed.events }
+        if let single = try? JSONDecoder().decode(Current.self, from: data) { return ListedEvents(single.events, list: defaultList) }
+        return (try? JSONDecoder().decode(Legacy.self, from: data)).map { ListedEvents($0.events, list: defaultList) }
+    }
+
+    /// The record of `events` in format 2, as schemas 6 and 7 wrote it (for tests of files from then).
+    static func encodeVersion2(_ events: [EditEvent]) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(Current(events: events)), as: UTF8.self)
     }
 
-    /// The events of a record of any version ListStore wrote; nil when `json` is neither (damaged or forged).
-    static func decode(_ json: String) -> [EditEvent]? {
-        let data = Data(json.utf8)
-        if let current = try? JSONDecoder().decode(Current.self, from: data) { return current.events }
-        return (try? JSONDecoder().decode(Legacy.self, from: data))?.events
+    /// A `structure` entry's events: the lists it changed.
+    static func encodeStructure(lists: Set<Int64>) -> String {
+        "{\"lists\":[\(lists.sorted().map(String.init).joined(separator: ","))],\"v\":\(version)}"
+    }
+
+    /// The lists a `structure` entry names; nil (every list) for an entry without them (a hand edit's, an
+    /// older version's) or one that cannot be read.
+    static func decodeStructure(_ json: String?) -> Set<Int64>? {
+        guard let json, let record = try? JSONDecoder().decode(StructureRecord.self, from: Data(json.utf8)), record.v == version else { return nil }
+        return Set(record.lists)
     }
 }
 
@@ -41,9 +70,69 @@ private enum RecordError: Error {
     case unknownKind(String)
 }
 
+// MARK: Version 3
+
+/// `{"v": 3, "lists": [{"list": id, "events": [event, …]}, …], "arrivedRows": [id, …], "arrivedSections": [id, …]}`.
+private struct Listed: Codable {
+    let events: ListedEvents
+
+    init(_ events: ListedEvents) { self.events = events }
+
+    init(from decoder: any Decoder) throws {
+        let record = try decoder.container(keyedBy: Key.self)
+        let version = try record.decode(Int64.self, forKey: "v")
+        guard version == LogRecord.version else { throw RecordError.unknownVersion(version) }
+        var lists: [Int64: [EditEvent]] = [:]
+        for list in try record.decode([ListRecord].self, forKey: "lists") {
+            guard lists[list.list] == nil else { throw RecordError.unknownKind("a list twice") }
+            lists[list.list] = list.events
+        }
+        events = ListedEvents(
+            lists: lists, arrivedRows: try record.decodeIfPresent([Int64].self, forKey: "arrivedRows") ?? [],
+            arrivedSections: try record.decodeIfPresent([Int64].self, forKey: "arrivedSections") ?? [])
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var record = encoder.container(keyedBy: Key.self)
+        try record.encode(LogRecord.version, forKey: "v")
+        try record.encode(events.lists.sorted { $0.key < $1.key }.map { ListRecord(list: $0.key, events: $0.value) }, forKey: "lists")
+        if !events.arrivedRows.isEmpty { try record.encode(events.arrivedRows, forKey: "arrivedRows") }
+        if !events.arrivedSections.isEmpty { try record.encode(events.arrivedSections, forKey: "arrivedSections") }
+    }
+}
+
+/// `{"list": id, "events": [event, …]}`.
+private struct ListRecord: Codable {
+    let list: Int64
+    let events: [EditEvent]
+
+    init(list: Int64, events: [EditEvent]) {
+        self.list = list
+        self.events = events
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        list = try c.decode(Int64.self, forKey: "list")
+        events = try c.decode([Event].self, forKey: "events").map(\.event)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(list, forKey: "list")
+        try c.encode(events.map(Event.init), forKey: "events")
+    }
+}
+
+/// `{"v": 3, "lists": [id, …]}`: the lists a `structure` entry changed.
+private struct StructureRecord: Decodable {
+    let v: Int64
+    let lists: [Int64]
+}
+
 // MARK: Version 2
 
-/// `{"v": 2, "events": [event, …]}`.
+/// `{"v": 2, "events": [event, …]}`: read as the default list's events.
 private struct Current: Codable {
     let events: [EditEvent]
 
@@ -52,13 +141,13 @@ private struct Current: Codable {
     init(from decoder: any Decoder) throws {
         let record = try decoder.container(keyedBy: Key.self)
         let version = try record.decode(Int64.self, forKey: "v")
-        guard version == LogRecord.version else { throw RecordError.unknownVersion(version) }
+        guard version == LogRecord.singleListVersion else { throw RecordError.unknownVersion(version) }
         events = try record.decode([Event].self, forKey: "events").map(\.event)
     }
 
     func encode(to encoder: any Encoder) throws {
         var record = encoder.container(keyedBy: Key.self)
-        try record.encode(LogRecord.version, forKey: "v")
+        try record.encode(LogRecord.singleListVersion, forKey: "v")
         try record.encode(events.map(Event.init), forKey: "events")
     }
 }

@@ -7,7 +7,7 @@ extension ChangeLog {
         let reason: String
     }
 
-    /// The edit events of every commit after `version` up to the state `db` sees, oldest first: what
+    /// The edit events in list `list` of every commit after `version` up to the state `db` sees, oldest first: what
     /// translates an index path drawn at `version` to the one it names now. Hand edits of titles and
     /// payloads (`row` and `section` entries) move nothing and are left out. `found` is the state row as
     /// the transaction found it (a write marks it before its body runs).
@@ -17,7 +17,7 @@ extension ChangeLog {
     /// hand, one cannot be trusted, one is a `structure` entry (an import, a repair, an untracked write,
     /// a hand edit that moved, inserted or deleted rows or sections), or hand edits may have gone
     /// unlogged (``LogState``).
-    static func events(since version: ListVersion, found: LogState, _ db: Connection) throws -> [EditEvent] {
+    static func events(since version: ListVersion, found: LogState, list: Int64, _ db: Connection) throws -> [EditEvent] {
         func refuse(_ reason: String) -> Untranslatable { Untranslatable(reason: reason) }
         guard version.isVersioned else {
             throw refuse("it names no state of the change log (a snapshot built by hand, or read from a file that had no change log)")
@@ -44,8 +44,10 @@ extension ChangeLog {
             case .failure(let damage):
                 throw refuse("change-log entry \(damage.sequence) cannot be trusted (\(damage.reason))")
             case .success(.edits(let edits)):
-                events += edits
+                events += edits.events(of: list)
             case .success(.row), .success(.section):
+                break
+            case .success(.structure(let lists)) where lists.map({ !$0.contains(list) }) ?? false:
                 break
             case .success(.structure):
                 throw refuse(

@@ -53,6 +53,8 @@ final class ObservationHub: Sendable {
 
     private struct Subscriber {
         let sink: Sink
+        /// The list it observes (one hub serves every list of the file: one poller whatever their number).
+        let list: Int64
         /// How often this observer wants other connections' commits looked for; nil: only when the store
         /// writes (just before its own change set) or ``ListStore/deliverChangesFromOtherConnections()`` runs.
         let pollInterval: Duration?
@@ -140,10 +142,10 @@ final class ObservationHub: Sendable {
     /// the change log (the position every observer is at: the caller holds the delivery lock and caught
     /// the others up to it). Returns a token when a poller must start; an existing poller is woken to
     /// look at the intervals again.
-    func subscribe(_ id: UUID, _ sink: Sink, pollInterval: Duration?, at position: Position) -> UUID? {
+    func subscribe(_ id: UUID, _ sink: Sink, list: Int64, pollInterval: Duration?, at position: Position) -> UUID? {
         let token = state.withLock { state -> UUID? in
             if state.ended.remove(id) != nil { return nil }
-            state.subscribers[id] = Subscriber(sink: sink, pollInterval: pollInterval)
+            state.subscribers[id] = Subscriber(sink: sink, list: list, pollInterval: pollInterval)
             if state.position == nil { state.position = position }
             guard pollInterval != nil, state.poller == nil else { return nil }
             let token = UUID()
@@ -172,22 +174,33 @@ final class ObservationHub: Sendable {
     /// Whether the observer `id` is subscribed now.
     func isSubscribed(_ id: UUID) -> Bool { state.withLock { $0.subscribers[id] != nil } }
 
-    /// Sends `changes` to every observer. Called holding the delivery lock, so calls are in commit order.
-    func publish(_ changes: ChangeSet) {
-        guard !changes.isEmpty else { return }
-        for sink in state.withLock({ $0.subscribers.values.map(\.sink) }) { sink.send(changes) }
+    /// Sends each list's change set to that list's observers (an observer of a list not in `changes`, or
+    /// whose change set is empty, is not woken). Called holding the delivery lock, so calls are in commit order.
+    func publish(_ changes: [Int64: ChangeSet]) {
+        guard changes.values.contains(where: { !$0.isEmpty }) else { return }
+        for subscriber in state.withLock({ Array($0.subscribers.values) }) {
+            guard let listChanges = changes[subscriber.list], !listChanges.isEmpty else { continue }
+            subscriber.sink.send(listChanges)
+        }
     }
+
+    /// The lists that have observers now.
+    var observedLists: Set<Int64> { state.withLock { Set($0.subscribers.values.map(\.list)) } }
 
     /// Tells every observer (or only `id`) that the store changed in a way no change set describes (or
     /// that it asked to resynchronise): ``ListUpdate/reset(_:)`` with the state `read` gives to state
     /// observers — read only if there is one — and ``ListChangeEvent/invalidated`` to marker observers.
     /// Called holding the delivery lock.
-    func publishReset(to id: UUID? = nil, read: () throws -> ListSnapshot) throws {
-        let sinks = state.withLock { state in
-            id.map { state.subscribers[$0].map { [$0.sink] } ?? [] } ?? state.subscribers.values.map(\.sink)
+    /// `lists` limits it to those lists' observers (nil: every list); `read` reads one list's state.
+    func publishReset(to id: UUID? = nil, lists: Set<Int64>? = nil, read: (Int64) throws -> ListSnapshot) throws {
+        let subscribers = state.withLock { state in
+            id.map { state.subscribers[$0].map { [$0] } ?? [] } ?? Array(state.subscribers.values)
+        }.filter { lists?.contains($0.list) ?? true }
+        var snapshots: [Int64: ListSnapshot] = [:]
+        for subscriber in subscribers {
+            if subscriber.sink.wantsState, snapshots[subscriber.list] == nil { snapshots[subscriber.list] = try read(subscriber.list) }
         }
-        let snapshot = sinks.contains(where: \.wantsState) ? try read() : nil
-        for sink in sinks { sink.reset(snapshot) }
+        for subscriber in subscribers { subscriber.sink.reset(snapshots[subscriber.list]) }
     }
 
     /// Ends the stream of the observer `id` with `error` (its resynchronisation failed).

@@ -55,6 +55,18 @@ struct RowBlocks {
     /// The page holding index `index` (`0 <= index < total`). From the nearer end: `total` must be the
     /// sum of the page counts (``SectionRows/verify(_:)`` checks it), which makes both ends agree.
     func page(holding index: Int, total: Int) throws -> RowExtent? {
+        if let memo = try ExtentMemo.current(db) {
+            let pages = try memo.pages(ofSection: sectionID, db)
+            if index < total / 2 { return Self.ascend(pages, from: 0, to: index, end: nil) }
+            var base = total
+            for offset in pages.indices.reversed() {
+                base = base &- pages[offset].count
+                if index >= base {
+                    return RowExtent(start: pages[offset].start, end: offset + 1 < pages.count ? pages[offset + 1].start : nil, count: pages[offset].count, base: base)
+                }
+            }
+            return nil
+        }
         if index < total / 2 {
             let pages = try db.cached("SELECT start, row_count FROM row_pages WHERE section_id = ?1 ORDER BY start").bind([.integer(sectionID)])
             return try Self.ascend(pages, from: 0, to: index, end: nil)
@@ -78,6 +90,9 @@ struct RowBlocks {
 
     /// The block of `page` holding index `index`, counting from the page's first block.
     func block(holding index: Int, in page: RowExtent) throws -> RowExtent? {
+        if let memo = try ExtentMemo.current(db) {
+            return Self.ascend(try memo.blocks(ofSection: sectionID, page: page, db), from: page.base, to: index, end: page.end)
+        }
         let blocks = try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3 ORDER BY start")
             .bind([.integer(sectionID), .int(page.start), .int(page.end ?? Int.max)])
         return try Self.ascend(blocks, from: page.base, to: index, end: page.end)
@@ -100,6 +115,18 @@ struct RowBlocks {
             return true
         }
         return found.map { RowExtent(start: $0.start, end: foundEnd, count: $0.count, base: $0.base) }
+    }
+
+    /// ``ascend(_:from:to:end:)`` over `(start, count)` pairs already read.
+    private static func ascend(_ extents: [(start: Int, count: Int)], from base: Int, to index: Int, end: Int?) -> RowExtent? {
+        var base = base
+        for (offset, extent) in extents.enumerated() {
+            if index < base &+ extent.count {
+                return RowExtent(start: extent.start, end: offset + 1 < extents.count ? extents[offset + 1].start : end, count: extent.count, base: base)
+            }
+            base = base &+ extent.count
+        }
+        return nil
     }
 
     /// The section's pages in order, with their counts.
@@ -154,7 +181,17 @@ struct RowBlocks {
     /// below the first block, or past as many rows as its block counts (a hand edit made without the
     /// counting triggers), where an index would name the next block's first row.
     static func place(ofRow id: Int64, _ db: Connection) throws -> (sectionIndex: Int, sectionID: Int64, place: RowPlace)? {
-        try db.cached(
+        if !db.isWriting {
+            // A read: the row first (which starts the read transaction's reading), then the memo.
+            guard
+                let row = try db.cached("SELECT s.position, s.id, r.position FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1")
+                    .bind([.integer(id)]).first({ (sectionIndex: $0.int(0), sectionID: $0.int64(1), position: $0.int(2)) })
+            else { return nil }
+            if let memo = try ExtentMemo.current(db), let place = try RowBlocks(sectionID: row.sectionID, db: db).place(ofRow: id, at: row.position, memo) {
+                return (row.sectionIndex, row.sectionID, place)
+            }
+        }
+        return try db.cached(
             """
             SELECT s.position, s.id, r.position, b.start, b.row_count, p.start, p.row_count,
                    (SELECT min(start) FROM row_blocks WHERE section_id = s.id AND start > b.start),
@@ -179,6 +216,40 @@ struct RowBlocks {
             let block = RowExtent(start: row.int(3), end: optional(7), count: row.int(4), base: blockBase)
             return (row.int(0), row.int64(1), RowPlace(id: id, position: row.int(2), index: blockBase &+ row.int(11), block: block, page: page))
         } ?? nil
+    }
+
+    /// ``place(ofRow:_:)`` for the row `id` at `position` of this section, by the same rule, from the
+    /// memo's pages and blocks: one count of rows within the block. Nil where the memo's pages and
+    /// blocks do not lead to a block (a hand edit left the row outside them): the caller asks SQLite.
+    private func place(ofRow id: Int64, at position: Int, _ memo: ExtentMemo) throws -> RowPlace? {
+        let pages = try memo.pages(ofSection: sectionID, db)
+        // The block with the greatest start at or below the position lies in the page with the greatest
+        // start at or below it, when that page has a block there; that page is the block's page.
+        guard let pageOffset = pages.lastIndex(where: { $0.start <= position }) else { return nil }
+        let pageBase = pages[..<pageOffset].reduce(0) { $0 &+ $1.count }
+        let page = RowExtent(
+            start: pages[pageOffset].start, end: pageOffset + 1 < pages.count ? pages[pageOffset + 1].start : nil, count: pages[pageOffset].count,
+            base: pageBase)
+        let blocks = try memo.blocks(ofSection: sectionID, page: page, db)
+        guard let blockOffset = blocks.lastIndex(where: { $0.start <= position }) else { return nil }
+        let blockBase = pageBase &+ blocks[..<blockOffset].reduce(0) { $0 &+ $1.count }
+        let end: Int?
+        if blockOffset + 1 < blocks.count {
+            end = blocks[blockOffset + 1].start
+        } else if page.end == nil {
+            end = nil
+        } else {
+            end =
+                try db.cached("SELECT min(start) FROM row_blocks WHERE section_id = ?1 AND start > ?2")
+                .bind([.integer(sectionID), .int(blocks[blockOffset].start)]).first { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+        }
+        let block = RowExtent(start: blocks[blockOffset].start, end: end, count: blocks[blockOffset].count, base: blockBase)
+        let before =
+            try db.cached("SELECT count(*) FROM rows WHERE section_id = ?1 AND position >= ?2 AND position < ?3")
+            .bind([.integer(sectionID), .int(block.start), .int(position)]).first { $0.int(0) } ?? 0
+        // Past as many rows as its block counts, no index leads to it (see place(ofRow:_:)).
+        guard before < block.count else { return nil }
+        return RowPlace(id: id, position: position, index: blockBase &+ before, block: block, page: page)
     }
 
     // MARK: Counting

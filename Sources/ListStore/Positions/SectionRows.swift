@@ -15,22 +15,22 @@ struct SectionRows {
     private(set) var count: Int
     let sizes: RowBlockSizes
 
-    /// Reads section `index` and checks it (``verify(_:)``). An edit checks the section order
+    /// Reads section `index` of list `list` and checks it (``verify(_:)``). An edit checks the section order
     /// (``SectionOrder/verify(_:)``) once, before loading its sections.
-    static func load(section index: Int, _ db: Connection, sizes: RowBlockSizes = .standard) throws -> SectionRows {
-        let rows = try locate(section: index, db, sizes: sizes)
+    static func load(section index: Int, list: Int64, _ db: Connection, sizes: RowBlockSizes = .standard) throws -> SectionRows {
+        let rows = try locate(section: index, list: list, db, sizes: sizes)
         try rows.verify(db)
         return rows
     }
 
     /// Reads section `index` — the section whose stored position is `index`, the one reads show at that
     /// index — without checking its blocks: enough for reads that must keep working on a damaged file.
-    static func locate(section index: Int, _ db: Connection, sizes: RowBlockSizes = .standard) throws -> SectionRows {
+    static func locate(section index: Int, list: Int64, _ db: Connection, sizes: RowBlockSizes = .standard) throws -> SectionRows {
         guard index >= 0,
-            let found = try db.cached("SELECT id, row_count FROM sections WHERE position = ?1")
-                .bind([.int(index)]).first({ (id: $0.int64(0), count: $0.int(1)) })
+            let found = try db.cached("SELECT id, row_count FROM sections WHERE list_id = ?2 AND position = ?1")
+                .bind([.int(index), .integer(list)]).first({ (id: $0.int64(0), count: $0.int(1)) })
         else {
-            throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
+            throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db, list: list))
         }
         return SectionRows(sectionID: found.id, sectionIndex: index, count: found.count, sizes: sizes, db: db)
     }
@@ -51,6 +51,8 @@ struct SectionRows {
     /// see (counts moved between blocks or pages) leaves reads and edits agreeing all the same: both
     /// find rows through the same counts (``Addressing``), and `check` finds it.
     func verify(_ db: Connection) throws {
+        let memo = try ExtentMemo.current(db)
+        if let memo, memo.verified[sectionID] == count { return }
         let found = try db.cached(
             """
             SELECT (SELECT count(*) FROM row_blocks WHERE section_id = ?1 AND start = ?2),
@@ -67,6 +69,7 @@ struct SectionRows {
         else {
             throw ListStoreError.positionsDamaged(section: sectionIndex)
         }
+        memo?.verified[sectionID] = count
     }
 
     private var blocks: RowBlocks { RowBlocks(sectionID: sectionID, db: db) }
@@ -86,16 +89,22 @@ struct SectionRows {
     /// The row at `index`, with its block and page, or `rowIndexOutOfRange`. An index within the count
     /// that the counts do not lead to a row means the blocks were damaged by hand: `positionsDamaged`.
     func place(at index: Int) throws -> RowPlace {
+        let (block, page) = try extents(at: index)
+        guard let row = try blocks.row(at: index, in: block) else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
+        return RowPlace(id: row.id, position: row.position, index: index, block: block, page: page)
+    }
+
+    /// The block and page the counts lead index `index` to (the row itself is the `index - base`-th
+    /// of the block's range), or `rowIndexOutOfRange`; `positionsDamaged` where the counts lead nowhere.
+    func extents(at index: Int) throws -> (block: RowExtent, page: RowExtent) {
         guard index >= 0, index < count else {
             throw ListStoreError.rowIndexOutOfRange(ListIndexPath(section: sectionIndex, row: index), rowCount: count)
         }
         let blocks = self.blocks
-        guard let page = try blocks.page(holding: index, total: count), let block = try blocks.block(holding: index, in: page),
-            let row = try blocks.row(at: index, in: block)
-        else {
+        guard let page = try blocks.page(holding: index, total: count), let block = try blocks.block(holding: index, in: page) else {
             throw ListStoreError.positionsDamaged(section: sectionIndex)
         }
-        return RowPlace(id: row.id, position: row.position, index: index, block: block, page: page)
+        return (block, page)
     }
 
     /// The rows at `indexes` (any order, no repeats), found in one pass over the section's pages and the

@@ -10,9 +10,14 @@ import SQLiteLayer
 /// ``ListStoreError/transactionFinished``.
 public class ListReader {
     let db: Connection
+    /// The list this reader reads (``ListStore/list(named:)``; the default list's id is 1).
+    let list: Int64
     private let scope = HandleScope()
 
-    init(_ db: Connection) { self.db = db }
+    init(_ db: Connection, list: Int64) {
+        self.db = db
+        self.list = list
+    }
 
     /// Runs `body` if the reader's closure has not returned yet. A SQLite failure becomes the
     /// ``ListStoreError`` the store's own calls throw (a full disk is `.full`, whoever catches it).
@@ -28,23 +33,23 @@ public class ListReader {
 
     /// The number of sections.
     public func sectionCount() throws -> Int {
-        try whileOpen { try SectionOrder.count(db) }
+        try whileOpen { try SectionOrder.count(db, list: list) }
     }
 
     /// The sections in display order, with their row counts. The position of a section in the array
     /// is its index. Throws `sectionOrderDamaged` when hand edits broke the section order, as edits do.
     public func sections() throws -> [ListSection] {
         try whileOpen {
-            try SectionOrder.verify(db)
-            return try db.cached("SELECT id, title, row_count FROM sections ORDER BY position").bind([]).map(Self.section)
+            try SectionOrder.verify(db, list: list)
+            return try db.cached("SELECT id, title, row_count FROM sections WHERE list_id = ?1 ORDER BY position").bind([.integer(list)]).map(Self.section)
         }
     }
 
     /// The section at `index`.
     public func section(at index: Int) throws -> ListSection {
         try whileOpen {
-            try SectionOrder.verify(db)
-            return try section(id: SectionID(rawValue: try SectionRows.locate(section: index, db).sectionID))
+            try SectionOrder.verify(db, list: list)
+            return try section(id: SectionID(rawValue: try SectionRows.locate(section: index, list: list, db).sectionID))
         }
     }
 
@@ -55,18 +60,19 @@ public class ListReader {
                 let section = try db.cached("SELECT id, title, row_count FROM sections WHERE id = ?1").bind([.integer(id.rawValue)])
                     .first(Self.section)
             else { throw ListStoreError.unknownSection(id) }
+            _ = try db.existingSectionIndex(id, list: list)
             return section
         }
     }
 
     /// The current index of the section with id `id`, or nil when it no longer exists.
     public func index(of id: SectionID) throws -> Int? {
-        try whileOpen { try db.sectionIndex(id: id.rawValue) }
+        try whileOpen { try db.sectionIndex(id: id.rawValue, list: list) }
     }
 
     /// The number of rows in all sections (from the sections' counts, not a scan of the rows).
     public func totalRowCount() throws -> Int {
-        try whileOpen { try db.scalarInt("SELECT coalesce(sum(row_count), 0) FROM sections") ?? 0 }
+        try whileOpen { try db.scalarInt("SELECT coalesce(sum(row_count), 0) FROM sections WHERE list_id = ?1", [.integer(list)]) ?? 0 }
     }
 
     /// The number of rows in section `section`.
@@ -90,15 +96,22 @@ public class ListReader {
         }
     }
 
-    /// The row with `id`, wherever it is now.
+    /// The row with `id`, wherever it is now in this list (a row of another list throws
+    /// ``ListStoreError/rowInAnotherList(_:list:)``).
     public func row(id: RowID) throws -> ListRow {
-        try whileOpen { try Self.row(id: id.rawValue, db) }
+        try whileOpen {
+            let row = try Self.row(id: id.rawValue, db)
+            if let section = try db.cached("SELECT section_id FROM rows WHERE id = ?1").bind([.integer(id.rawValue)]).first({ $0.int64(0) }) {
+                try db.requireSection(section, ofRow: id, inList: list)
+            }
+            return row
+        }
     }
 
-    /// The current index path of the row with `id`, or nil when it no longer exists.
+    /// The current index path of the row with `id`, or nil when it no longer exists (or is in another list).
     public func indexPath(of id: RowID) throws -> ListIndexPath? {
         try whileOpen {
-            do { return try db.location(of: id).path } catch ListStoreError.unknownRow { return nil }
+            do { return try db.location(of: id, list: list).path } catch ListStoreError.unknownRow { return nil } catch ListStoreError.rowInAnotherList { return nil }
         }
     }
 
@@ -107,8 +120,8 @@ public class ListReader {
     /// edits refuse it; ``ListStore/scan(_:)`` still reads it.
     public func snapshot() throws -> ListSnapshot {
         try whileOpen {
-            try SectionOrder.verify(db)
-            return try Self.snapshot(db, checked: true)
+            try SectionOrder.verify(db, list: list)
+            return try Self.snapshot(db, list: list, checked: true)
         }
     }
 
@@ -127,8 +140,8 @@ public class ListReader {
     /// The section with id `id` with all of its rows, wherever it is now.
     public func snapshot(ofSection id: SectionID) throws -> SectionSnapshot {
         try whileOpen {
-            try SectionOrder.verify(db)
-            guard let index = try index(of: id) else { throw ListStoreError.unknownSection(id) }
+            try SectionOrder.verify(db, list: list)
+            let index = try db.existingSectionIndex(id, list: list)
             return try snapshot(of: try SectionRows.load(sectionID: id.rawValue, index: index, db))
         }
     }
@@ -138,31 +151,35 @@ public class ListReader {
     /// Section `index`, with the checks an edit runs before using it: the section order and the
     /// section's row positions (three index look-ups).
     private func checkedSection(_ index: Int) throws -> SectionRows {
-        try SectionOrder.verify(db)
-        return try SectionRows.load(section: index, db)
+        try SectionOrder.verify(db, list: list)
+        return try SectionRows.load(section: index, list: list, db)
     }
 
     private func rows(of section: SectionRows, range: Range<Int>?) throws -> [ListRow] {
         let lower = max(range?.lowerBound ?? 0, 0)
         let upper = min(range?.upperBound ?? section.count, section.count)
         guard lower < upper else { return [] }
-        let first = try section.place(at: lower)
+        // The row at `lower` is the (lower - base)-th of its block's range: one statement steps to it
+        // and reads the page from there.
+        let (block, _) = try section.extents(at: lower)
         var result: [ListRow] = []
         var positions: [Int] = []
         result.reserveCapacity(upper - lower)
         positions.reserveCapacity(upper - lower)
-        try db.cached("SELECT id, title, payload, position FROM rows WHERE section_id = ?1 AND position >= ?2 ORDER BY position LIMIT ?3")
-            .bind([.integer(section.sectionID), .int(first.position), .int(upper - lower)]).forEachRow { statement in
+        try db.cached("SELECT id, title, payload, position FROM rows WHERE section_id = ?1 AND position >= ?2 ORDER BY position LIMIT ?3 OFFSET ?4")
+            .bind([.integer(section.sectionID), .int(block.start), .int(upper - lower), .int(lower &- block.base)]).forEachRow { statement in
                 result.append(Self.row(statement))
                 positions.append(statement.int(3))
             }
-        guard result.count == upper - lower, let last = positions.last else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }
+        guard result.count == upper - lower, let first = positions.first, let last = positions.last, block.holds(first) else {
+            throw ListStoreError.positionsDamaged(section: section.sectionIndex)
+        }
         // The rows read in order are the rows at lower..<upper only if every block they cross holds the
         // rows it counts: check the blocks that start among them (one range of the blocks' index).
-        var expectedInBlock = first.block.count - (lower - first.block.base)
+        var expectedInBlock = block.count - (lower - block.base)
         var seen = 0
         var boundaries = try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start > ?2 AND start <= ?3 ORDER BY start")
-            .bind([.integer(section.sectionID), .int(first.position), .int(last)]).map { (start: $0.int(0), count: $0.int(1)) }[...]
+            .bind([.integer(section.sectionID), .int(first), .int(last)]).map { (start: $0.int(0), count: $0.int(1)) }[...]
         for position in positions {
             while let next = boundaries.first, next.start <= position {
                 guard seen == expectedInBlock else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }
@@ -181,24 +198,26 @@ public class ListReader {
         return SectionSnapshot(id: SectionID(rawValue: section.sectionID), title: title, rows: try rows(of: section, range: nil))
     }
 
-    /// Reads every section and row; the caller provides the transaction. With `checked`, throws
+    /// Reads every section and row of list `list`; the caller provides the transaction. With `checked`, throws
     /// `positionsDamaged` unless every section's blocks and pages hold exactly the rows they count (so
     /// the array positions are the indexes edits resolve); without, lists rows in position order
     /// whatever the damage.
-    static func snapshot(_ db: Connection, checked: Bool) throws -> ListSnapshot {
-        let stored = try db.cached("SELECT id, position, title, row_count FROM sections ORDER BY position").bind([])
+    static func snapshot(_ db: Connection, list: Int64, checked: Bool) throws -> ListSnapshot {
+        let stored = try db.cached("SELECT id, position, title, row_count FROM sections WHERE list_id = ?1 ORDER BY position").bind([.integer(list)])
             .map(StoredSection.init)
         var sections = stored.map { SectionSnapshot(id: SectionID(rawValue: $0.id), title: $0.title, rows: []) }
-        let slot = Dictionary(stored.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         var indexers: [Int: RowIndexer] = [:]
-        try db.cached("SELECT section_id, id, title, payload, position FROM rows ORDER BY section_id, position").bind([]).forEachRow { row in
-            guard let index = slot[row.int64(0)] else { return }
-            if checked {
-                var indexer = try indexers[index] ?? RowIndexer(sectionID: stored[index].id, db)
-                if indexer.index(ofRowAt: row.int(4)) != sections[index].rows.count { throw ListStoreError.positionsDamaged(section: index) }
-                indexers[index] = indexer
+        // Section by section through the rows' (section_id, position) index: only this list's rows are read.
+        let rows = try db.cached("SELECT id, title, payload, position FROM rows WHERE section_id = ?1 ORDER BY position")
+        for index in stored.indices {
+            try rows.bind([.integer(stored[index].id)]).forEachRow { row in
+                if checked {
+                    var indexer = try indexers[index] ?? RowIndexer(sectionID: stored[index].id, db)
+                    if indexer.index(ofRowAt: row.int(3)) != sections[index].rows.count { throw ListStoreError.positionsDamaged(section: index) }
+                    indexers[index] = indexer
+                }
+                sections[index].rows.append(ListRow(id: RowID(rawValue: row.int64(0)), title: row.text(1), payload: row.optionalText(2)))
             }
-            sections[index].rows.append(ListRow(id: RowID(rawValue: row.int64(1)), title: row.text(2), payload: row.optionalText(3)))
         }
         if checked {
             for index in stored.indices {

@@ -28,10 +28,10 @@ extension ListStore {
     public func writeReturning<T>(asOf version: ListVersion, _ body: (AsOfTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
         var value: T?
         let changes = try mutateSeeingLogState { db, found in
-            let transaction = ListTransaction(db, sizes: rowBlockSizes)
+            let transaction = ListTransaction(db, list: listID, sizes: rowBlockSizes)
             defer { transaction.close() }
             startHistory(of: transaction)
-            value = try body(AsOfTransaction(transaction, try DrawnPaths(version, found: found, db)))
+            value = try body(AsOfTransaction(transaction, try DrawnPaths(version, found: found, list: listID, db)))
             let changes = try transaction.finish()
             try recordHistory(of: transaction)
             return (changes, transaction.logEntry)
@@ -47,7 +47,7 @@ extension ListStore {
     /// write lock), translated as ``write(asOf:_:)`` translates.
     public func row(at indexPath: ListIndexPath, asOf version: ListVersion) throws -> ListRow {
         try withReadTransaction { db in
-            let paths = try DrawnPaths(version, found: try LogHead.read(db).state, db)
+            let paths = try DrawnPaths(version, found: try LogHead.read(db).state, list: listID, db)
             return try ListReader.row(id: try paths.row(indexPath, own: [], db).id.rawValue, db)
         }
     }

@@ -46,9 +46,14 @@ extension ListStore {
             // without the current schema's columns.
             guard problems.isEmpty, version == Schema.migrator.latestVersion else { return problems }
             problems += try StoreDamage.orphans(db).map(\.problem)
-            let order = try SectionOrderState.read(db)
-            if order.isDamaged {
-                problems.append(IntegrityProblem("section positions are not 0…\(order.count - 1): they run from \(order.low) to \(order.high)"))
+            problems += try ListDamage.problems(db)
+            for list in try ListDamage.listIDs(db) {
+                let order = try SectionOrderState.read(db, list: list)
+                if order.isDamaged {
+                    problems.append(
+                        IntegrityProblem(
+                            "section positions\(try ListDamage.inList(list, db)) are not 0…\(order.count - 1): they run from \(order.low) to \(order.high)"))
+                }
             }
             problems += try OrphanExtents.problems(db)
             for section in try RowPositionState.damaged(db) { problems += section.problems }

@@ -32,7 +32,8 @@ extension ListStore {
         return try open(at: path, mode: mode, busyTimeout: busyTimeout, author: author, historyLimit: historyLimit)
     }
 
-    /// Takes back this store's ``author``'s last transaction not yet undone, as a new transaction with an
+    /// Takes back this store's ``author``'s last transaction in this store's list not yet undone (undo is
+    /// per author and list: a handle from ``list(named:)`` undoes its own list's), as a new transaction with an
     /// ordinary change set (observers and other processes see it like any edit): deleted rows and
     /// sections come back with their ids, titles, payloads and places; inserted ones go; moved ones go
     /// back next to their old neighbours; titles and payloads get their old values. Edits by other
@@ -41,7 +42,8 @@ extension ListStore {
     /// Throws ``ListStoreError/nothingToUndo(author:)`` when there is none, and
     /// ``ListStoreError/undoRefused(action:entry:redo:reason:)`` when it is no longer possible — a
     /// section it needs was deleted, a row it changed was changed again by someone else, an import or
-    /// untracked write came after it; nothing is changed then. A transaction whose every change others
+    /// untracked write came after it, a row or section it needs was moved to another list (moves between
+    /// lists and changes of the lists themselves are not in the history); nothing is changed then. A transaction whose every change others
     /// already took back has nothing to undo and is passed over for the one before it.
     @discardableResult
     public func undo() throws -> ChangeSet { try undo(by: author) }
@@ -65,7 +67,7 @@ extension ListStore {
     public func nextUndo(by author: String? = nil, redo: Bool = false) throws -> HistoryEntry? {
         let author = try HistoryNames.checkedAuthor(author ?? self.author)
         return try withReadTransaction { db in
-            guard let first = try HistoryTable.candidates(author: author, redo: redo, db).first else { return nil }
+            guard let first = try HistoryTable.candidates(author: author, list: listID, redo: redo, db).first else { return nil }
             return try HistoryListing.entries(limit: 1, upTo: first.id, db).first
         }
     }
@@ -93,18 +95,18 @@ extension ListStore {
         guard transaction.tracksChanges else { return try recordUntrackedWrite("untracked write", transaction.db) }
         guard let capture = transaction.history else { return }
         let action = try HistoryNames.checkedAction(transaction.actionName)
-        try HistoryTable.commit(capture, kind: .edit, author: author, action: action, reverts: nil, limit: historyLimit, transaction.db)
+        try HistoryTable.commit(capture, kind: .edit, author: author, list: transaction.list, action: action, reverts: nil, limit: historyLimit, transaction.db)
     }
 
     /// After a write no history entry can describe: nothing before it can be undone any more.
     func recordUntrackedWrite(_ what: String, _ db: Connection) throws {
-        try HistoryTable.barrier(author: author, action: what, limit: historyLimit, db)
+        try HistoryTable.barrier(author: author, list: listID, action: what, limit: historyLimit, db)
     }
 
     private func takeBack(redo: Bool, by author: String) throws -> ChangeSet {
         let author = try HistoryNames.checkedAuthor(author)
         return try mutate { db in
-            for candidate in try HistoryTable.candidates(author: author, redo: redo, db) {
+            for candidate in try HistoryTable.candidates(author: author, list: listID, redo: redo, db) {
                 func refused(_ reason: String) -> ListStoreError { .undoRefused(action: candidate.action, entry: candidate.id, redo: redo, reason: reason) }
                 if candidate.state == "blocked" {
                     let barrier = try HistoryTable.barrier(after: candidate.id, db)
@@ -114,17 +116,24 @@ extension ListStore {
                 guard let record = try HistoryTable.record(of: candidate.id, db), let steps = HistoryRecord.decode(record) else {
                     throw refused("its history record is not of a format ListStore writes (changed by hand)")
                 }
-                let transaction = ListTransaction(db, sizes: rowBlockSizes)
+                let transaction = ListTransaction(db, list: listID, sizes: rowBlockSizes)
                 defer { transaction.close() }
                 let capture = HistoryCapture(db)
                 transaction.history = capture
-                do { try transaction.revert(steps, entry: candidate.id) } catch let conflict as UndoConflict { throw refused(conflict.reason) }
+                do { try transaction.revert(steps, entry: candidate.id) } catch let conflict as UndoConflict {
+                    throw refused(conflict.reason)
+                } catch ListStoreError.rowInAnotherList(let row, let list) {
+                    throw refused("row #\(row.rawValue) was moved to list \(ListStoreError.excerpt(list)) since")
+                } catch ListStoreError.sectionInAnotherList(let section, let list) {
+                    throw refused("section #\(section.rawValue) was moved to list \(ListStoreError.excerpt(list)) since")
+                }
                 let changes = try transaction.finish()
                 guard transaction.editCount > 0 else {
                     try HistoryTable.markPassed(candidate.id, db)  // nothing of it is left to take back
                     continue
                 }
-                try HistoryTable.commit(capture, kind: redo ? .redo : .undo, author: author, action: candidate.action, reverts: candidate.id, limit: max(historyLimit, 1), db)
+                try HistoryTable.commit(
+                    capture, kind: redo ? .redo : .undo, author: author, list: listID, action: candidate.action, reverts: candidate.id, limit: max(historyLimit, 1), db)
                 return (changes, transaction.logEntry)
             }
             throw redo ? ListStoreError.nothingToRedo(author: author) : ListStoreError.nothingToUndo(author: author)

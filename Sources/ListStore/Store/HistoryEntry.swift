@@ -47,6 +47,9 @@ public struct HistoryEntry: Hashable, Sendable {
     public let entry: Int64?
     /// The change-log record of its edits (README, "The change-log record"), while the log keeps it.
     public let changes: String?
+    /// The name of the list its history entry edited (undo is per author and list); nil when it has no
+    /// history entry, or its list was deleted since.
+    public let list: String?
 }
 
 /// Reading the history and the change log together, newest first.
@@ -57,17 +60,17 @@ enum HistoryListing {
         var arguments: [SQLiteValue] = [.int(limit)]
         if let upTo {
             sql = """
-                SELECT h.log_seq, l.kind, h.id, h.author, h.kind, h.state, h.action, l.events
+                SELECT h.log_seq, l.kind, h.id, h.author, h.kind, h.state, h.action, l.events, (SELECT name FROM lists WHERE id = h.list_id)
                 FROM liststore_history AS h LEFT JOIN liststore_log AS l ON l.seq = h.log_seq WHERE h.id = ?2 LIMIT ?1
                 """
             arguments.append(.integer(upTo))
         } else {
             sql = """
                 SELECT * FROM (
-                    SELECT l.seq, l.kind, h.id, h.author, h.kind, h.state, h.action, l.events
+                    SELECT l.seq, l.kind, h.id, h.author, h.kind, h.state, h.action, l.events, (SELECT name FROM lists WHERE id = h.list_id)
                     FROM liststore_log AS l LEFT JOIN liststore_history AS h ON h.log_seq = l.seq
                     UNION ALL
-                    SELECT h.log_seq, NULL, h.id, h.author, h.kind, h.state, h.action, NULL FROM liststore_history AS h
+                    SELECT h.log_seq, NULL, h.id, h.author, h.kind, h.state, h.action, NULL, (SELECT name FROM lists WHERE id = h.list_id) FROM liststore_history AS h
                     WHERE NOT EXISTS (SELECT 1 FROM liststore_log WHERE seq = h.log_seq)
                 ) ORDER BY 1 DESC LIMIT ?1
                 """
@@ -86,7 +89,7 @@ enum HistoryListing {
             return HistoryEntry(
                 version: ListVersion(rawValue: row.int64(0)), kind: kind, author: row.optionalText(3), actionName: row.optionalText(6),
                 state: row.optionalText(5).flatMap(HistoryEntry.State.init(rawValue:)), entry: row.isNull(2) ? nil : row.int64(2),
-                changes: row.optionalText(7))
+                changes: row.optionalText(7), list: row.optionalText(8))
         }
     }
 }

@@ -11,22 +11,22 @@ extension ListStore {
     @discardableResult
     public func importStream(replacing: Bool = false, tracksChanges: Bool = true, _ feed: (ListImporter) throws -> Void) throws -> ChangeSet {
         try mutate { db in
-            let existing = try db.cached("SELECT position, id FROM sections ORDER BY position").bind([])
+            let existing = try db.cached("SELECT position, id FROM sections WHERE list_id = ?1 ORDER BY position").bind([.integer(listID)])
                 .map { ChangeSet.SectionChange(index: $0.int(0), id: SectionID(rawValue: $0.int64(1))) }
             if !existing.isEmpty {
                 guard replacing else { throw ListStoreError.storeNotEmpty(sectionCount: existing.count) }
-                try db.run("DELETE FROM sections")
+                try db.run("DELETE FROM sections WHERE list_id = ?1", [.integer(listID)])
             }
-            let importer = try ListImporter(db, tracksChanges: tracksChanges, sectionsReplaced: existing.count)
+            let importer = try ListImporter(db, list: listID, tracksChanges: tracksChanges, sectionsReplaced: existing.count)
             defer { importer.close() }
             try feed(importer)
             try importer.finishSection()
             try recordUntrackedWrite("import", db)
-            guard tracksChanges else { return (ChangeSet(), .structure) }
+            guard tracksChanges else { return (ChangeSet(), .structure(lists: [listID])) }
             var changes = ChangeSet()
             changes.insertedSections = importer.insertedSections
             changes.deletedSections = existing
-            return (changes.sorted(), .structure)
+            return (changes.sorted(), .structure(lists: [listID]))
         }
     }
 

@@ -73,7 +73,7 @@ extension ListStore {
         try withReadTransaction { db in
             var found: [RowID: ListIndexPath] = [:]
             for id in ids {
-                if let location = try? db.location(of: id) { found[id] = location.path }
+                if let location = try? db.location(of: id, list: listID) { found[id] = location.path }
             }
             return found
         }
@@ -85,8 +85,8 @@ extension ListStore {
     public func deleteSelection(_ selection: inout ListSelection) throws -> ChangeSet {
         let ids = selection.ids.sorted()
         let changes = try write { transaction in
-            let existing = try ids.filter { id in
-                try transaction.db.scalarInt("SELECT 1 FROM rows WHERE id = ?1", [.integer(id.rawValue)]) != nil
+            let existing = ids.filter { id in
+                (try? transaction.db.location(of: id, list: transaction.list)) != nil
             }
             try transaction.deleteRows(ids: existing)
         }

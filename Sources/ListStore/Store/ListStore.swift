@@ -31,8 +31,12 @@ public final class ListStore: Sendable {
     private let readsNeedTheWriter: Locked<Bool>
     /// How the store was opened; recognises the file again under the write lock before a migration.
     private let opener: StoreOpener
-    /// Observers of committed changes, and where they are in the change log.
-    let hub = ObservationHub()
+    /// Observers of committed changes, and where they are in the change log: one hub per file, shared by
+    /// every list handle (``list(named:)``), so one poller serves every list and observer.
+    let hub: ObservationHub
+    /// The list this handle acts on: the default list (id 1) for the store ``open(at:mode:busyTimeout:)``
+    /// returns, another for a handle from ``list(named:)``.
+    let listID: Int64
 
     /// The store's writer connection and what the store knows about it, guarded by `lock`. A connection may
     /// be used by one thread at a time: this value is reachable only through `lock.withLock`, which
@@ -67,11 +71,38 @@ public final class ListStore: Sendable {
             self.readers = ReaderPool { [opener] in try opener.openReader(immutable: immutable, holding: files) }
         }
         self.lock = Locked(ConnectionState(connection: opened.connection, migrationPending: opened.migrationPending, recognitionPending: opened.recognitionPending))
+        self.hub = ObservationHub()
+        self.listID = Self.defaultListID
+        self.owner = nil
     }
+
+    /// A handle on list `listID` sharing everything of `store`: its connections, lock, readers and hub.
+    init(sharing store: ListStore, listID: Int64) {
+        self.inspectedOlderVersion = store.inspectedOlderVersion
+        self.path = store.path
+        self.mode = store.mode
+        self.opener = store.opener
+        self.isImmutableSnapshot = store.isImmutableSnapshot
+        self.readsNeedTheWriter = store.readsNeedTheWriter
+        self.readers = store.readers
+        self.lock = store.lock
+        self.hub = store.hub
+        self.listID = listID
+        self.owner = store.owner ?? store
+    }
+
+    /// The id of the default list, which every file has (schema 8 moved every older file's sections into it).
+    static let defaultListID: Int64 = 1
+
+    /// The store a list handle came from, kept alive while the handle is (nil for that store itself).
+    private let owner: ListStore?
+    /// The store whose lifetime is the file's: itself, or the store a list handle came from. Observations
+    /// and the poller hold it (weakly), so that they outlive a handle but not the store.
+    var root: ListStore { owner ?? self }
 
     deinit {
         // Read connections first, so that the writer is the last connection and may checkpoint on close.
-        readers?.closeIdle()
+        if owner == nil { readers?.closeIdle() }
     }
 
     /// The schema version this build writes (`PRAGMA user_version` of a fully migrated file).
@@ -149,6 +180,22 @@ public final class ListStore: Sendable {
     /// A mutation whose body is also told the state of the change log's state row as the transaction
     /// found it (before marking the transaction ListStore's own put it back), for ``repair()``.
     func mutateSeeingLogState(_ body: (Connection, LogState) throws -> (changes: ChangeSet, log: ChangeLog.Entry)) throws -> ChangeSet {
+        let listID = listID
+        let all = try mutatingLists { db, state in
+            // A handle on a list deleted since (by another handle or process) edits nothing.
+            if listID != Self.defaultListID { _ = try Self.existingName(of: listID, db) }
+            let (changes, log) = try body(db, state)
+            return (changes.isEmpty ? [:] : [listID: changes], log)
+        }
+        return all.changes[listID] ?? all.unchanged
+    }
+
+    /// A mutation of any number of lists: `body` returns each list's change set (a list it did not change
+    /// left out); each list's observers get their own. Returns them, with the change set of a list the
+    /// mutation left unchanged (its version the state after the commit).
+    func mutatingLists(_ body: (Connection, LogState) throws -> (changes: [Int64: ChangeSet], log: ChangeLog.Entry)) throws -> (
+        changes: [Int64: ChangeSet], unchanged: ChangeSet
+    ) {
         guard mode == .readWrite else { throw ListStoreError.openedForReading(path: path) }
         return try locked { state in
             let connection = state.connection
@@ -156,8 +203,8 @@ public final class ListStore: Sendable {
                 let recognising = state.recognitionPending
                 var migrating = state.migrationPending
                 var logSequence: Int64?
-                var entry = ChangeLog.Entry.structure
-                var changes: ChangeSet
+                var entry = ChangeLog.Entry.structure(lists: nil)
+                var changes: [Int64: ChangeSet]
                 var unchangedVersion = ListVersion.unversioned
                 // The delivery lock, from the catch-up below until this commit's change set is published:
                 // taken once the write lock is held, so nobody's delivery waits while this write waits for it.
@@ -182,7 +229,7 @@ public final class ListStore: Sendable {
                         let (changes, log) = try body(connection, logState)
                         // SQLite may have rolled the transaction back after an error the body caught: write nothing more.
                         if connection.isAutocommit { throw ListStoreError.transactionRolledBack }
-                        if changes.isEmpty, case .edits = log, !migrating {
+                        if changes.values.allSatisfy(\.isEmpty), case .edits = log, !migrating {
                             unchangedVersion = try StateVersion.read(connection)
                             throw NothingChanged()
                         }
@@ -193,7 +240,7 @@ public final class ListStore: Sendable {
                 } catch is NothingChanged {
                     var unchanged = ChangeSet()
                     unchanged.version = unchangedVersion
-                    return unchanged
+                    return ([:], unchanged)
                 } catch let error as FileMovedError {
                     filesMoved(error.file, connection)
                     throw error
@@ -205,15 +252,21 @@ public final class ListStore: Sendable {
                 readsNeedTheWriter.withLock { $0 = false }
                 committed(&state)
                 // The state after the commit, for a change set that describes it (ListVersion).
-                if let logSequence, case .edits = entry { changes.version = ListVersion(rawValue: logSequence) }
-                if changes.isEmpty, case .structure = entry, hub.hasSubscribers {
-                    // Changed, but with no change set to tell (an untracked write): observers reload.
-                    try hub.publishReset { try connection.readTransaction { try ListReader.snapshot(connection, checked: false) } }
+                var unchanged = ChangeSet()
+                if let logSequence, case .edits = entry {
+                    for list in changes.keys { changes[list]?.version = ListVersion(rawValue: logSequence) }
+                    unchanged.version = ListVersion(rawValue: logSequence)
+                }
+                if changes.values.allSatisfy(\.isEmpty), case .structure(let lists) = entry, hub.hasSubscribers {
+                    // Changed, but with no change set to tell (an untracked write): those lists' observers reload.
+                    try hub.publishReset(lists: lists) { list in
+                        try connection.readTransaction { try ListReader.snapshot(connection, list: list, checked: false) }
+                    }
                 } else {
                     hub.publish(changes)
                 }
                 if let logSequence { hub.advance(toLogSequence: logSequence) }
-                return changes
+                return (changes, unchanged)
             }
         }
     }
@@ -318,8 +371,8 @@ public final class ListStore: Sendable {
         return try body()
     }
 
-    /// This store's entry in the thread-local storage of the thread holding its lock.
-    private var reentrancyKey: String { "ListStore.lock.\(UInt(bitPattern: ObjectIdentifier(self).hashValue))" }
+    /// This store's entry in the thread-local storage of the thread holding its lock (shared by its list handles, which share the lock).
+    private var reentrancyKey: String { "ListStore.lock.\(UInt(bitPattern: ObjectIdentifier(lock).hashValue))" }
 
     /// Before the first read of a store whose file is not yet recognised or migrated: does both through
     /// the writer connection (waiting for it this once), since read connections see the file as it is.

@@ -34,10 +34,11 @@ extension ListStore {
             }
             let before = try readSnapshot(db)
             fixes =
-                try Repairs.recoverOrphans(db) + OrphanExtents.remove(db) + Repairs.sectionPositions(db) + Repairs.rowPositions(db) + Repairs.sequences(db)
+                try ListDamage.repair(db) + Repairs.recoverOrphans(db) + OrphanExtents.remove(db) + Repairs.listPositions(db) + Repairs.sectionPositions(db)
+                + Repairs.rowPositions(db) + Repairs.sequences(db)
                 + Repairs.changeLog(db, found: logState)
             unresolved = try ValueDamage.scan(db) + IDExhaustion.problems(db)
-            return (ChangeSet.between(before, try readSnapshot(db)), .structure)
+            return (ChangeSet.between(before, try readSnapshot(db)), .structure(lists: nil))
         }
         return RepairReport(fixes: fixes, changes: changes, unresolved: unresolved)
     }

@@ -85,53 +85,63 @@ extension ListStore {
             hub.discard(id)
             return
         }
-        // Holds the store weakly until it starts: a store released meanwhile is closed at once.
-        DispatchQueue.global(qos: .userInitiated).async { [weak self] in
-            guard let self else {
+        // Holds the store weakly until it starts: a store released meanwhile is closed at once. A list
+        // handle's observation lives as long as the store it came from (the handle itself may go).
+        let listID = listID
+        DispatchQueue.global(qos: .userInitiated).async { [weak root] in
+            guard let root else {
                 sink.finish(throwing: nil)  // the hub went with the store
                 return
             }
-            do {
-                let token = try readingToDeliver { db, isWriter in
-                    try db.readTransaction {
-                        // Deliver what others committed so far to the observers there are, so that
-                        // everyone, this one included, is at the same point when it starts.
-                        try catchUpWithOtherConnections(db, isWriter: isWriter)
-                        try SectionOrder.verify(db)
-                        let snapshot: ListSnapshot?
-                        if let initialState {
-                            try initialState { visit in
-                                try Self.scanDense(db, visit)
-                                return try StateVersion.read(db)
-                            }
-                            snapshot = nil
-                        } else {
-                            snapshot = sink.wantsState ? try ListReader.snapshot(db, checked: true) : nil
+            root.begin(id, sink, list: listID, pollInterval: pollInterval, scanningInitialState: initialState)
+        }
+    }
+
+    /// ``start(_:_:pollInterval:scanningInitialState:)`` on its background thread, on the root store.
+    private func begin(
+        _ id: UUID, _ sink: ObservationHub.Sink, list listID: Int64, pollInterval: Duration?,
+        scanningInitialState initialState: (@Sendable (_ scan: ((ScannedItem) throws -> Void) throws -> ListVersion) throws -> Void)?
+    ) {
+        do {
+            let token = try readingToDeliver { db, isWriter in
+                try db.readTransaction {
+                    // Deliver what others committed so far to the observers there are, so that
+                    // everyone, this one included, is at the same point when it starts.
+                    try catchUpWithOtherConnections(db, isWriter: isWriter)
+                    try SectionOrder.verify(db, list: listID)
+                    let snapshot: ListSnapshot?
+                    if let initialState {
+                        try initialState { visit in
+                            try Self.scanDense(db, list: listID, visit)
+                            return try StateVersion.read(db)
                         }
-                        let position = try Self.position(db)
-                        // Subscribed before its first element is given, so that whatever its consumer does on
-                        // receiving it (write, ask for other connections' changes) reaches it after that element.
-                        let token = hub.subscribe(id, sink, pollInterval: pollInterval, at: position)
-                        sink.start(snapshot)
-                        return token
+                        snapshot = nil
+                    } else {
+                        snapshot = sink.wantsState ? try ListReader.snapshot(db, list: listID, checked: true) : nil
                     }
+                    let position = try Self.position(db)
+                    // Subscribed before its first element is given, so that whatever its consumer does on
+                    // receiving it (write, ask for other connections' changes) reaches it after that element.
+                    let token = hub.subscribe(id, sink, list: listID, pollInterval: pollInterval, at: position)
+                    sink.start(snapshot)
+                    return token
                 }
-                if let token { startPoller(token) }
-            } catch {
-                sink.finish(throwing: error)
-                hub.discard(id)
             }
+            if let token { startPoller(token) }
+        } catch {
+            sink.finish(throwing: error)
+            hub.discard(id)
         }
     }
 
     /// ``scanAll(_:_:)``, throwing ``ListStoreError/positionsDamaged(section:)`` where a checked snapshot
     /// would: a row not at its index, or a section whose recorded count is not its number of rows.
-    private static func scanDense(_ db: Connection, _ visit: (ScannedItem) throws -> Void) throws {
+    private static func scanDense(_ db: Connection, list: Int64, _ visit: (ScannedItem) throws -> Void) throws {
         var section: (index: Int, recorded: Int, rows: Int)?
         func finishSection() throws {
             if let section, section.rows != section.recorded { throw ListStoreError.positionsDamaged(section: section.index) }
         }
-        try scanAll(db) { item in
+        try scanAll(db, list: list) { item in
             switch item {
             case .section(let index, _, _, let rowCount):
                 try finishSection()
@@ -149,20 +159,24 @@ extension ListStore {
     /// Gives the observer `id` a fresh state (``ListUpdate/reset(_:)``, or ``ListChangeEvent/invalidated``)
     /// in its stream, in order with every other update, read on a background thread.
     func resynchronize(_ id: UUID) {
-        DispatchQueue.global(qos: .userInitiated).async { [weak self] in
-            guard let self else { return }
-            do {
-                try readingToDeliver { db, isWriter in
-                    guard hub.isSubscribed(id) else { return }  // not started yet (its start brings a state), or ended
-                    try db.readTransaction {
-                        try catchUpWithOtherConnections(db, isWriter: isWriter)
-                        try SectionOrder.verify(db)
-                        try hub.publishReset(to: id) { try ListReader.snapshot(db, checked: true) }
-                    }
+        let listID = listID
+        DispatchQueue.global(qos: .userInitiated).async { [weak root] in
+            root?.resynchronizeNow(id, list: listID)
+        }
+    }
+
+    private func resynchronizeNow(_ id: UUID, list listID: Int64) {
+        do {
+            try readingToDeliver { db, isWriter in
+                guard hub.isSubscribed(id) else { return }  // not started yet (its start brings a state), or ended
+                try db.readTransaction {
+                    try catchUpWithOtherConnections(db, isWriter: isWriter)
+                    try SectionOrder.verify(db, list: listID)
+                    try hub.publishReset(to: id) { try ListReader.snapshot(db, list: $0, checked: true) }
                 }
-            } catch {
-                hub.finish(id, throwing: error)
             }
+        } catch {
+            hub.finish(id, throwing: error)
         }
     }
 
@@ -188,8 +202,8 @@ extension ListStore {
 
     /// Starts the poller the hub asked for: it delivers other connections' commits until nobody polls.
     private func startPoller(_ token: UUID) {
-        hub.startPoller(token) { [weak self] in
-            guard let self else { return false }
+        hub.startPoller(token) { [weak root] in
+            guard let self = root else { return false }  // a list handle's poller lives as long as its store
             do {
                 try self.deliverChangesFromOtherConnections()
             } catch ListStoreError.busy {
@@ -212,9 +226,9 @@ extension ListStore {
         guard let position = hub.position else { return }
         let version = isWriter ? try Self.dataVersion(db) : nil
         if let version, version == position.writerDataVersion { return }
-        // A change set, or nil: nothing to tell, or a reset already published (inside the read, so that
-        // its state, read only for observers that want it, is the one at this position).
-        let read = { () throws -> (update: ChangeSet?, head: LogHead, reset: Bool) in
+        // Each list's change set, or nil: nothing to tell, or a reset already published (inside the read,
+        // so that its state, read only for observers that want it, is the one at this position).
+        let read = { () throws -> (update: [Int64: ChangeSet]?, head: LogHead, reset: Bool) in
             let head = try LogHead.read(db)
             if head.schemaVersion != position.schemaVersion {
                 // The triggers that log hand edits may be gone: go on only if the schema is still ours.
@@ -226,20 +240,16 @@ extension ListStore {
                     )
                 }
             } else if position.isContinued(by: head),
-                let changes = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, head: head, db)
+                let logged = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, head: head, db)
             {
-                return (changes.isEmpty ? nil : changes, head, false)
+                // Lists a structure entry names read afresh; the others get their change sets (none for a
+                // list nothing changed in: its observers are not woken).
+                if !logged.resets.isEmpty { try self.publishVerifiedReset(lists: logged.resets, db) }
+                let changed = logged.lists.filter { !$0.value.isEmpty }
+                return (changed.isEmpty ? nil : changed, head, !logged.resets.isEmpty)
             }
-            do {
-                try SectionOrder.verify(db)
-                try self.hub.publishReset { try ListReader.snapshot(db, checked: true) }
-                return (nil, head, true)
-            } catch let error as ListStoreError {
-                switch error {
-                case .positionsDamaged, .sectionOrderDamaged: throw ListStoreError.cannotObserve(path: self.path, reason: "\(error)")
-                default: throw error
-                }
-            }
+            try self.publishVerifiedReset(lists: nil, db)
+            return (nil, head, true)
         }
         let (update, head, reset) = try db.isAutocommit ? db.readTransaction(read) : read()
         if let update { hub.publish(update) }
@@ -248,6 +258,20 @@ extension ListStore {
             ObservationHub.Position(
                 logSequence: head.lastSequence, ceilings: head.ceilings, schemaVersion: head.schemaVersion,
                 writerDataVersion: version ?? (unchanged ? position.writerDataVersion : nil), counterRow: head.counterRow))
+    }
+
+    /// Gives the observers of `lists` (nil: of every list) a fresh state, each observed list's section
+    /// order and positions checked first: damage no state can show ends their observation instead.
+    private func publishVerifiedReset(lists: Set<Int64>?, _ db: Connection) throws {
+        do {
+            for list in (lists ?? hub.observedLists).intersection(hub.observedLists) { try SectionOrder.verify(db, list: list) }
+            try hub.publishReset(lists: lists) { try ListReader.snapshot(db, list: $0, checked: true) }
+        } catch let error as ListStoreError {
+            switch error {
+            case .positionsDamaged, .sectionOrderDamaged: throw ListStoreError.cannotObserve(path: path, reason: "\(error)")
+            default: throw error
+            }
+        }
     }
 
     /// Where the store is now, for an observer that starts here.

@@ -8,7 +8,7 @@ extension ListStore {
     public func read<T>(_ body: (ListReader) throws -> T) throws -> T {
         var value: T?
         try withReadTransaction { db in
-            let reader = ListReader(db)
+            let reader = ListReader(db, list: listID)
             defer { reader.close() }
             value = try body(reader)
         }
@@ -61,5 +61,5 @@ extension ListStore {
     public func snapshot(ofSection id: SectionID) throws -> SectionSnapshot { try read { try $0.snapshot(ofSection: id) } }
 
     /// Reads every section and row whatever the damage; the caller provides the transaction.
-    func readSnapshot(_ db: Connection) throws -> ListSnapshot { try ListReader.snapshot(db, checked: false) }
+    func readSnapshot(_ db: Connection) throws -> ListSnapshot { try ListReader.snapshot(db, list: listID, checked: false) }
 }

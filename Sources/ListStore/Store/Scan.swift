@@ -24,14 +24,14 @@ extension ListStore {
     @discardableResult
     public func scan(_ visit: (ScannedItem) throws -> Void) throws -> ListVersion {
         try withReadTransaction { db in
-            try Self.scanAll(db, visit)
+            try Self.scanAll(db, list: listID, visit)
             return try StateVersion.read(db)
         }
     }
 
     /// ``scan(_:)`` in the caller's read transaction.
-    static func scanAll(_ db: Connection, _ visit: (ScannedItem) throws -> Void) throws {
-        let sections = try db.cached("SELECT id, position, title, row_count FROM sections ORDER BY position").bind([])
+    static func scanAll(_ db: Connection, list: Int64, _ visit: (ScannedItem) throws -> Void) throws {
+        let sections = try db.cached("SELECT id, position, title, row_count FROM sections WHERE list_id = ?1 ORDER BY position").bind([.integer(list)])
             .map(StoredSection.init)
         for section in sections { try Self.scan(section, db, visit) }
     }
@@ -39,12 +39,12 @@ extension ListStore {
     /// Visits section `index` (the section an edit given that index acts on) and its rows, like ``scan(_:)``.
     public func scan(section index: Int, _ visit: (ScannedItem) throws -> Void) throws {
         try withReadTransaction { db in
-            let located = try SectionRows.locate(section: index, db)
+            let located = try SectionRows.locate(section: index, list: listID, db)
             guard
                 let section = try db.cached("SELECT id, position, title, row_count FROM sections WHERE id = ?1")
                     .bind([.integer(located.sectionID)]).first(StoredSection.init)
             else {
-                throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db))
+                throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db, list: listID))
             }
             try Self.scan(section, db, visit)
         }

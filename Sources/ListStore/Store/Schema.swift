@@ -8,7 +8,13 @@ enum Schema {
 
     /// The migrations compiled into the binary; the version is the file name's number.
     static let migrations: [Migration] = MigrationFiles.all.map { file in
-        Migration(version: Int(file.name.prefix { $0.isNumber }) ?? 0, name: file.name, sql: String(decoding: file.bytes, as: UTF8.self))
+        var migration = Migration(version: Int(file.name.prefix { $0.isNumber }) ?? 0, name: file.name, sql: String(decoding: file.bytes, as: UTF8.self))
+        if migration.version == 8 {
+            // 0008 rebuilds `sections`: other programs' foreign keys into it are parked too (see ListsMigration).
+            migration.before = { try ListsMigration.parkForeignReferences($0) }
+            migration.after = { try ListsMigration.parkForeignReferences($0) }
+        }
+        return migration
     }
 
     static let migrator = Migrator(migrations: migrations, applicationID: applicationID)

@@ -50,7 +50,7 @@ extension ListStore {
     private func transaction<T>(tracksChanges: Bool, _ body: (ListTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
         var value: T?
         let changes = try mutate { db in
-            let transaction = ListTransaction(db, tracksChanges: tracksChanges, sizes: rowBlockSizes)
+            let transaction = ListTransaction(db, list: listID, tracksChanges: tracksChanges, sizes: rowBlockSizes)
             defer { transaction.close() }
             startHistory(of: transaction)
             value = try body(transaction)

@@ -40,12 +40,13 @@ final class LiveUpdates: Sendable {
     private let events = Queue()
     private let task = Locked<Task<Void, Never>?>(nil)
 
-    /// Starts observing the database at `path`.
-    init(path: String) {
+    /// Starts observing the list named `list` (nil: the default list) of the database at `path`.
+    init(path: String, list: String? = nil) {
         let started = Task.detached { [events] in
             let observed: ListStore
             do {
-                observed = try ListStore.open(at: path, mode: .readOnly)
+                let opened = try ListStore.open(at: path, mode: .readOnly)
+                observed = try list.map { try opened.list(named: $0) } ?? opened
             } catch {
                 events.append(.ended("live updates are off: \(CLIAdvice.message(for: error))"))
                 return

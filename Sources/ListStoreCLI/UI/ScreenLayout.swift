@@ -75,6 +75,8 @@ enum ScreenLayout {
     static func statusLine(_ controller: UIController, columns: Int) -> ScreenLine {
         let model = controller.model
         var counts = "\(plural(model.sections.count, "section")) · \(plural(model.totalRows, "row"))"
+        // With several lists in the file, the shown list's name leads (`l`/`L` switch).
+        if !controller.listNames.isEmpty { counts = "[\(visible(controller.listName))] " + counts }
         if !model.ticks.isEmpty { counts += " · \(model.ticks.count) ticked" }
         var text = counts
         var style = ScreenLine.Style.status

@@ -24,7 +24,8 @@ enum UICommand {
             let terminal = try Terminal()
             defer { terminal.restore() }
             let controller = try UIController(store: store, height: ScreenLayout.listHeight(terminalHeight: terminal.size.height))
-            let live = LiveUpdates(path: path)
+            var live = LiveUpdates(path: path, list: try store.listName())
+            var observedList = try store.listName()
             defer { live.stop() }
             var size = terminal.size
             var dirty = true
@@ -51,6 +52,12 @@ enum UICommand {
                         size = (0, 0)  // read again at the top of the loop
                     } else {
                         controller.handle(key)
+                        if controller.listName != observedList {
+                            // Another list shown (`l`/`L`): observe that one.
+                            live.stop()
+                            observedList = controller.listName
+                            live = LiveUpdates(path: path, list: observedList)
+                        }
                     }
                     dirty = true
                 }

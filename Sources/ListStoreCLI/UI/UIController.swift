@@ -26,7 +26,12 @@ final class UIController {
         case newSection(after: SectionID?)
     }
 
-    let store: ListStore
+    /// The list shown: the store's handle on it (`l` and `L` switch lists).
+    private(set) var store: ListStore
+    /// The shown list's name, and the file's list names in order when it has more than one (the status
+    /// line then starts with the name, and `l`/`L` go to the next and previous list).
+    private(set) var listName = ListStore.defaultListName
+    private(set) var listNames: [String] = []
     private(set) var model: ScreenModel
     /// The text prompt being answered, and what for.
     private(set) var prompt: (line: PromptLine, purpose: PromptPurpose)?
@@ -40,6 +45,29 @@ final class UIController {
         self.store = store
         model = ScreenModel(height: height)
         try store.read { try model.refresh($0) }
+        try readListNames()
+    }
+
+    /// Reads the file's lists and the shown list's name.
+    private func readListNames() throws {
+        listName = try store.listName()
+        let names = try store.lists().map(\.name)
+        listNames = names.count > 1 ? names : []
+    }
+
+    /// Shows the list `offset` places after the shown one (wrapping around), from its top.
+    private func switchList(by offset: Int) throws {
+        try readListNames()
+        guard !listNames.isEmpty, let current = listNames.firstIndex(of: listName) else {
+            message = .info("this file has one list; add another with `liststore list add NAME`")
+            return
+        }
+        let next = listNames[((current + offset) % listNames.count + listNames.count) % listNames.count]
+        store = try store.list(named: next)
+        model = ScreenModel(height: model.height)
+        try store.read { try model.refresh($0) }
+        listName = next
+        message = .info("list \(quoted(next))")
     }
 
     /// The line of help for the current state.
@@ -47,7 +75,8 @@ final class UIController {
         if prompt != nil { return "Enter save  Esc cancel  ←→ Home End Backspace Delete edit  Ctrl-U clear" }
         if confirmingDeletion != nil { return "y delete  n or Esc keep them" }
         if model.carried != nil { return "jk↑↓ PgUp/Dn g/G  go where it belongs, then m to drop it  Esc cancel  q quit" }
-        return "jk↑↓ PgUp/Dn g/G  Space tick  d delete  a add to all  i insert  e edit  m move  n section  u/U undo/redo  q quit"
+        let lists = listNames.isEmpty ? "" : "  l/L list"
+        return "jk↑↓ PgUp/Dn g/G  Space tick  d delete  a add to all  i insert  e edit  m move  n section  u/U undo/redo\(lists)  q quit"
     }
 
     // MARK: Keys
@@ -105,6 +134,8 @@ final class UIController {
             }
         case .character("u"): takeBack(redo: false)
         case .character("U"), .character("\u{12}"): takeBack(redo: true)  // U or Ctrl-R
+        case .character("l") where model.carried == nil: try switchList(by: 1)
+        case .character("L") where model.carried == nil: try switchList(by: -1)
         case .character("q"): wantsToQuit = true
         case .resize, .enter, .left, .right, .backspace, .delete, .character: break
         }

@@ -270,6 +270,19 @@ struct TasksView: View {
 // END
 #endif
 
+// README: several lists
+let groceries = try store.addList(named: "Groceries")          // a handle on the list: same file, connections, observers
+try groceries.insertSection(title: "Fruit")
+let (apples, _) = try groceries.insertRows(["Apples", "Pears"], intoSection: 0)
+let errands = try store.addList(named: "Errands")
+try errands.insertSection(title: "Today")
+let moved = try groceries.moveRow(id: apples[0], toList: "Errands", section: 0)  // one transaction
+print(moved.source.deletedRows, moved.target.insertedRows)     // each list's change set, for its own observers
+for list in try store.lists() { print(list.name, list.sectionCount, list.rowCount) }  // default 1 6, Groceries 1 1, …
+let sameList = try store.list(named: "Groceries")              // by name; `store` itself acts on the default list
+// END
+_ = sameList
+
 let final = try store.snapshot().sections.map { $0.rows.map(\.title) }
 print(final)
 let expected = ["Inserted above, after the draw", "Today", "Added by another connection", "Invoice", "New item", "Written while the UI stays responsive"]

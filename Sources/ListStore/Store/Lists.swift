@@ -1,0 +1,239 @@
+import SQLiteLayer
+
+/// One list of a file, as ``ListStore/lists()`` enumerates them.
+public struct ListSummary: Hashable, Sendable {
+    /// The list's name (unique in the file): what ``ListStore/list(named:)`` and `--list` take.
+    public let name: String
+    /// Its place among the file's lists (``ListStore/moveList(named:to:)``), from 0.
+    public let index: Int
+    /// Whether it is the default list, which the store ``ListStore/open(at:mode:busyTimeout:)-(String,_,_)`` returns acts on.
+    public let isDefault: Bool
+    /// Its number of sections.
+    public let sectionCount: Int
+    /// Its number of rows, in all its sections (from the sections' counts).
+    public let rowCount: Int
+}
+
+/// Several named lists in one file (schema 8). A file holds any number of lists, each with its own
+/// sections and rows, index paths and change sets. The store ``open(at:mode:busyTimeout:)-(String,_,_)`` returns acts
+/// on the default list — every file has one, older files' sections migrated into it —, so a file used as
+/// one list needs none of this. ``list(named:)`` gives a handle on another list: a `ListStore` that shares
+/// the file's connections, lock, readers and observers with the store it came from (one poller per file,
+/// whatever the number of lists and observers), on which every call of the store acts on that list.
+extension ListStore {
+    /// The name the default list has in a new or migrated file (it can be renamed; it cannot be deleted).
+    public static let defaultListName = ListDamage.defaultName
+
+    /// A handle on the list named `name`: every call on it — reads, edits, `write`, `observe`, import,
+    /// export — acts on that list, with the list's own index paths and change sets. It shares this store's
+    /// connections, lock, readers and observation hub, so opening and observing it costs what the store
+    /// does; it stays on the same list when the list is renamed. Throws ``ListStoreError/unknownList(_:)``.
+    public func list(named name: String) throws -> ListStore {
+        let id = try withReadTransaction { db in try Self.listID(named: name, db) }
+        return id == listID ? self : ListStore(sharing: self, listID: id)
+    }
+
+    /// The default list's handle (the store ``open(at:mode:busyTimeout:)-(String,_,_)`` returned, for a handle on another list).
+    public var defaultList: ListStore {
+        listID == Self.defaultListID ? self : ListStore(sharing: self, listID: Self.defaultListID)
+    }
+
+    /// The name of the list this store acts on now.
+    public func listName() throws -> String {
+        try withReadTransaction { db in try Self.existingName(of: listID, db) }
+    }
+
+    /// The file's lists in display order, with their numbers of sections and rows (one read).
+    public func lists() throws -> [ListSummary] {
+        try withReadTransaction { db in
+            try db.cached(
+                """
+                SELECT l.name, l.position, l.id, count(s.id), coalesce(sum(s.row_count), 0)
+                FROM lists AS l LEFT JOIN sections AS s ON s.list_id = l.id GROUP BY l.id ORDER BY l.position
+                """
+            ).bind([]).map {
+                ListSummary(name: $0.text(0), index: $0.int(1), isDefault: $0.int64(2) == Self.defaultListID, sectionCount: $0.int(3), rowCount: $0.int(4))
+            }
+        }
+    }
+
+    /// Adds an empty list named `name` at `index` among the lists (at the end when nil) and returns its handle.
+    /// Throws ``ListStoreError/duplicateListName(_:)`` or ``ListStoreError/invalidListName(_:reason:)``.
+    @discardableResult
+    public func addList(named name: String, at index: Int? = nil) throws -> ListStore {
+        try Self.validateListName(name)
+        var id: Int64 = 0
+        _ = try changingLists { db in
+            try Self.refuseTaken(name, db)
+            let count = try Self.listCount(db)
+            let at = index ?? count
+            guard (0...count).contains(at) else { throw ListStoreError.listIndexOutOfRange(index: at, listCount: count + 1) }
+            var order = try Self.listOrder(db)
+            try db.run("INSERT INTO lists (name, position) VALUES (?1, ?2)", [.text(name), .int(-1 - count)])
+            id = db.lastInsertedRowID
+            order.insert(id, at: at)
+            try Self.setListOrder(order, db)
+        }
+        return ListStore(sharing: self, listID: id)
+    }
+
+    /// Renames the list named `name` to `newName` (its handles stay on it).
+    public func renameList(named name: String, to newName: String) throws {
+        try Self.validateListName(newName)
+        _ = try changingLists { db in
+            let id = try Self.listID(named: name, db)
+            guard name != newName else { return }
+            try Self.refuseTaken(newName, db)
+            try db.run("UPDATE lists SET name = ?2 WHERE id = ?1", [.integer(id), .text(newName)])
+        }
+    }
+
+    /// Moves the list named `name` to `index` among the lists.
+    public func moveList(named name: String, to index: Int) throws {
+        _ = try changingLists { db in
+            let id = try Self.listID(named: name, db)
+            var order = try Self.listOrder(db)
+            guard (0..<order.count).contains(index) else { throw ListStoreError.listIndexOutOfRange(index: index, listCount: order.count) }
+            order.removeAll { $0 == id }
+            order.insert(id, at: index)
+            try Self.setListOrder(order, db)
+        }
+    }
+
+    /// Deletes the list named `name` with all its sections and rows, in one transaction; its observers
+    /// get a change set deleting every section. The default list is never deleted
+    /// (``ListStoreError/cannotDeleteDefaultList(_:)``): the store's own calls act on it.
+    @discardableResult
+    public func deleteList(named name: String) throws -> ChangeSet {
+        var deletedID: Int64 = 0
+        let result = try mutatingLists { db, _ in
+            let id = try Self.listID(named: name, db)
+            guard id != Self.defaultListID else { throw ListStoreError.cannotDeleteDefaultList(name) }
+            deletedID = id
+            let sections = try db.cached("SELECT position, id FROM sections WHERE list_id = ?1 ORDER BY position").bind([.integer(id)])
+                .map { ChangeSet.SectionChange(index: $0.int(0), id: SectionID(rawValue: $0.int64(1))) }
+            var order = try Self.listOrder(db)
+            try db.run("DELETE FROM lists WHERE id = ?1", [.integer(id)])  // its sections, rows, blocks and pages go with it
+            order.removeAll { $0 == id }
+            try Self.setListOrder(order, db)
+            guard !sections.isEmpty else { return ([:], .structure(lists: [])) }
+            var changes = ChangeSet()
+            changes.deletedSections = sections
+            return ([id: changes], .edits(ListedEvents([.sectionsDeleted(sections.map { [Int64($0.index), $0.id.rawValue] })], list: id)))
+        }
+        return result.changes[deletedID] ?? result.unchanged
+    }
+
+    /// Moves the row with `id` of this list into section `section` of the list named `list`, at row index
+    /// `index` there (at the end when nil), in one transaction: it keeps its id, title and payload. Each
+    /// list's observers get their own change set: this list's a deletion, the other's an insertion.
+    @discardableResult
+    public func moveRow(id: RowID, toList list: String, section: Int, at index: Int? = nil) throws -> ListMoveChanges {
+        try movingBetweenLists(to: list) { source, target in
+            try source.moveRow(id, toSection: section, at: index, in: target)
+            return ([id.rawValue], [])
+        }
+    }
+
+    /// Moves the section with `id` of this list, with its rows, to index `index` among the sections of the
+    /// list named `list` (at the end when nil), in one transaction; each list's observers get their own change set.
+    @discardableResult
+    public func moveSection(id: SectionID, toList list: String, at index: Int? = nil) throws -> ListMoveChanges {
+        try movingBetweenLists(to: list) { source, target in
+            try source.moveSection(id, to: index, in: target)
+            return ([], [id.rawValue])
+        }
+    }
+
+    // MARK: Shared steps
+
+    private func movingBetweenLists(to name: String, _ body: (ListTransaction, ListTransaction) throws -> (rows: [Int64], sections: [Int64])) throws
+        -> ListMoveChanges
+    {
+        var targetID: Int64 = 0
+        let sourceID = listID
+        let result = try mutatingLists { db, _ in
+            targetID = try Self.listID(named: name, db)
+            guard try db.scalarInt("SELECT 1 FROM lists WHERE id = ?1", [.integer(sourceID)]) != nil else {
+                throw ListStoreError.unknownList("#\(sourceID)")
+            }
+            let source = ListTransaction(db, list: sourceID, sizes: rowBlockSizes)
+            let target = targetID == sourceID ? source : ListTransaction(db, list: targetID, sizes: rowBlockSizes)
+            defer {
+                source.close()
+                target.close()
+            }
+            let arrived = try body(source, target)
+            let events = ListedEvents(
+                lists: [sourceID: source.events, targetID: targetID == sourceID ? [] : target.events].filter { !$0.value.isEmpty },
+                arrivedRows: arrived.rows, arrivedSections: arrived.sections)
+            var changes = [sourceID: try source.finish()]
+            if targetID != sourceID { changes[targetID] = try target.finish() }
+            return (changes, .edits(events))
+        }
+        return ListMoveChanges(source: result.changes[sourceID] ?? result.unchanged, target: result.changes[targetID] ?? result.unchanged)
+    }
+
+    /// A write that changes only the lists themselves (names, order): no list's change set.
+    private func changingLists(_ body: (Connection) throws -> Void) throws -> ChangeSet {
+        try mutatingLists { db, _ in
+            try body(db)
+            return ([:], .structure(lists: []))
+        }.unchanged
+    }
+
+    static func listID(named name: String, _ db: Connection) throws -> Int64 {
+        guard let id = try db.cached("SELECT id FROM lists WHERE name = ?1").bind([.text(name)]).first({ $0.int64(0) }) else {
+            throw ListStoreError.unknownList(name)
+        }
+        return id
+    }
+
+    /// The name of list `id`, or ``ListStoreError/unknownList(_:)`` (with `#id`) when it was deleted.
+    static func existingName(of id: Int64, _ db: Connection) throws -> String {
+        guard let name = try db.cached("SELECT name FROM lists WHERE id = ?1").bind([.integer(id)]).first({ $0.text(0) }) else {
+            throw ListStoreError.unknownList("#\(id)")
+        }
+        return name
+    }
+
+    private static func refuseTaken(_ name: String, _ db: Connection) throws {
+        if try db.cached("SELECT 1 FROM lists WHERE name = ?1").bind([.text(name)]).first({ $0.int(0) }) != nil {
+            throw ListStoreError.duplicateListName(name)
+        }
+    }
+
+    private static func listCount(_ db: Connection) throws -> Int { try db.scalarInt("SELECT count(*) FROM lists") ?? 0 }
+
+    private static func listOrder(_ db: Connection) throws -> [Int64] {
+        try db.cached("SELECT id FROM lists ORDER BY position, id").bind([]).map { $0.int64(0) }
+    }
+
+    /// Gives the lists the positions `0..<count` in `order`: first all out of the way (negative), then
+    /// each to its place, so that UNIQUE (position) holds at every step.
+    private static func setListOrder(_ order: [Int64], _ db: Connection) throws {
+        try db.run("UPDATE lists SET position = -1 - position WHERE position >= 0")
+        try db.run("UPDATE lists SET position = position - ?1 WHERE position < 0", [.int(order.count)])
+        let place = try db.cached("UPDATE lists SET position = ?2 WHERE id = ?1")
+        for (index, id) in order.enumerated() { try place.bind([.integer(id), .int(index)]).run() }
+    }
+
+    /// The rule for list names: not empty, no control characters (a name is typed on command lines and
+    /// shown in one-line headers), at most 200 characters.
+    static func validateListName(_ name: String) throws {
+        if name.isEmpty { throw ListStoreError.invalidListName(name, reason: "a list name cannot be empty") }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw ListStoreError.invalidListName(name, reason: "a list name cannot contain control characters (newlines, tabs, NUL)")
+        }
+        if name.count > 200 { throw ListStoreError.invalidListName(name, reason: "a list name has at most 200 characters") }
+    }
+}
+
+/// What a move between lists changed: the change set of the list it left and of the list it went to
+/// (each list's observers get theirs).
+public struct ListMoveChanges: Hashable, Sendable {
+    /// The change set of the list the row or section left (a deletion).
+    public let source: ChangeSet
+    /// The change set of the list it went to (an insertion).
+    public let target: ChangeSet
+}

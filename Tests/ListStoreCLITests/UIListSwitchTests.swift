@@ -1,0 +1,39 @@
+import Foundation
+import ListStore
+import TestSupport
+import Testing
+
+@testable import ListStoreCLI
+
+/// `liststore ui` with several lists: `l` and `L` switch lists, the status line leads with the shown
+/// list's name, and edits go to the list shown.
+@Suite struct UIListSwitchTests {
+    @Test func lAndCapitalLSwitchListsAndTheStatusLineNamesTheListShown() throws {
+        let directory = try TemporaryDirectory()
+        let store = try UIScreenModelTests.makeStore(directory)
+        let controller = try UIController(store: store, height: 10)
+        // One list: nothing about lists is shown, and l says so.
+        #expect(!ScreenLayout.statusLine(controller, columns: 80).text.contains("["))
+        controller.handle(.character("l"))
+        #expect(controller.listName == ListStore.defaultListName)
+        let work = try store.addList(named: "Work")
+        try work.insertSection(title: "W")
+        try work.insertRow("w0", intoSection: 0)
+        controller.handle(.character("l"))
+        #expect(controller.listName == "Work")
+        #expect(ScreenLayout.statusLine(controller, columns: 80).text.hasPrefix("[Work] 1 section · 1 row"))
+        #expect(controller.model.sections.map(\.title) == ["W"])
+        #expect(controller.keyHelp.contains("l/L list"))
+        // An edit goes to the list shown.
+        controller.handle(.character("a"))
+        for character in "w1".unicodeScalars { controller.handle(.character(character)) }
+        controller.handle(.enter)
+        #expect(try work.snapshot().sections.map { $0.rows.map(\.title) } == [["w0", "w1"]])
+        #expect(try store.snapshot().sections.map { $0.rows.map(\.title) } == [["a0", "a1", "a2", "a3", "a4"], ["b0", "b1", "b2"]])
+        controller.handle(.character("L"))
+        #expect(controller.listName == ListStore.defaultListName)
+        #expect(ScreenLayout.statusLine(controller, columns: 80).text.hasPrefix("[default] 2 sections · 8 rows"))
+        controller.handle(.character("L"))  // wraps around
+        #expect(controller.listName == "Work")
+    }
+}

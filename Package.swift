@@ -12,6 +12,7 @@ let migrationFiles = [
     "0006_change_log_record_v2.sql",
     "0007_sparse_positions.sql",
     "0008_lists.sql",
+    "0009_history.sql",
 ]
 
 let package = Package(

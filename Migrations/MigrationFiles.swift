@@ -13,5 +13,6 @@ package enum MigrationFiles {
         ("0006_change_log_record_v2.sql", PackageResources._006_change_log_record_v2_sql),
         ("0007_sparse_positions.sql", PackageResources._007_sparse_positions_sql),
         ("0008_lists.sql", PackageResources._008_lists_sql),
+        ("0009_history.sql", PackageResources._009_history_sql),
     ]
 }

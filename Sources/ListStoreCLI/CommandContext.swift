@@ -129,12 +129,12 @@ struct CommandContext {
         try refuseUnwritablePath()
         if !databaseExists {
             do {
-                return try ListStore.creatingFile(at: databaseFile) { try body(try scoped($0), true) }
+                return try ListStore.creatingFile(at: databaseFile, author: HistoryCommands.author) { try body(try scoped($0), true) }
             } catch let appeared as ListStore.FileAppeared {
                 guard rerunnable else { throw CommandFailure("\(appeared); nothing of this command was written — run it again") }
             }
         }
-        return try body(try scoped(ListStore.open(at: databaseFile, mode: .readWrite, recognition: .inFirstTransaction)), false)
+        return try body(try scoped(ListStore.open(at: databaseFile, mode: .readWrite, recognition: .inFirstTransaction, author: HistoryCommands.author)), false)
     }
 
     /// ``withStoreForWriting(rerunnable:_:)`` for a body that does not ask whether the file is new.
@@ -147,7 +147,7 @@ struct CommandContext {
     func openExistingForWriting() throws -> ListStore {
         try refuseDirectory()
         guard databaseExists else { throw missingDatabase }
-        return try scoped(ListStore.open(at: databaseFile, mode: .readWrite))
+        return try scoped(ListStore.open(at: databaseFile, mode: .readWrite, author: HistoryCommands.author))
     }
 
     /// Refuses, before anything is opened, a path where no database can be written: what

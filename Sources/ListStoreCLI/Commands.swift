@@ -34,6 +34,7 @@ enum Commands {
         RowCommands.Edit.spec,
         RowCommands.Move.spec,
         RowCommands.Delete.spec,
+        HistoryCommands.undo, HistoryCommands.redo, HistoryCommands.history,
         CommandSpec(
             words: ["batch"], positionals: [BatchCommand.source], options: [EditOptions.asOf],
             summary: "Apply many edits, one command per line, in one transaction: all or nothing, one change set.",

@@ -1,4 +1,5 @@
 import Foundation
+import ListStore
 import Testing
 
 /// `liststore` as users run it: every command, both output modes, the exit codes.
@@ -180,7 +181,7 @@ import Testing
             #expect(run.stdout.hasPrefix("usage: liststore \(command.joined(separator: " "))"))
             #expect(run.stdout.contains("example:\n  liststore"))
         }
-        #expect(try cli.run(["--version"]).stdout == "liststore 0.1.0 (schema version 8)\n")
+        #expect(try cli.run(["--version"]).stdout == "liststore 0.1.0 (schema version \(ListStore.schemaVersion))\n")
         #expect(!FileManager.default.fileExists(atPath: cli.database))
     }
 

@@ -43,6 +43,7 @@ import Testing
                 "liststore_state", "liststore_log", "rows_logged_content", "rows_logged_moves", "rows_logged_inserts",
                 "rows_logged_deletes", "sections_logged_titles", "sections_logged_moves", "sections_logged_inserts",
                 "sections_logged_deletes", "liststore_state_kept",
+                "liststore_history", "liststore_history_rows", "liststore_history_by_author",
                 "liststore_log_guarded_inserts", "liststore_log_guarded_updates",
             ])
         #expect(try Schema.differences(in: connection, version: Schema.migrator.latestVersion).isEmpty)

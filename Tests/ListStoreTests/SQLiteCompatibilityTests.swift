@@ -128,6 +128,13 @@ struct SQLiteCompatibilityTests {
         _ = try selection.indexPaths(in: store)
         try store.deleteSelection(&selection)
         try store.deleteSections(at: [2])
+        // Undo and redo (schema 8): a section back with its rows, deleted again, the history listed.
+        try store.undo()
+        try store.redo()
+        _ = try store.nextUndo()
+        _ = try store.history()
+        try store.undo()
+        try store.deleteSections(at: [2])
 
         _ = try store.sections()
         _ = try store.snapshot()

@@ -34,7 +34,7 @@ enum DrawnPositions {
         /// After `event`; the section's fate when it ends here.
         mutating func follow(_ event: EditEvent) -> Fate<Int>? {
             switch event {
-            case .sectionInserted(_, let at):
+            case .sectionInserted(_, let at), .sectionRestored(_, let at):
                 sectionsAdded += 1
                 if at <= index { index += 1 }
             case .sectionsDeleted(let pairs):
@@ -53,7 +53,7 @@ enum DrawnPositions {
                     if from < index { index -= 1 }
                     if to <= index { index += 1 }
                 }
-            case .sectionRenamed, .rowsInserted, .rowsDeleted, .rowMoved, .rowUpdated:
+            case .sectionRenamed, .rowsInserted, .rowsRestored, .rowsDeleted, .rowMoved, .rowUpdated:
                 break
             }
             return nil
@@ -82,7 +82,7 @@ enum DrawnPositions {
         /// After `event`; the row's fate when it ends here.
         mutating func follow(_ event: EditEvent) -> Fate<ListIndexPath>? {
             switch event {
-            case .rowsInserted(let runs, _, let sectionIndex, let at):
+            case .rowsInserted(let runs, _, let sectionIndex, let at), .rowsRestored(let runs, _, let sectionIndex, let at):
                 guard sectionIndex == section.index else { return nil }
                 guard let count = EditEvent.ranges(runs)?.count, let added = Int(exactly: count) else { return .unreadable }
                 rowsAdded += added
@@ -114,7 +114,7 @@ enum DrawnPositions {
                     rowsAdded += 1
                     if to.row <= row { row += 1 }
                 }
-            case .sectionInserted, .sectionsDeleted, .sectionMoved:
+            case .sectionInserted, .sectionRestored, .sectionsDeleted, .sectionMoved:
                 switch section.follow(event) {
                 case .sectionDeleted(let sectionID): return id.map { .rowDeleted($0) } ?? .sectionDeleted(sectionID)
                 default: break

@@ -14,6 +14,10 @@ enum EditEvent: Sendable, Hashable {
     case rowsDeleted([[Int64]])
     case rowMoved(id: Int64, from: ListIndexPath, source: Int64, to: ListIndexPath, target: Int64)
     case rowUpdated(id: Int64, section: Int64, path: ListIndexPath, oldTitle: String, oldPayload: String?)
+    /// A section put back with its old id by an undo or redo (otherwise as ``sectionInserted(id:index:)``).
+    case sectionRestored(id: Int64, index: Int)
+    /// Rows put back with their old ids by an undo or redo (otherwise as ``rowsInserted(ids:section:sectionIndex:at:)``).
+    case rowsRestored(ids: [[Int64]], section: Int64, sectionIndex: Int, at: Int)
 
     /// Consecutive ids as runs of `[first, count]`: a bulk insert logs a few numbers, not one per row.
     static func runs(_ ids: [RowID]) -> [[Int64]] {
@@ -50,7 +54,7 @@ extension ChangeTracker {
     /// (``EditEvent/isPlausible(_:)``): what it skips here only a damaged entry has.
     mutating func apply(_ event: EditEvent) {
         switch event {
-        case .sectionInserted(let id, let index):
+        case .sectionInserted(let id, let index), .sectionRestored(let id, let index):
             sectionInserted(SectionID(rawValue: id), at: index)
         case .sectionsDeleted(let pairs):
             sectionsDeleted(pairs.filter { $0.count == 2 }.map { ChangeSet.SectionChange(index: Int(truncatingIfNeeded: $0[0]), id: SectionID(rawValue: $0[1])) })
@@ -58,7 +62,7 @@ extension ChangeTracker {
             sectionMoved(SectionID(rawValue: id), from: from, to: to)
         case .sectionRenamed(let id, let index, let oldTitle):
             sectionRenamed(SectionID(rawValue: id), at: index, from: oldTitle)
-        case .rowsInserted(let runs, let section, let sectionIndex, let at):
+        case .rowsInserted(let runs, let section, let sectionIndex, let at), .rowsRestored(let runs, let section, let sectionIndex, let at):
             guard let (ranges, count) = EditEvent.ranges(runs) else { return }
             rowsInserted(ranges, count: Int(truncatingIfNeeded: count), into: SectionID(rawValue: section), sectionIndex: sectionIndex, at: at)
         case .rowsDeleted(let entries):

@@ -33,6 +33,9 @@ enum CanonicalJSON {
         return out
     }
 
+    /// Writes `text` as a JSON string by the canonical rule (for other records written by hand).
+    static func writeString(_ text: String, to out: inout String) { Reader.writeString(text, to: &out) }
+
     private struct Reader {
         let bytes: [UInt8]
         var index = 0

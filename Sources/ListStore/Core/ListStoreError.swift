@@ -144,6 +144,15 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     case sectionInAnotherList(SectionID, list: String)
     /// A list position outside `0..<listCount` (``ListStore/moveList(named:to:)``); nothing was changed.
     case listIndexOutOfRange(index: Int, listCount: Int)
+    /// ``ListStore/undo(by:)``: the author has no transaction left to undo in the history.
+    case nothingToUndo(author: String)
+    /// ``ListStore/redo(by:)``: the author has undone nothing since their last ordinary transaction.
+    case nothingToRedo(author: String)
+    /// An undo (or a redo, when `redo`) that is no longer possible — a section it needs was deleted, a
+    /// row it would change was edited by someone else since, an import came after it; nothing was changed.
+    case undoRefused(action: String?, entry: Int64, redo: Bool, reason: String)
+    /// An author name or action name that cannot be stored (empty, too long, control characters).
+    case invalidHistoryName(String, what: String, reason: String)
 
     /// What failed, on which input, and what to do, in one line.
     public var description: String {
@@ -260,6 +269,15 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
         case .drawnSectionDeleted(let index, let id, let version):
             return
                 "the section you saw at \(index) (\(id)) was deleted after \(version) (by another process or connection, or an earlier edit of this write); nothing was changed — redraw from the current state and try again"
+        case .nothingToUndo(let author):
+            return "nothing to undo by \(Self.excerpt(author)): the history holds no transaction of theirs still to undo (it keeps each author's last ones)"
+        case .nothingToRedo(let author):
+            return "nothing to redo by \(Self.excerpt(author)): they have undone nothing since their last edit"
+        case .undoRefused(let action, let entry, let redo, let reason):
+            let what = action.map { "\(redo ? "redo" : "undo") \(Self.excerpt($0))" } ?? (redo ? "redo" : "undo")
+            return "cannot \(what) (history entry #\(entry)): \(reason); nothing was changed"
+        case .invalidHistoryName(let name, let what, let reason):
+            return "invalid \(what) \(Self.excerpt(name)): \(reason)"
         case .versionNotTranslatable(let version, let reason):
             return
                 "cannot act on index paths as of \(version): \(reason); nothing was changed — read the store again, redraw, and act on what is drawn then"

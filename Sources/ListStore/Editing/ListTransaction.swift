@@ -24,6 +24,13 @@ public final class ListTransaction: ListReader {
 
     /// When this transaction's edits split and merge blocks of rows.
     let sizes: RowBlockSizes
+    /// What undoing this transaction needs, captured by its edits; nil when the store keeps no history
+    /// for it (an untracked write, a history limit of 0).
+    var history: HistoryCapture?
+
+    /// The name an undo menu shows for this transaction ("Delete 2 Rows"), stored with its history
+    /// entry; nil for none. Set it anywhere inside the write's closure (or pass `actionName:` to the write).
+    public var actionName: String?
 
     init(_ db: Connection, list: Int64, tracksChanges: Bool = true, sizes: RowBlockSizes = .standard) {
         self.tracksChanges = tracksChanges

@@ -70,6 +70,7 @@ extension ListTransaction {
                 try target.noteInserted(positions, atIndex: index)
                 let id = RowID(rawValue: db.lastInsertedRowID)
                 inserted.append((id, SectionID(rawValue: target.sectionID), ListIndexPath(section: section, row: index)))
+                history?.rowsInserted(section: target.sectionID, rows: [HistoryRow(id: id.rawValue, title: row.title, payload: row.payload)])
                 changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: index), row: ListRow(id: id, title: row.title, payload: row.payload)))
             }
             record(
@@ -211,6 +212,7 @@ extension ListTransaction {
                 .init(indexPath: ListIndexPath(section: target.sectionIndex, row: start + offset), row: ListRow(id: id, title: row.title, payload: row.payload)))
         }
         try target.noteInserted(positions, atIndex: start)
+        history?.rowsInserted(section: target.sectionID, rows: zip(ids, rows).map { HistoryRow(id: $0.rawValue, title: $1.title, payload: $1.payload) })
         let sectionID = SectionID(rawValue: target.sectionID)
         let sectionIndex = target.sectionIndex
         record(changes, [.rowsInserted(ids: EditEvent.runs(ids), section: sectionID.rawValue, sectionIndex: sectionIndex, at: start)])
@@ -240,10 +242,12 @@ extension ListTransaction {
         let toPath = ListIndexPath(section: target?.sectionIndex ?? source.sectionIndex, row: row)
         if var target {
             guard (0...target.count).contains(row) else { throw ListStoreError.rowDestinationOutOfRange(toPath, maxRow: target.count) }
+            try history?.rowMoving(place, fromSection: source.sectionID, toSection: target.sectionID)
             try source.move(place, into: &target, at: row)
         } else {
             guard (0..<source.count).contains(row) else { throw ListStoreError.rowDestinationOutOfRange(toPath, maxRow: source.count - 1) }
             guard from != row else { return }
+            try history?.rowMoving(place, fromSection: source.sectionID, toSection: source.sectionID)
             try source.move(place, from: from, to: row)
         }
         var changes = ChangeSet()
@@ -257,6 +261,7 @@ extension ListTransaction {
     private func delete(_ doomed: [DoomedRow], in sections: [Int: SectionRows]) throws {
         for (section, rows) in Dictionary(grouping: doomed, by: \.path.section) {
             guard var target = sections[section] else { continue }
+            try history?.rowsDeleting(rows.map(\.place), section: target.sectionID)
             try target.delete(rows.map(\.place))
         }
         var changes = ChangeSet()
@@ -293,6 +298,7 @@ extension ListTransaction {
         let newTitle = title ?? current.title
         guard newTitle != current.title || newPayload != current.payload else { return }
         try db.run("UPDATE rows SET title = ?2, payload = ?3 WHERE id = ?1", [.integer(rowID), .text(newTitle), .optionalText(newPayload)])
+        history?.rowUpdated(rowID, from: current, to: (newTitle, newPayload))
         var changes = ChangeSet()
         let id = RowID(rawValue: rowID)
         let sectionID = SectionID(rawValue: section.sectionID)

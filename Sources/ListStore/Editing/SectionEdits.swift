@@ -18,6 +18,7 @@ extension ListTransaction {
             } catch { throw db.explainingFull(error, inserting: "sections") }
             let id = SectionID(rawValue: db.lastInsertedRowID)
             try RowBlocks.createFirstExtents(ofSection: id.rawValue, db)
+            history?.sectionInserted(id.rawValue, title: title)
             var changes = ChangeSet()
             changes.insertedSections = [.init(index: position, section: SectionSnapshot(id: id, title: title, rows: []))]
             record(changes, [.sectionInserted(id: id.rawValue, index: position)])
@@ -70,6 +71,7 @@ extension ListTransaction {
         try validateTitle(title)
         guard let old = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(section.sectionID)]), old != title else { return }
         try db.run("UPDATE sections SET title = ?2 WHERE id = ?1", [.integer(section.sectionID), .text(title)])
+        history?.sectionRenamed(section.sectionID, from: old, to: title)
         let id = SectionID(rawValue: section.sectionID)
         let index = section.sectionIndex
         var changes = ChangeSet()
@@ -82,6 +84,7 @@ extension ListTransaction {
         guard (0..<count).contains(to) else { throw ListStoreError.sectionIndexOutOfRange(index: to, sectionCount: count) }
         let from = section.sectionIndex
         guard from != to else { return }
+        try history?.sectionMoving(section.sectionID, from: from)
         try SectionOrder.move(section.sectionID, from: from, to: to, count: count, db, list: list)
         let id = SectionID(rawValue: section.sectionID)
         var changes = ChangeSet()
@@ -91,6 +94,7 @@ extension ListTransaction {
 
     private func delete(_ doomed: [ChangeSet.SectionChange]) throws {
         guard let first = doomed.map(\.index).min() else { return }
+        try history?.sectionsDeleting(doomed.map { ($0.index, $0.id.rawValue) })
         for section in doomed {
             try db.run("DELETE FROM sections WHERE id = ?1", [.integer(section.id.rawValue)])
         }

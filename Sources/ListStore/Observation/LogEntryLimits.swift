@@ -112,9 +112,14 @@ extension EditEvent {
             return limits.isSection(id) && limits.isIndex(from) && limits.isIndex(to)
         case .sectionRenamed(let id, let index, _):
             return limits.isSection(id) && limits.isIndex(index)
-        case .rowsInserted(let runs, let section, let sectionIndex, let at):
+        case .sectionRestored(let id, let index):
+            return limits.isSection(id) && limits.isIndex(index)
+        case .rowsInserted(let runs, let section, let sectionIndex, let at), .rowsRestored(let runs, let section, let sectionIndex, let at):
+            // Restored ids are old ones (never reused otherwise): within the ids the store has given out.
+            let restored: Bool
+            if case .rowsRestored = self { restored = true } else { restored = false }
             guard !runs.isEmpty, let (ranges, count) = EditEvent.ranges(runs),
-                ranges.allSatisfy({ limits.isNewRow($0.lowerBound) && limits.isRow($0.upperBound) }),
+                ranges.allSatisfy({ (restored ? limits.isRow($0.lowerBound) : limits.isNewRow($0.lowerBound)) && limits.isRow($0.upperBound) }),
                 limits.isSection(section), limits.isIndex(sectionIndex), limits.isIndex(at)
             else { return false }
             let (total, overflow) = inserted.addingReportingOverflow(count)

@@ -178,6 +178,12 @@ private struct Event: Codable {
             event = .rowsInserted(
                 ids: try c.decode([[Int64]].self, forKey: "ids"), section: try c.decode(Int64.self, forKey: "section"),
                 sectionIndex: try c.decode(Int.self, forKey: "sectionIndex"), at: try c.decode(Int.self, forKey: "at"))
+        case "section-restored":
+            event = .sectionRestored(id: try c.decode(Int64.self, forKey: "section"), index: try c.decode(Int.self, forKey: "index"))
+        case "rows-restored":
+            event = .rowsRestored(
+                ids: try c.decode([[Int64]].self, forKey: "ids"), section: try c.decode(Int64.self, forKey: "section"),
+                sectionIndex: try c.decode(Int.self, forKey: "sectionIndex"), at: try c.decode(Int.self, forKey: "at"))
         case "rows-deleted":
             event = .rowsDeleted(try c.decode([[Int64]].self, forKey: "rows"))
         case "row-moved":
@@ -216,6 +222,16 @@ private struct Event: Codable {
             try c.encode(oldTitle, forKey: "oldTitle")
         case .rowsInserted(let runs, let section, let sectionIndex, let at):
             try c.encode("rows-inserted", forKey: "kind")
+            try c.encode(runs, forKey: "ids")
+            try c.encode(section, forKey: "section")
+            try c.encode(sectionIndex, forKey: "sectionIndex")
+            try c.encode(at, forKey: "at")
+        case .sectionRestored(let id, let index):
+            try c.encode("section-restored", forKey: "kind")
+            try c.encode(id, forKey: "section")
+            try c.encode(index, forKey: "index")
+        case .rowsRestored(let runs, let section, let sectionIndex, let at):
+            try c.encode("rows-restored", forKey: "kind")
             try c.encode(runs, forKey: "ids")
             try c.encode(section, forKey: "section")
             try c.encode(sectionIndex, forKey: "sectionIndex")

@@ -30,8 +30,11 @@ extension ListStore {
         let changes = try mutateSeeingLogState { db, found in
             let transaction = ListTransaction(db, list: listID, sizes: rowBlockSizes)
             defer { transaction.close() }
+            startHistory(of: transaction)
             value = try body(AsOfTransaction(transaction, try DrawnPaths(version, found: found, list: listID, db)))
-            return (try transaction.finish(), transaction.logEntry)
+            let changes = try transaction.finish()
+            try recordHistory(of: transaction)
+            return (changes, transaction.logEntry)
         }
         guard let value else { throw ListStoreError.transactionFinished }
         return (value, changes)

@@ -21,6 +21,7 @@ extension ListStore {
             defer { importer.close() }
             try feed(importer)
             try importer.finishSection()
+            try recordUntrackedWrite("import", db)
             guard tracksChanges else { return (ChangeSet(), .structure(lists: [listID])) }
             var changes = ChangeSet()
             changes.insertedSections = importer.insertedSections

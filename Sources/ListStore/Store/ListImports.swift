@@ -6,7 +6,8 @@ extension ListStore {
     /// `feed` (called with the name's index and that list's importer), as
     /// ``importStream(replacing:tracksChanges:_:)`` feeds one. Without `replacing` each of those lists
     /// must be empty; with it, their sections and rows are deleted first. Any error leaves every list as
-    /// it was. No change set is built (observers of those lists read them afresh).
+    /// it was. No change set is built (observers of those lists read them afresh), and, as any import,
+    /// it cannot be undone: no transaction before it can be undone either.
     public func importLists(named names: [String], replacing: Bool = false, _ feed: (_ index: Int, _ importer: ListImporter) throws -> Void) throws {
         if let repeated = firstRepeated(names) { throw ListStoreError.duplicateListName(repeated) }
         for name in names { try Self.validateListName(name) }
@@ -37,6 +38,7 @@ extension ListStore {
                 try feed(index, importer)
                 try importer.finishSection()
             }
+            try recordUntrackedWrite("import", db)
             return ([:], .structure(lists: Set(ids)))
         }
     }

@@ -147,6 +147,23 @@ public final class ListStore: Sendable {
     /// The block sizes this store's edits split and merge at.
     var rowBlockSizes: RowBlockSizes { opener.rowBlockSizes }
 
+    /// ``open(at:mode:busyTimeout:)`` with an author and a history limit (see ``open(at:mode:busyTimeout:author:historyLimit:)-(String,_,_,_,_)``).
+    static func open(at path: String, mode: AccessMode, busyTimeout: Int32, author: String, historyLimit: Int, rowBlockSizes: RowBlockSizes) throws -> ListStore {
+        var opener = StoreOpener(path: path, mode: mode, busyTimeout: busyTimeout)
+        opener.rowBlockSizes = rowBlockSizes
+        opener.author = try HistoryNames.checkedAuthor(author)
+        opener.historyLimit = try HistoryNames.checkedLimit(historyLimit)
+        return ListStore(opener: opener, opened: try opener.open())
+    }
+
+    /// Who this store's transactions are by in the undo history: the `author` it was opened with, else
+    /// ``defaultAuthor``. ``undo()`` and ``redo()`` take back this author's transactions.
+    public var author: String { opener.author }
+
+    /// How many of its author's last transactions this store keeps in the file's history (the
+    /// `historyLimit` it was opened with, else ``defaultHistoryLimit``); 0 keeps none.
+    public var historyLimit: Int { opener.historyLimit }
+
     /// A new, empty store that lives in memory until it is released; for previews and tests.
     public static func inMemory() throws -> ListStore {
         try open(at: ":memory:")

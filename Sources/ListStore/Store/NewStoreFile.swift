@@ -17,8 +17,11 @@ extension ListStore {
 
     /// Opens the store at `path` like ``open(at:mode:busyTimeout:)``, recognising the file when
     /// `recognition` says: for a command that opens a store for one transaction.
-    package static func open(at path: String, mode: AccessMode, busyTimeout: Int32 = 5_000, recognition: Recognition) throws -> ListStore {
-        let opener = StoreOpener(path: path, mode: mode, busyTimeout: busyTimeout, recognition: recognition)
+    package static func open(
+        at path: String, mode: AccessMode, busyTimeout: Int32 = 5_000, recognition: Recognition, author: String = ListStore.defaultAuthor
+    ) throws -> ListStore {
+        var opener = StoreOpener(path: path, mode: mode, busyTimeout: busyTimeout, recognition: recognition)
+        opener.author = try HistoryNames.checkedAuthor(author)
         return ListStore(opener: opener, opened: try opener.open())
     }
 
@@ -41,13 +44,16 @@ extension ListStore {
     ///
     /// `body` must not keep the store (or anything that holds it) beyond its return: the store is closed
     /// before its file is given its name. The store's ``path`` is `path`.
-    package static func creatingFile<T>(at path: String, busyTimeout: Int32 = 5_000, _ body: (ListStore) throws -> T) throws -> T {
+    package static func creatingFile<T>(
+        at path: String, busyTimeout: Int32 = 5_000, author: String = ListStore.defaultAuthor, _ body: (ListStore) throws -> T
+    ) throws -> T {
+        let author = try HistoryNames.checkedAuthor(author)
         try StorePath.check(path)
         let target = StorePath.resolvingLinks(path)
         let folder = StorePath.folder(of: target)
         let temporary = try createTemporary(beside: target, in: folder, for: path)
         do {
-            let value = try building(path, in: temporary, busyTimeout: busyTimeout, body)
+            let value = try building(path, in: temporary, busyTimeout: busyTimeout, author: author, body)
             for suffix in ["-wal", "-shm"] { unlink(temporary + suffix) }  // the store is closed: both are empty
             do {
                 try FilePublishing.publish(temporary, as: target, folder: folder)
@@ -87,11 +93,12 @@ extension ListStore {
 
     /// Runs `body` on a new store in `temporary`, folds everything it committed into that file and
     /// closes the store.
-    private static func building<T>(_ path: String, in temporary: String, busyTimeout: Int32, _ body: (ListStore) throws -> T) throws -> T {
+    private static func building<T>(_ path: String, in temporary: String, busyTimeout: Int32, author: String, _ body: (ListStore) throws -> T) throws -> T {
         weak var closed: ListStore?
         let value: T
         do {
-            let opener = StoreOpener(path: path, mode: .readWrite, busyTimeout: busyTimeout, buildingIn: temporary)
+            var opener = StoreOpener(path: path, mode: .readWrite, busyTimeout: busyTimeout, buildingIn: temporary)
+            opener.author = author
             let store = ListStore(opener: opener, opened: try opener.open())
             closed = store
             value = try body(store)

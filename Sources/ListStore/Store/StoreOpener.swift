@@ -43,6 +43,10 @@ struct StoreOpener: Sendable {
     let recognition: ListStore.Recognition
     /// When blocks and pages of rows split and merge (tests use small sizes to force them).
     var rowBlockSizes = RowBlockSizes.standard
+    /// Who this store's transactions are by, in the undo history (``ListStore/author``).
+    var author = ListStore.defaultAuthor
+    /// How many of its author's transactions the history keeps (``ListStore/historyLimit``).
+    var historyLimit = ListStore.defaultHistoryLimit
 
     init(path: String, mode: ListStore.AccessMode, busyTimeout: Int32, recognition: ListStore.Recognition = .atOpen, buildingIn temporary: String? = nil) {
         self.path = path

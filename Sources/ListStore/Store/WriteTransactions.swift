@@ -25,6 +25,21 @@ extension ListStore {
         try transaction(tracksChanges: true, body)
     }
 
+    /// ``write(_:)-3oqvi`` with the name an undo menu shows for it ("Delete 2 Rows"), kept in its history
+    /// entry (``ListTransaction/actionName``).
+    @discardableResult
+    public func write(actionName: String?, _ body: (ListTransaction) throws -> Void) throws -> ChangeSet {
+        try writeReturning(actionName: actionName) { transaction -> Void in try body(transaction) }.changes
+    }
+
+    /// ``writeReturning(_:)`` with the name an undo menu shows for it (``ListTransaction/actionName``).
+    public func writeReturning<T>(actionName: String?, _ body: (ListTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
+        try transaction(tracksChanges: true) { transaction in
+            transaction.actionName = actionName
+            return try body(transaction)
+        }
+    }
+
     /// Runs `body` as one write transaction, like ``write(_:)-3oqvi``, but reports no change set: for very long
     /// transactions (a batch of 100,000 edits), whose memory then does not grow with the number of edits.
     /// Observers get a ``ListUpdate/reset(_:)`` with the new state instead of a change set.
@@ -37,8 +52,11 @@ extension ListStore {
         let changes = try mutate { db in
             let transaction = ListTransaction(db, list: listID, tracksChanges: tracksChanges, sizes: rowBlockSizes)
             defer { transaction.close() }
+            startHistory(of: transaction)
             value = try body(transaction)
-            return (try transaction.finish(), transaction.logEntry)
+            let changes = try transaction.finish()
+            try recordHistory(of: transaction)
+            return (changes, transaction.logEntry)
         }
         guard let value else { throw ListStoreError.transactionFinished }
         return (value, changes)

@@ -76,7 +76,7 @@ final class UIController {
         if confirmingDeletion != nil { return "y delete  n or Esc keep them" }
         if model.carried != nil { return "jk↑↓ PgUp/Dn g/G  go where it belongs, then m to drop it  Esc cancel  q quit" }
         let lists = listNames.isEmpty ? "" : "  l/L list"
-        return "jk↑↓ PgUp/Dn g/G  Space tick  d delete  a add to all  i insert  e edit  m move  n section\(lists)  q quit"
+        return "jk↑↓ PgUp/Dn g/G  Space tick  d delete  a add to all  i insert  e edit  m move  n section  u/U undo/redo\(lists)  q quit"
     }
 
     // MARK: Keys
@@ -132,6 +132,8 @@ final class UIController {
                 model.carried = nil
                 message = .info("move cancelled")
             }
+        case .character("u"): takeBack(redo: false)
+        case .character("U"), .character("\u{12}"): takeBack(redo: true)  // U or Ctrl-R
         case .character("l") where model.carried == nil: try switchList(by: 1)
         case .character("L") where model.carried == nil: try switchList(by: -1)
         case .character("q"): wantsToQuit = true
@@ -228,6 +230,20 @@ final class UIController {
             perform({ tx in try tx.moveRow(id: carried, toSection: section, at: 0) }, then: { .row(carried) })
         case nil:
             noSections()
+        }
+    }
+
+    /// `u` and `U`: the command line's last transaction undone or redone (``ListStore/undo()``), with
+    /// what it changed (or why it cannot) on the status line.
+    private func takeBack(redo: Bool) {
+        do {
+            let action = try store.nextUndo(redo: redo)?.actionName
+            let changes = redo ? try store.redo() : try store.undo()
+            let what = "\(redo ? "redid" : "undid") \(action.map { HumanText.display($0) } ?? "the last edit")"
+            message = .info(([what] + HumanText.changes(changes).split(separator: "\n").map(String.init)).joined(separator: "; "))
+            try read { try model.apply([changes], $0) }
+        } catch {
+            message = .error(CLIAdvice.message(for: error))
         }
     }
 

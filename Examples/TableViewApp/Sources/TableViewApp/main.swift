@@ -172,6 +172,22 @@ guard selection.ids == [lunch], try store.indexPath(of: lunch) == nil else {
     exit(1)
 }
 
+// README: undo and redo
+let notes = try ListStore.open(at: folder.appendingPathComponent("notes.sqlite"), author: "Notes")
+try notes.write(actionName: "Add Groceries") { tx in
+    try tx.insertRows(["Milk", "Eggs"], intoSection: try tx.insertSection(title: "Groceries"))
+}
+let milk = try notes.row(at: ListIndexPath(section: 0, row: 0)).id
+try notes.write(actionName: "Delete Milk") { try $0.deleteRows(ids: [milk]) }
+let menu = try notes.nextUndo()?.actionName                    // "Delete Milk", for "Undo Delete Milk"
+let undone = try notes.undo()                                  // Milk is back, with its id, before Eggs
+try notes.redo()                                               // and deleted again
+// END
+guard menu == "Delete Milk", undone.insertedRows.map(\.row.id) == [milk], try notes.snapshot().sections[0].rows.map(\.title) == ["Eggs"] else {
+    print("undo did not restore the row it deleted")
+    exit(1)
+}
+
 // README: a SwiftUI model
 let tasks = try ListStore.open(at: folder.appendingPathComponent("tasks.sqlite"))
 try tasks.write { tx in

@@ -1,0 +1,129 @@
+import SQLiteLayer
+
+/// What one write transaction's edits replaced, captured inside the transaction as they happen (the
+/// store's connections run without triggers, so nothing else could): the steps of its history entry.
+///
+/// Each edit primitive calls one of these before (deletes, moves) or after (inserts, updates) it
+/// changes the file. A one-row edit adds one small step (a delete: one indexed statement for the
+/// row's values and neighbours); the rows of a deleted section are copied by SQL into
+/// `liststore_history_rows`, so deleting a section of any size costs no memory here.
+final class HistoryCapture {
+    private let db: Connection
+    private(set) var steps: [HistoryStep] = []
+    /// The transaction's history entry, inserted as soon as a step needs its id (a deleted section's
+    /// rows point at it); else at the end.
+    private(set) var entryID: Int64?
+    /// Sections this transaction restored, by id: the index of their step, which collects the rows
+    /// restored into them.
+    private var restoredSections: [Int64: Int] = [:]
+
+    init(_ db: Connection) { self.db = db }
+
+    /// The entry's id, inserting it (to be completed at the end) when it is not there yet.
+    private func entry() throws -> Int64 {
+        if let entryID { return entryID }
+        let id = try HistoryTable.insertPlaceholder(db)
+        entryID = id
+        return id
+    }
+
+    // MARK: Rows
+
+    /// After rows were inserted into section `section` (`restored`: with their old ids, by an undo).
+    func rowsInserted(section: Int64, rows: [HistoryRow], restored: Bool = false) {
+        if restored, let step = restoredSections[section], case .sectionInserted(let id, let title, let runs) = steps[step] {
+            steps[step] = .sectionInserted(id: id, title: title, rows: runs + EditEvent.runs(rows.map { RowID(rawValue: $0.id) }))
+            return
+        }
+        steps.append(.rowsInserted(section: section, rows: rows))
+    }
+
+    /// Before rows of section `section` are deleted: their values and their neighbours then.
+    func rowsDeleting(_ places: [RowPlace], section: Int64) throws {
+        let read = try db.cached(
+            """
+            SELECT r.title, r.payload,
+                   (SELECT id FROM rows WHERE section_id = r.section_id AND position < r.position ORDER BY position DESC LIMIT 1),
+                   (SELECT id FROM rows WHERE section_id = r.section_id AND position > r.position ORDER BY position LIMIT 1)
+            FROM rows AS r WHERE r.id = ?1
+            """)
+        var rows: [DeletedRow] = []
+        rows.reserveCapacity(places.count)
+        for place in places.sorted(by: { $0.index < $1.index }) {
+            guard
+                let found = try read.bind([.integer(place.id)]).first({
+                    (title: $0.text(0), payload: $0.optionalText(1), after: $0.isNull(2) ? nil : $0.int64(2), before: $0.isNull(3) ? nil : $0.int64(3))
+                })
+            else { throw ListStoreError.unknownRow(RowID(rawValue: place.id)) }
+            rows.append(DeletedRow(row: HistoryRow(id: place.id, title: found.title, payload: found.payload), index: place.index, after: found.after, before: found.before))
+        }
+        steps.append(.rowsDeleted(section: section, rows: rows))
+    }
+
+    /// Before the row at `place` of section `fromSection` moves into `toSection`.
+    func rowMoving(_ place: RowPlace, fromSection: Int64, toSection: Int64) throws {
+        let neighbours = try db.cached(
+            """
+            SELECT (SELECT id FROM rows WHERE section_id = ?1 AND position < ?2 ORDER BY position DESC LIMIT 1),
+                   (SELECT id FROM rows WHERE section_id = ?1 AND position > ?2 ORDER BY position LIMIT 1)
+            """
+        ).bind([.integer(fromSection), .int(place.position)]).first { ($0.isNull(0) ? nil : $0.int64(0), $0.isNull(1) ? nil : $0.int64(1)) }
+        steps.append(
+            .rowMoved(id: place.id, fromSection: fromSection, fromIndex: place.index, after: neighbours?.0, before: neighbours?.1, toSection: toSection))
+    }
+
+    /// After a row's title or payload changed.
+    func rowUpdated(_ id: Int64, from old: (title: String, payload: String?), to new: (title: String, payload: String?)) {
+        steps.append(.rowUpdated(id: id, oldTitle: old.title, oldPayload: old.payload, title: new.title, payload: new.payload))
+    }
+
+    // MARK: Sections
+
+    /// After a section was inserted (`restored`: with its old id, by an undo).
+    func sectionInserted(_ id: Int64, title: String, restored: Bool = false) {
+        if restored { restoredSections[id] = steps.count }
+        steps.append(.sectionInserted(id: id, title: title, rows: []))
+    }
+
+    /// Before sections are deleted (`[index, id]` each): their titles, neighbours and rows, the rows
+    /// copied into `liststore_history_rows` by one statement each.
+    func sectionsDeleting(_ doomed: [(index: Int, id: Int64)]) throws {
+        let read = try db.cached(
+            """
+            SELECT s.title, s.row_count,
+                   (SELECT id FROM sections WHERE position = s.position - 1), (SELECT id FROM sections WHERE position = s.position + 1)
+            FROM sections AS s WHERE s.id = ?1
+            """)
+        var sections: [DeletedSection] = []
+        for section in doomed.sorted(by: { $0.index < $1.index }) {
+            guard
+                let found = try read.bind([.integer(section.id)]).first({
+                    (title: $0.text(0), count: $0.int64(1), after: $0.isNull(2) ? nil : $0.int64(2), before: $0.isNull(3) ? nil : $0.int64(3))
+                })
+            else { throw ListStoreError.unknownSection(SectionID(rawValue: section.id)) }
+            if found.count > 0 {
+                try db.cached(
+                    """
+                    INSERT INTO liststore_history_rows (entry, section, ord, row_id, title, payload)
+                    SELECT ?1, ?2, row_number() OVER (ORDER BY position) - 1, id, title, payload FROM rows WHERE section_id = ?2
+                    """
+                ).bind([.integer(try entry()), .integer(section.id)]).run()
+            }
+            sections.append(DeletedSection(id: section.id, title: found.title, index: section.index, after: found.after, before: found.before, rowCount: found.count))
+        }
+        steps.append(.sectionsDeleted(sections))
+    }
+
+    /// Before the section `id` moves from index `from`.
+    func sectionMoving(_ id: Int64, from: Int) throws {
+        let neighbours = try db.cached(
+            "SELECT (SELECT id FROM sections WHERE position = ?1 - 1), (SELECT id FROM sections WHERE position = ?1 + 1)"
+        ).bind([.int(from)]).first { ($0.isNull(0) ? nil : $0.int64(0), $0.isNull(1) ? nil : $0.int64(1)) }
+        steps.append(.sectionMoved(id: id, from: from, after: neighbours?.0, before: neighbours?.1))
+    }
+
+    /// After a section was renamed.
+    func sectionRenamed(_ id: Int64, from old: String, to title: String) {
+        steps.append(.sectionRenamed(id: id, oldTitle: old, title: title))
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+
+/// The declared on-disk format of `liststore_history.record` (README, "The history record"). Every key
+/// is written here as a literal, so renaming a Swift case or label never changes the file: a change of
+/// format is a new ``version``.
+///
+/// Version 1 (schema 8 on): `{"steps":[{"kind":"rows-deleted","rows":[{"row":18,…}],"section":3}, …],"v":1}`.
+enum HistoryRecord {
+    /// The format version ListStore writes.
+    static let version: Int64 = 1
+
+    /// The record of `steps`, keys in sorted order. Written by hand rather than by `JSONEncoder`, which
+    /// made a 1,000-row insert's transaction cost five times as much; decoding stays with `Decodable`
+    /// (an undo reads one record).
+    static func encode(_ steps: [HistoryStep]) throws -> String {
+        var out = "{\"steps\":["
+        for (index, step) in steps.enumerated() {
+            if index > 0 { out += "," }
+            write(step, to: &out)
+        }
+        return out + "],\"v\":\(version)}"
+    }
+
+    /// The steps of a record; nil when `json` is not a record of this format (damaged or edited by hand).
+    static func decode(_ json: String) -> [HistoryStep]? {
+        try? JSONDecoder().decode(Record.self, from: Data(json.utf8)).steps
+    }
+}
+
+/// A coding key spelled as a string literal.
+private struct Key: CodingKey, ExpressibleByStringLiteral {
+    let stringValue: String
+    init(stringValue: String) { self.stringValue = stringValue }
+    init(stringLiteral value: String) { stringValue = value }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+}
+
+private enum RecordError: Error {
+    case unknownVersion(Int64)
+    case unknownKind(String)
+}
+
+/// `{"v": 1, "steps": [step, …]}`.
+private struct Record: Decodable {
+    let steps: [HistoryStep]
+
+    init(from decoder: any Decoder) throws {
+        let record = try decoder.container(keyedBy: Key.self)
+        let version = try record.decode(Int64.self, forKey: "v")
+        guard version == HistoryRecord.version else { throw RecordError.unknownVersion(version) }
+        steps = try record.decode([Step].self, forKey: "steps").map(\.step)
+    }
+}
+
+/// `{"id": …, "title": …, "payload": … or null}`.
+private struct Row: Decodable {
+    let row: HistoryRow
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        row = HistoryRow(
+            id: try c.decode(Int64.self, forKey: "id"), title: try c.decode(String.self, forKey: "title"),
+            payload: try c.decodeIfPresent(String.self, forKey: "payload"))
+    }
+}
+
+/// `{"row": id, "title": …, "payload": … or null, "index": …, "after": id or null, "before": id or null}`.
+private struct Deleted: Decodable {
+    let row: DeletedRow
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        row = DeletedRow(
+            row: HistoryRow(
+                id: try c.decode(Int64.self, forKey: "row"), title: try c.decode(String.self, forKey: "title"),
+                payload: try c.decodeIfPresent(String.self, forKey: "payload")),
+            index: try c.decode(Int.self, forKey: "index"), after: try c.decodeIfPresent(Int64.self, forKey: "after"),
+            before: try c.decodeIfPresent(Int64.self, forKey: "before"))
+    }
+}
+
+/// `{"section": id, "title": …, "index": …, "after": id or null, "before": id or null, "rowCount": n}`.
+private struct DeletedSectionRecord: Decodable {
+    let section: DeletedSection
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        section = DeletedSection(
+            id: try c.decode(Int64.self, forKey: "section"), title: try c.decode(String.self, forKey: "title"),
+            index: try c.decode(Int.self, forKey: "index"), after: try c.decodeIfPresent(Int64.self, forKey: "after"),
+            before: try c.decodeIfPresent(Int64.self, forKey: "before"), rowCount: try c.decode(Int64.self, forKey: "rowCount"))
+    }
+}
+
+/// One step: `{"kind": …, fields of that kind}`; a neighbour that is none is `null`.
+private struct Step: Decodable {
+    let step: HistoryStep
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        let kind = try c.decode(String.self, forKey: "kind")
+        switch kind {
+        case "rows-inserted":
+            step = .rowsInserted(section: try c.decode(Int64.self, forKey: "section"), rows: try c.decode([Row].self, forKey: "rows").map(\.row))
+        case "rows-deleted":
+            step = .rowsDeleted(section: try c.decode(Int64.self, forKey: "section"), rows: try c.decode([Deleted].self, forKey: "rows").map(\.row))
+        case "row-moved":
+            step = .rowMoved(
+                id: try c.decode(Int64.self, forKey: "row"), fromSection: try c.decode(Int64.self, forKey: "fromSection"),
+                fromIndex: try c.decode(Int.self, forKey: "fromIndex"), after: try c.decodeIfPresent(Int64.self, forKey: "after"),
+                before: try c.decodeIfPresent(Int64.self, forKey: "before"), toSection: try c.decode(Int64.self, forKey: "toSection"))
+        case "row-updated":
+            step = .rowUpdated(
+                id: try c.decode(Int64.self, forKey: "row"), oldTitle: try c.decode(String.self, forKey: "oldTitle"),
+                oldPayload: try c.decodeIfPresent(String.self, forKey: "oldPayload"), title: try c.decode(String.self, forKey: "title"),
+                payload: try c.decodeIfPresent(String.self, forKey: "payload"))
+        case "section-inserted":
+            step = .sectionInserted(
+                id: try c.decode(Int64.self, forKey: "section"), title: try c.decode(String.self, forKey: "title"),
+                rows: try c.decode([[Int64]].self, forKey: "rows"))
+        case "sections-deleted":
+            step = .sectionsDeleted(try c.decode([DeletedSectionRecord].self, forKey: "sections").map(\.section))
+        case "section-moved":
+            step = .sectionMoved(
+                id: try c.decode(Int64.self, forKey: "section"), from: try c.decode(Int.self, forKey: "from"),
+                after: try c.decodeIfPresent(Int64.self, forKey: "after"), before: try c.decodeIfPresent(Int64.self, forKey: "before"))
+        case "section-renamed":
+            step = .sectionRenamed(
+                id: try c.decode(Int64.self, forKey: "section"), oldTitle: try c.decode(String.self, forKey: "oldTitle"),
+                title: try c.decode(String.self, forKey: "title"))
+        default:
+            throw RecordError.unknownKind(kind)
+        }
+    }
+}
+
+// MARK: Writing
+
+extension HistoryRecord {
+    /// One step as its object, keys sorted (the order `JSONEncoder`'s `.sortedKeys` gives; the test of
+    /// the format compares the bytes).
+    fileprivate static func write(_ step: HistoryStep, to out: inout String) {
+        var object = ObjectWriter(&out)
+        switch step {
+        case .rowsInserted(let section, let rows):
+            object.string("kind", "rows-inserted", &out)
+            object.array("rows", rows, &out) { row, out in
+                var item = ObjectWriter(&out)
+                item.int("id", row.id, &out)
+                item.string("payload", row.payload, &out)
+                item.string("title", row.title, &out)
+                item.finish(&out)
+            }
+            object.int("section", section, &out)
+        case .rowsDeleted(let section, let rows):
+            object.string("kind", "rows-deleted", &out)
+            object.array("rows", rows, &out) { row, out in
+                var item = ObjectWriter(&out)
+                item.int("after", row.after, &out)
+                item.int("before", row.before, &out)
+                item.int("index", Int64(row.index), &out)
+                item.string("payload", row.row.payload, &out)
+                item.int("row", row.row.id, &out)
+                item.string("title", row.row.title, &out)
+                item.finish(&out)
+            }
+            object.int("section", section, &out)
+        case .rowMoved(let id, let fromSection, let fromIndex, let after, let before, let toSection):
+            object.int("after", after, &out)
+            object.int("before", before, &out)
+            object.int("fromIndex", Int64(fromIndex), &out)
+            object.int("fromSection", fromSection, &out)
+            object.string("kind", "row-moved", &out)
+            object.int("row", id, &out)
+            object.int("toSection", toSection, &out)
+        case .rowUpdated(let id, let oldTitle, let oldPayload, let title, let payload):
+            object.string("kind", "row-updated", &out)
+            object.string("oldPayload", oldPayload, &out)
+            object.string("oldTitle", oldTitle, &out)
+            object.string("payload", payload, &out)
+            object.int("row", id, &out)
+            object.string("title", title, &out)
+        case .sectionInserted(let id, let title, let rows):
+            object.string("kind", "section-inserted", &out)
+            object.array("rows", rows, &out) { run, out in out += "[" + run.map(String.init).joined(separator: ",") + "]" }
+            object.int("section", id, &out)
+            object.string("title", title, &out)
+        case .sectionsDeleted(let sections):
+            object.string("kind", "sections-deleted", &out)
+            object.array("sections", sections, &out) { section, out in
+                var item = ObjectWriter(&out)
+                item.int("after", section.after, &out)
+                item.int("before", section.before, &out)
+                item.int("index", Int64(section.index), &out)
+                item.int("rowCount", section.rowCount, &out)
+                item.int("section", section.id, &out)
+                item.string("title", section.title, &out)
+                item.finish(&out)
+            }
+        case .sectionMoved(let id, let from, let after, let before):
+            object.int("after", after, &out)
+            object.int("before", before, &out)
+            object.int("from", Int64(from), &out)
+            object.string("kind", "section-moved", &out)
+            object.int("section", id, &out)
+        case .sectionRenamed(let id, let oldTitle, let title):
+            object.string("kind", "section-renamed", &out)
+            object.string("oldTitle", oldTitle, &out)
+            object.int("section", id, &out)
+            object.string("title", title, &out)
+        }
+        object.finish(&out)
+    }
+}
+
+/// Writes one JSON object into a string it is lent, member by member in the order given; nil as `null`.
+private struct ObjectWriter {
+    private var first = true
+
+    init(_ out: inout String) { out += "{" }
+
+    private mutating func key(_ name: String, _ out: inout String) {
+        if !first { out += "," }
+        first = false
+        out += "\"" + name + "\":"
+    }
+
+    mutating func string(_ name: String, _ value: String?, _ out: inout String) {
+        key(name, &out)
+        if let value { CanonicalJSON.writeString(value, to: &out) } else { out += "null" }
+    }
+
+    mutating func int(_ name: String, _ value: Int64?, _ out: inout String) {
+        key(name, &out)
+        out += value.map(String.init) ?? "null"
+    }
+
+    mutating func array<T>(_ name: String, _ items: [T], _ out: inout String, _ write: (T, inout String) -> Void) {
+        key(name, &out)
+        out += "["
+        for (index, item) in items.enumerated() {
+            if index > 0 { out += "," }
+            write(item, &out)
+        }
+        out += "]"
+    }
+
+    func finish(_ out: inout String) { out += "}" }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import SQLiteLayer
+
+/// Undo and redo, durable in the file and per author (README, "Undo and redo").
+extension ListStore {
+    /// The history limit a store gets unless it is opened with another: each author's last 100 transactions.
+    public static let defaultHistoryLimit = 100
+
+    /// The author a store's transactions are recorded under unless it is opened with another: the
+    /// process's name (an app's executable name), else `"app"`. Two apps sharing a file thus undo their own edits.
+    public static var defaultAuthor: String {
+        let name = ProcessInfo.processInfo.processName
+        return (try? HistoryNames.checkedAuthor(name)) ?? "app"
+    }
+
+    /// Opens the store at `path` like ``open(at:mode:busyTimeout:)-(String,_,_)``, recording its
+    /// transactions under `author` (1–200 bytes, no control characters): ``undo()`` takes back this
+    /// author's last transaction not yet undone, whoever edited since. `historyLimit` is how many of
+    /// this author's last transactions the file's history keeps (0 to 100,000; 0 keeps none).
+    public static func open(
+        at path: String, mode: AccessMode = .readWrite, busyTimeout: Int32 = 5_000, author: String, historyLimit: Int = defaultHistoryLimit
+    ) throws -> ListStore {
+        try open(at: path, mode: mode, busyTimeout: busyTimeout, author: author, historyLimit: historyLimit, rowBlockSizes: .standard)
+    }
+
+    /// Opens the store at the file `url` with an author and a history limit (see ``open(at:mode:busyTimeout:author:historyLimit:)-(String,_,_,_,_)``).
+    public static func open(
+        at url: URL, mode: AccessMode = .readWrite, busyTimeout: Int32 = 5_000, author: String, historyLimit: Int = defaultHistoryLimit
+    ) throws -> ListStore {
+        guard url.isFileURL else { throw ListStoreError.unusablePath(path: url.absoluteString, reason: "it is not a file URL") }
+        let path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? ""
+        return try open(at: path, mode: mode, busyTimeout: busyTimeout, author: author, historyLimit: historyLimit)
+    }
+
+    /// Takes back this store's ``author``'s last transaction in this store's list not yet undone (undo is
+    /// per author and list: a handle from ``list(named:)`` undoes its own list's), as a new transaction with an
+    /// ordinary change set (observers and other processes see it like any edit): deleted rows and
+    /// sections come back with their ids, titles, payloads and places; inserted ones go; moved ones go
+    /// back next to their old neighbours; titles and payloads get their old values. Edits by other
+    /// authors and by hand since are kept.
+    ///
+    /// Throws ``ListStoreError/nothingToUndo(author:)`` when there is none, and
+    /// ``ListStoreError/undoRefused(action:entry:redo:reason:)`` when it is no longer possible — a
+    /// section it needs was deleted, a row it changed was changed again by someone else, an import or
+    /// untracked write came after it, a row or section it needs was moved to another list (moves between
+    /// lists and changes of the lists themselves are not in the history); nothing is changed then. A transaction whose every change others
+    /// already took back has nothing to undo and is passed over for the one before it.
+    @discardableResult
+    public func undo() throws -> ChangeSet { try undo(by: author) }
+
+    /// ``undo()`` for another author's last transaction (the CLI's `liststore undo --by NAME`).
+    @discardableResult
+    public func undo(by author: String) throws -> ChangeSet { try takeBack(redo: false, by: author) }
+
+    /// Re-applies the transaction this store's ``author`` undid last, as a new transaction (which
+    /// ``undo()`` takes back in turn). The author's next ordinary transaction clears what can be redone.
+    /// Throws ``ListStoreError/nothingToRedo(author:)`` or ``ListStoreError/undoRefused(action:entry:redo:reason:)``.
+    @discardableResult
+    public func redo() throws -> ChangeSet { try redo(by: author) }
+
+    /// ``redo()`` for another author.
+    @discardableResult
+    public func redo(by author: String) throws -> ChangeSet { try takeBack(redo: true, by: author) }
+
+    /// What ``undo(by:)`` (or, with `redo`, ``redo(by:)``) would take back now, for a menu ("Undo Delete
+    /// 2 Rows"): the entry, or nil when there is none. It may still refuse when called.
+    public func nextUndo(by author: String? = nil, redo: Bool = false) throws -> HistoryEntry? {
+        let author = try HistoryNames.checkedAuthor(author ?? self.author)
+        return try withReadTransaction { db in
+            guard let first = try HistoryTable.candidates(author: author, list: listID, redo: redo, db).first else { return nil }
+            return try HistoryListing.entries(limit: 1, upTo: first.id, db).first
+        }
+    }
+
+    /// The last `limit` (1–10,000) commits to the file, newest first: every history entry (with its
+    /// author, action name and state) and every other change-log entry — hand edits, and changes no
+    /// history entry describes — with the change-log record of its edits while the log keeps it.
+    public func history(limit: Int = 50) throws -> [HistoryEntry] {
+        guard (1...10_000).contains(limit) else {
+            throw ListStoreError.invalidHistoryName(String(limit), what: "history length", reason: "ask for 1 to 10000 entries")
+        }
+        return try withReadTransaction { db in try HistoryListing.entries(limit: limit, upTo: nil, db) }
+    }
+
+    // MARK: Recording
+
+    /// Gives a write transaction its history capture, unless it keeps none (untracked, a limit of 0).
+    func startHistory(of transaction: ListTransaction) {
+        if transaction.tracksChanges, historyLimit > 0 { transaction.history = HistoryCapture(transaction.db) }
+    }
+
+    /// Writes the transaction's history entry, inside it (an untracked one leaves a barrier instead).
+    func recordHistory(of transaction: ListTransaction) throws {
+        guard transaction.editCount > 0 else { return }
+        guard transaction.tracksChanges else { return try recordUntrackedWrite("untracked write", transaction.db) }
+        guard let capture = transaction.history else { return }
+        let action = try HistoryNames.checkedAction(transaction.actionName)
+        try HistoryTable.commit(capture, kind: .edit, author: author, list: transaction.list, action: action, reverts: nil, limit: historyLimit, transaction.db)
+    }
+
+    /// After a write no history entry can describe: nothing before it can be undone any more.
+    func recordUntrackedWrite(_ what: String, _ db: Connection) throws {
+        try HistoryTable.barrier(author: author, list: listID, action: what, limit: historyLimit, db)
+    }
+
+    private func takeBack(redo: Bool, by author: String) throws -> ChangeSet {
+        let author = try HistoryNames.checkedAuthor(author)
+        return try mutate { db in
+            for candidate in try HistoryTable.candidates(author: author, list: listID, redo: redo, db) {
+                func refused(_ reason: String) -> ListStoreError { .undoRefused(action: candidate.action, entry: candidate.id, redo: redo, reason: reason) }
+                if candidate.state == "blocked" {
+                    let barrier = try HistoryTable.barrier(after: candidate.id, db)
+                    let what = barrier.map { "an \($0.action ?? "untracked write") by \(ListStoreError.excerpt($0.author)) (history entry #\($0.id))" } ?? "an untracked write"
+                    throw refused("\(what) came after it, which the history cannot see through")
+                }
+                guard let record = try HistoryTable.record(of: candidate.id, db), let steps = HistoryRecord.decode(record) else {
+                    throw refused("its history record is not of a format ListStore writes (changed by hand)")
+                }
+                let transaction = ListTransaction(db, list: listID, sizes: rowBlockSizes)
+                defer { transaction.close() }
+                let capture = HistoryCapture(db)
+                transaction.history = capture
+                do { try transaction.revert(steps, entry: candidate.id) } catch let conflict as UndoConflict {
+                    throw refused(conflict.reason)
+                } catch ListStoreError.rowInAnotherList(let row, let list) {
+                    throw refused("row #\(row.rawValue) was moved to list \(ListStoreError.excerpt(list)) since")
+                } catch ListStoreError.sectionInAnotherList(let section, let list) {
+                    throw refused("section #\(section.rawValue) was moved to list \(ListStoreError.excerpt(list)) since")
+                }
+                let changes = try transaction.finish()
+                guard transaction.editCount > 0 else {
+                    try HistoryTable.markPassed(candidate.id, db)  // nothing of it is left to take back
+                    continue
+                }
+                try HistoryTable.commit(
+                    capture, kind: redo ? .redo : .undo, author: author, list: listID, action: candidate.action, reverts: candidate.id, limit: max(historyLimit, 1), db)
+                return (changes, transaction.logEntry)
+            }
+            throw redo ? ListStoreError.nothingToRedo(author: author) : ListStoreError.nothingToUndo(author: author)
+        }
+    }
+}

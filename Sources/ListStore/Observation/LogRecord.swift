@@ -56,19 +56,9 @@ enum LogRecord {
     }
 }
 
-/// A coding key spelled as a string literal.
-private struct Key: CodingKey, ExpressibleByStringLiteral {
-    let stringValue: String
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(stringLiteral value: String) { stringValue = value }
-    var intValue: Int? { nil }
-    init?(intValue: Int) { nil }
-}
-
-private enum RecordError: Error {
-    case unknownVersion(Int64)
-    case unknownKind(String)
-}
+/// The records' coding keys are string literals.
+private typealias Key = LiteralCodingKey
+private typealias RecordError = RecordFormatError
 
 // MARK: Version 3
 

@@ -127,4 +127,56 @@ import Testing
         #expect(try tmp.snapshot().rowCount == 2)
         #expect(try tmp.sectionCount() == 1)
     }
+
+    /// Two lists, G and E, each with a section of rows; E observed (polling fast).
+    static func observedLists(_ folder: TemporaryDirectory) throws -> (path: String, g: ListStore, e: ListStore, gRows: [RowID]) {
+        let path = folder.path("hand.sqlite")
+        let store = try ListStore.open(at: path, author: "App")
+        let g = try store.addList(named: "G"), e = try store.addList(named: "E")
+        let (gRows, _) = try g.insertRows(["Apples", "Pears"], intoSection: try g.insertSection(title: "Fruit").id)
+        try e.insertRows(["Post"], intoSection: try e.insertSection(title: "Today").id)
+        return (path, g, e, gRows)
+    }
+
+    /// FAILS now. README, "Several lists": "A change in one list wakes no observer of another". A hand
+    /// delete (the `sqlite3` shell) of a row of list G sends `.reset` to list E's observers too — with
+    /// hundreds of lists, every observer of every list reloads.
+    @Test func aHandDeleteInOneListDoesNotResetAnotherListsObserver() async throws {
+        let folder = try TemporaryDirectory()
+        let (path, _, e, gRows) = try Self.observedLists(folder)
+        var observed = e.observe(pollInterval: .milliseconds(10)).makeAsyncIterator()
+        guard case .initial = try await nextElement(&observed, timeout: .seconds(20)) else {
+            Issue.record("no initial state")
+            return
+        }
+        try Shell.run("DELETE FROM rows WHERE id = \(gRows[1].rawValue)", on: path)
+        try e.deliverChangesFromOtherConnections()
+        try e.insertRow("after", intoSection: 0)  // E's own next change: what its observer must get next
+        let next = try await nextElement(&observed, timeout: .seconds(20))
+        guard case .changes(let changes) = next else {
+            Issue.record("list E's observer got \(String(describing: next)) for a hand delete in list G")
+            return
+        }
+        #expect(changes.insertedRows.map(\.row.title) == ["after"])
+    }
+
+    /// The same with a hand edit of a title in G (passes): E's observer gets only its own change.
+    @Test func aHandRenameInOneListDoesNotWakeAnotherListsObserver() async throws {
+        let folder = try TemporaryDirectory()
+        let (path, _, e, gRows) = try Self.observedLists(folder)
+        var observed = e.observe(pollInterval: .milliseconds(10)).makeAsyncIterator()
+        guard case .initial = try await nextElement(&observed, timeout: .seconds(20)) else {
+            Issue.record("no initial state")
+            return
+        }
+        try Shell.run("UPDATE rows SET title = 'Green apples' WHERE id = \(gRows[0].rawValue)", on: path)
+        try e.deliverChangesFromOtherConnections()
+        try e.insertRow("after", intoSection: 0)
+        let next = try await nextElement(&observed, timeout: .seconds(20))
+        guard case .changes(let changes) = next else {
+            Issue.record("list E's observer got \(String(describing: next))")
+            return
+        }
+        #expect(changes.insertedRows.map(\.row.title) == ["after"])
+    }
 }

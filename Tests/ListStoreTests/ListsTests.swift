@@ -317,8 +317,8 @@ extension ListsTests {
         let (store, work) = try Self.twoLists()
         try store.deleteList(named: "Work")
         let before = try store.snapshot()
-        #expect(throws: ListStoreError.unknownList("#\(work.listID)")) { try work.insertSection(title: "x") }
-        #expect(throws: ListStoreError.unknownList("#\(work.listID)")) { try work.listName() }
+        #expect(throws: ListStoreError.listDeleted(listID: work.listID)) { try work.insertSection(title: "x") }
+        #expect(throws: ListStoreError.listDeleted(listID: work.listID)) { try work.listName() }
         #expect(try store.snapshot().sections == before.sections)
         #expect(try store.checkInvariants().isEmpty)
     }

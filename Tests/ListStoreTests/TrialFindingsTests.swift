@@ -132,7 +132,8 @@ import Testing
     static func observedLists(_ folder: TemporaryDirectory) throws -> (path: String, g: ListStore, e: ListStore, gRows: [RowID]) {
         let path = folder.path("hand.sqlite")
         let store = try ListStore.open(at: path, author: "App")
-        let g = try store.addList(named: "G"), e = try store.addList(named: "E")
+        let g = try store.addList(named: "G")
+        let e = try store.addList(named: "E")
         let (gRows, _) = try g.insertRows(["Apples", "Pears"], intoSection: try g.insertSection(title: "Fruit").id)
         try e.insertRows(["Post"], intoSection: try e.insertSection(title: "Today").id)
         return (path, g, e, gRows)

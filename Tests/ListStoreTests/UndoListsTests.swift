@@ -95,4 +95,21 @@ import Testing
         #expect(throws: ListStoreError.self) { try store.undo() }
         #expect(try UndoTests.state(store) == before)
     }
+
+    @Test func theBoundIsPerListSoABusyListKeepsAnotherListsUndo() throws {
+        let fixture = try Fixture()
+        let store = try fixture.open("app", limit: 8)
+        let errands = try store.addList(named: "Errands")
+        try errands.write(actionName: "Add Post") { tx in try tx.insertRows(["post"], intoSection: try tx.insertSection(title: "Town")) }
+        _ = try store.insertSection(title: "Groceries")
+        for index in 0..<40 { try store.insertRows(["g\(index)"], intoSection: 0) }
+        #expect(try errands.nextUndo()?.actionName == "Add Post")
+        // The busy list keeps its own last 8 (and up to an eighth more until the next pruning).
+        let kept = try store.history(limit: 100).filter { $0.kind == .edit && $0.list == "default" }.count
+        #expect((8...9).contains(kept), "\(kept)")
+        // A deleted list's entries go with it.
+        try store.deleteList(named: "Errands")
+        #expect(try store.history(limit: 100).allSatisfy { $0.list != nil || $0.entry == nil })
+        try UndoTests.expectSound(store)
+    }
 }

@@ -130,6 +130,9 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     case versionNotTranslatable(ListVersion, reason: String)
     /// A list name that names no list in the file (``ListStore/list(named:)``); nothing was changed.
     case unknownList(String)
+    /// A handle on a list (``ListStore/list(named:)``) whose list was deleted since, by this store or
+    /// another program: its reads, edits and observations end with this; nothing was changed.
+    case listDeleted(listID: Int64)
     /// A list name that another list of the file already has (names are unique, compared exactly); nothing was changed.
     case duplicateListName(String)
     /// A list name that cannot be stored (empty, too long, or with control characters), with the reason.
@@ -283,6 +286,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
                 "cannot act on index paths as of \(version): \(reason); nothing was changed — read the store again, redraw, and act on what is drawn then"
         case .unknownList(let name):
             return "there is no list named \(Self.excerpt(name)) in the file; `liststore lists` shows the lists, `liststore list add NAME` adds one"
+        case .listDeleted(let id):
+            return "the list this handle is on (list #\(id)) was deleted since; open another list (list(named:), --list NAME)"
         case .duplicateListName(let name):
             return "a list named \(Self.excerpt(name)) already exists; choose another name"
         case .invalidListName(let name, let reason):

@@ -31,7 +31,7 @@ extension ListTransaction {
                 try revertMove(id, fromSection: fromSection, fromIndex: fromIndex, after: after, before: before)
             case .rowUpdated(let id, let oldTitle, let oldPayload, let title, let payload):
                 try revertUpdate(id, old: (oldTitle, oldPayload), new: (title, payload))
-            case .sectionInserted(let id, let title, let runs): try revertSectionInsert(id, title: title, runs: runs)
+            case .sectionInserted(let id, let title, let runs): try revertSectionInsert(id, title: title, runs: runs, entry: entry)
             case .sectionsDeleted(let sections):
                 for section in sections {
                     try revertSectionDelete(
@@ -46,6 +46,11 @@ extension ListTransaction {
 
     // MARK: Rows
 
+    /// What changed in a row whose values are not the ones a step left: its title (named), else its payload.
+    private static func change(from left: String, to now: String) -> String {
+        left == now ? "its payload was changed" : "its title is now \(ListStoreError.excerpt(now))"
+    }
+
     private func values(ofRow id: Int64) throws -> (title: String, payload: String?, section: Int64)? {
         try db.cached("SELECT title, payload, section_id FROM rows WHERE id = ?1").bind([.integer(id)]).first { ($0.text(0), $0.optionalText(1), $0.int64(2)) }
     }
@@ -55,7 +60,7 @@ extension ListTransaction {
         for row in rows {
             guard let now = try values(ofRow: row.id) else { continue }  // deleted since: nothing to take back
             guard now.title == row.title, now.payload == row.payload else {
-                throw UndoConflict("row #\(row.id) was changed since (its title is now \(ListStoreError.excerpt(now.title)))")
+                throw UndoConflict("row #\(row.id) was changed since (\(Self.change(from: row.title, to: now.title)))")
             }
             doomed.append(RowID(rawValue: row.id))
         }
@@ -97,7 +102,7 @@ extension ListTransaction {
         guard let now = try values(ofRow: id) else { throw UndoConflict("row #\(id) was deleted since") }
         if now.title == old.title && now.payload == old.payload { return }  // already as it was
         guard now.title == new.title, now.payload == new.payload else {
-            throw UndoConflict("row #\(id) was changed since (its title is now \(ListStoreError.excerpt(now.title)))")
+            throw UndoConflict("row #\(id) was changed since (\(Self.change(from: new.title, to: now.title)))")
         }
         try updateRow(id: RowID(rawValue: id), title: old.title, payload: old.payload.map { .set($0) } ?? .remove)
     }
@@ -108,7 +113,7 @@ extension ListTransaction {
         try db.cached("SELECT title, row_count FROM sections WHERE id = ?1").bind([.integer(id)]).first { ($0.text(0), $0.int64(1)) }
     }
 
-    private func revertSectionInsert(_ id: Int64, title: String, runs: [[Int64]]) throws {
+    private func revertSectionInsert(_ id: Int64, title: String, runs: [[Int64]], entry: Int64) throws {
         guard let now = try self.title(ofSection: id) else { return }  // deleted since
         guard now.title == title else { throw UndoConflict("section #\(id) was renamed since (to \(ListStoreError.excerpt(now.title)))") }
         // It must hold exactly the rows it came with (none for a new section): others' rows added since are not deleted.
@@ -120,6 +125,10 @@ extension ListTransaction {
                 .bind([.integer(id), .integer(range.lowerBound), .integer(range.upperBound)]).first { $0.int64(0) } ?? 0
         }
         guard found == expected, now.rows == expected else { throw UndoConflict("section #\(id) holds rows added or moved into it since") }
+        // Rows an undo or redo restored into it were kept with their values: each must still have them.
+        if let changed = try HistoryTable.firstChangedKeptRow(entry: entry, section: id, db) {
+            throw UndoConflict("row #\(changed.id) of section #\(id) was changed since (\(changed.what))")
+        }
         try deleteSections(ids: [SectionID(rawValue: id)])
     }
 

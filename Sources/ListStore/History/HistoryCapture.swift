@@ -16,6 +16,8 @@ final class HistoryCapture {
     /// Sections this transaction restored, by id: the index of their step, which collects the rows
     /// restored into them.
     private var restoredSections: [Int64: Int] = [:]
+    /// How many rows were kept so far for each section this transaction restored.
+    private var restoredRowCounts: [Int64: Int64] = [:]
 
     init(_ db: Connection) { self.db = db }
 
@@ -30,9 +32,19 @@ final class HistoryCapture {
     // MARK: Rows
 
     /// After rows were inserted into section `section` (`restored`: with their old ids, by an undo).
-    func rowsInserted(section: Int64, rows: [HistoryRow], restored: Bool = false) {
+    /// The rows restored into a section the same transaction restored are kept with their values in
+    /// `liststore_history_rows`, as a deleted section's are: taking the section back checks them.
+    func rowsInserted(section: Int64, rows: [HistoryRow], restored: Bool = false) throws {
         if restored, let step = restoredSections[section], case .sectionInserted(let id, let title, let runs) = steps[step] {
             steps[step] = .sectionInserted(id: id, title: title, rows: runs + EditEvent.runs(rows.map { RowID(rawValue: $0.id) }))
+            let keep = try db.cached("INSERT INTO liststore_history_rows (entry, section, ord, row_id, title, payload) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+            let entry = try entry()
+            var ord = restoredRowCounts[section, default: 0]
+            for row in rows {
+                try keep.bind([.integer(entry), .integer(section), .integer(ord), .integer(row.id), .text(row.title), .optionalText(row.payload)]).run()
+                ord += 1
+            }
+            restoredRowCounts[section] = ord
             return
         }
         steps.append(.rowsInserted(section: section, rows: rows))
@@ -91,7 +103,8 @@ final class HistoryCapture {
         let read = try db.cached(
             """
             SELECT s.title, s.row_count,
-                   (SELECT id FROM sections WHERE position = s.position - 1), (SELECT id FROM sections WHERE position = s.position + 1)
+                   (SELECT id FROM sections WHERE list_id = s.list_id AND position = s.position - 1),
+                   (SELECT id FROM sections WHERE list_id = s.list_id AND position = s.position + 1)
             FROM sections AS s WHERE s.id = ?1
             """)
         var sections: [DeletedSection] = []
@@ -117,8 +130,11 @@ final class HistoryCapture {
     /// Before the section `id` moves from index `from`.
     func sectionMoving(_ id: Int64, from: Int) throws {
         let neighbours = try db.cached(
-            "SELECT (SELECT id FROM sections WHERE position = ?1 - 1), (SELECT id FROM sections WHERE position = ?1 + 1)"
-        ).bind([.int(from)]).first { ($0.isNull(0) ? nil : $0.int64(0), $0.isNull(1) ? nil : $0.int64(1)) }
+            """
+            SELECT (SELECT id FROM sections WHERE list_id = (SELECT list_id FROM sections WHERE id = ?2) AND position = ?1 - 1),
+                   (SELECT id FROM sections WHERE list_id = (SELECT list_id FROM sections WHERE id = ?2) AND position = ?1 + 1)
+            """
+        ).bind([.int(from), .integer(id)]).first { ($0.isNull(0) ? nil : $0.int64(0), $0.isNull(1) ? nil : $0.int64(1)) }
         steps.append(.sectionMoved(id: id, from: from, after: neighbours?.0, before: neighbours?.1))
     }
 

@@ -55,27 +55,33 @@ enum HistoryTable {
         case .barrier:
             break
         }
-        try prune(author: author, keeping: limit, db)
+        try prune(author: author, list: list, keeping: limit, db)
     }
 
-    /// Keeps `author`'s last `limit` transactions — entries of kind 'do' or 'redo', what undo takes
-    /// back — and the undo entries and barriers after the oldest of them; older ones go (their deleted
-    /// sections' rows with them). An undo entry reverts one of those, so an author has at most about
-    /// twice `limit` entries. To spare most writes the pruning (a sort of the author's entries and the
+    /// Keeps `author`'s last `limit` transactions in list `list` — entries of kind 'do' or 'redo', what
+    /// undo takes back — and the undo entries and barriers after the oldest of them; older ones go (their
+    /// deleted sections' rows with them). Undo is per author and list, so a busy list never pushes
+    /// another list's undo out. An undo entry reverts one of those, so an author has at most about twice
+    /// `limit` entries per list. To spare most writes the pruning (a sort of the author's entries and the
     /// pages of the ones it deletes), it runs once `limit / 8` more have gathered (up to 12 for the
     /// default 100): until then those older ones can still be undone.
-    private static func prune(author: String, keeping limit: Int, _ db: Connection) throws {
+    private static func prune(author: String, list: Int64, keeping limit: Int, _ db: Connection) throws {
         let limit = max(limit, 1)
         let count =
-            try db.cached("SELECT count(*) FROM liststore_history WHERE author = ?1 AND kind IN ('do', 'redo')")
-            .bind([.text(author)]).first { $0.int(0) } ?? 0
+            try db.cached("SELECT count(*) FROM liststore_history WHERE author = ?1 AND list_id = ?2 AND kind IN ('do', 'redo')")
+            .bind([.text(author), .integer(list)]).first { $0.int(0) } ?? 0
         guard count > limit + limit / 8 else { return }
         try db.cached(
             """
-            DELETE FROM liststore_history WHERE author = ?1
-                AND id < (SELECT id FROM liststore_history WHERE author = ?1 AND kind IN ('do', 'redo') ORDER BY id DESC LIMIT 1 OFFSET ?2)
+            DELETE FROM liststore_history WHERE author = ?1 AND list_id = ?3
+                AND id < (SELECT id FROM liststore_history WHERE author = ?1 AND list_id = ?3 AND kind IN ('do', 'redo') ORDER BY id DESC LIMIT 1 OFFSET ?2)
             """
-        ).bind([.text(author), .int(limit - 1)]).run()
+        ).bind([.text(author), .int(limit - 1), .integer(list)]).run()
+    }
+
+    /// After list `list` was deleted: its entries, which nothing can undo any more.
+    static func forget(list: Int64, _ db: Connection) throws {
+        try db.cached("DELETE FROM liststore_history WHERE list_id = ?1").bind([.integer(list)]).run()
     }
 
     /// After an untracked write (no steps to undo it by): every entry still to undo or redo, by any
@@ -85,7 +91,7 @@ enum HistoryTable {
         try db.cached(
             "INSERT INTO liststore_history (author, list_id, kind, state, action, record, log_seq) VALUES (?1, ?3, 'barrier', 'blocked', ?2, '', (SELECT \(StateVersion.lastSequenceSQL)) + 1)"
         ).bind([.text(author), .text(action), .integer(list)]).run()
-        try prune(author: author, keeping: max(limit, 1), db)
+        try prune(author: author, list: list, keeping: max(limit, 1), db)
     }
 
     /// `author`'s entries in list `list` that undo (kinds 'do' and 'redo') or redo (kind 'undo') would
@@ -128,6 +134,18 @@ enum HistoryTable {
         try db.cached(
             "SELECT count(*), min(h.row_id) FROM liststore_history_rows AS h JOIN rows AS r ON r.id = h.row_id WHERE h.entry = ?1 AND h.section = ?2"
         ).bind([.integer(entry), .integer(section)]).first { ($0.int64(0), $0.isNull(1) ? nil : $0.int64(1)) } ?? (0, nil)
+    }
+
+    /// A row kept by `entry` for section `section` (restored into it by that entry) whose title or
+    /// payload is not the kept one any more, with what changed; nil when every kept row is as kept (or
+    /// gone: one deleted since has nothing left to take back).
+    static func firstChangedKeptRow(entry: Int64, section: Int64, _ db: Connection) throws -> (id: Int64, what: String)? {
+        try db.cached(
+            """
+            SELECT r.id, r.title IS NOT h.title FROM liststore_history_rows AS h JOIN rows AS r ON r.id = h.row_id
+            WHERE h.entry = ?1 AND h.section = ?2 AND (r.title IS NOT h.title OR r.payload IS NOT h.payload) ORDER BY h.ord LIMIT 1
+            """
+        ).bind([.integer(entry), .integer(section)]).first { ($0.int64(0), $0.int64(1) != 0 ? "its title" : "its payload") }
     }
 
     /// How many rows kept by `entry` for section `section`.

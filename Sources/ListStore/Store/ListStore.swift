@@ -285,7 +285,18 @@ public final class ListStore: Sendable {
         }
     }
 
-    private func withCurrentSchemaReadTransaction<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+    private func withCurrentSchemaReadTransaction<T: Sendable>(_ read: (Connection) throws -> T) throws -> T {
+        // A handle on a list deleted since reads nothing (its list's sections are gone, not empty).
+        let listID = listID
+        return try withoutActuallyEscaping(read) { read in
+            try readingCurrentSchema { db in
+                if listID != Self.defaultListID { _ = try Self.existingName(of: listID, db) }
+                return try read(db)
+            }
+        }
+    }
+
+    private func readingCurrentSchema<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         try guardingReentrancy {
             // Until the file is recognised (and migrated) the writer connection reads, recognising it in
             // the same read transaction when opening left that to the first one.

@@ -114,6 +114,7 @@ extension ListStore {
                 .map { ChangeSet.SectionChange(index: $0.int(0), id: SectionID(rawValue: $0.int64(1))) }
             var order = try Self.listOrder(db)
             try db.run("DELETE FROM lists WHERE id = ?1", [.integer(id)])  // its sections, rows, blocks and pages go with it
+            try HistoryTable.forget(list: id, db)
             order.removeAll { $0 == id }
             try Self.setListOrder(order, db)
             guard !sections.isEmpty else { return ([:], .structure(lists: [])) }
@@ -155,7 +156,7 @@ extension ListStore {
         let result = try mutatingLists { db, _ in
             targetID = try Self.listID(named: name, db)
             guard try db.scalarInt("SELECT 1 FROM lists WHERE id = ?1", [.integer(sourceID)]) != nil else {
-                throw ListStoreError.unknownList("#\(sourceID)")
+                throw ListStoreError.listDeleted(listID: sourceID)
             }
             let source = ListTransaction(db, list: sourceID, sizes: rowBlockSizes)
             let target = targetID == sourceID ? source : ListTransaction(db, list: targetID, sizes: rowBlockSizes)
@@ -192,7 +193,7 @@ extension ListStore {
     /// The name of list `id`, or ``ListStoreError/unknownList(_:)`` (with `#id`) when it was deleted.
     static func existingName(of id: Int64, _ db: Connection) throws -> String {
         guard let name = try db.cached("SELECT name FROM lists WHERE id = ?1").bind([.integer(id)]).first({ $0.text(0) }) else {
-            throw ListStoreError.unknownList("#\(id)")
+            throw ListStoreError.listDeleted(listID: id)
         }
         return name
     }

@@ -45,13 +45,16 @@ package struct CLIEnvironment: Sendable {
         self.writeOutput = writeOutput
     }
 
+    /// The environment variables commands read: the database file and the list.
+    static let readVariables = ["LISTSTORE_DB", "LISTSTORE_LIST"]
+
     /// The real process: its environment, stdin, stdout and stderr. A failed write to standard error
     /// is ignored (there is nowhere left to report it); standard output's are reported (see ``StandardOutput``).
     package static var process: CLIEnvironment {
         CLIEnvironment(
-            // Only the variable the commands read, with getenv: ProcessInfo's whole environment as a
+            // Only the variables the commands read, with getenv: ProcessInfo's whole environment as a
             // dictionary costs a small command more than opening its file (measured with perf).
-            variables: getenv("LISTSTORE_DB").map { ["LISTSTORE_DB": String(cString: $0)] } ?? [:],
+            variables: Dictionary(uniqueKeysWithValues: readVariables.compactMap { name in getenv(name).map { (name, String(cString: $0)) } }),
             readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() },
             standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
             writeProgress: { try? DescriptorWriter(descriptor: STDERR_FILENO).write($0) },

@@ -211,6 +211,7 @@ enum TransferCommands {
             }
             let one = Array(JSONValue.object([("sections", sections)]).serialized().utf8)
             _ = try DocumentReader.check(one, name: "\(name), list \(quoted(listName))")
+            if let first = names.firstIndex(of: listName) { throw fail("lists[\(index)] names list \(quoted(listName)) twice (lists[\(first)] too)") }
             names.append(listName)
             documents.append(one)
         }

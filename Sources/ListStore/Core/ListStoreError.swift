@@ -133,6 +133,15 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// A handle on a list (``ListStore/list(named:)``) whose list was deleted since, by this store or
     /// another program: its reads, edits and observations end with this; nothing was changed.
     case listDeleted(listID: Int64)
+    /// A move between lists (``ListStore/moveRow(id:toList:section:at:)``, ``ListStore/moveSection(id:toList:at:)``)
+    /// to the list the row or section is already in; nothing was changed. Move it within its list instead.
+    case moveWithinList(String)
+    /// The default list (id 1) was deleted outside ListStore (the `sqlite3` shell); nothing was changed.
+    /// ``ListStore/repair()`` brings it back (`liststore repair`).
+    case defaultListMissing
+    /// The lists' positions were set outside ListStore beyond what reordering can renumber (near
+    /// ±2^63); nothing was changed. ``ListStore/repair()`` renumbers them (`liststore repair`).
+    case listOrderDamaged
     /// A list name that another list of the file already has (names are unique, compared exactly); nothing was changed.
     case duplicateListName(String)
     /// A list name that cannot be stored (empty, too long, or with control characters), with the reason.
@@ -288,6 +297,12 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
             return "there is no list named \(Self.excerpt(name)) in the file; `liststore lists` shows the lists, `liststore list add NAME` adds one"
         case .listDeleted(let id):
             return "the list this handle is on (list #\(id)) was deleted since; open another list (list(named:), --list NAME)"
+        case .moveWithinList(let name):
+            return "it is already in list \(Self.excerpt(name)); move it within its list instead (move, section move)"
+        case .defaultListMissing:
+            return "the default list (list #1) was deleted outside ListStore; nothing was changed — repair the store to bring it back"
+        case .listOrderDamaged:
+            return "the list positions were changed outside ListStore; nothing was changed — repair the store to renumber them, keeping their order"
         case .duplicateListName(let name):
             return "a list named \(Self.excerpt(name)) already exists; choose another name"
         case .invalidListName(let name, let reason):

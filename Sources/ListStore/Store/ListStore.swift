@@ -179,11 +179,14 @@ public final class ListStore: Sendable {
 
     /// A mutation whose body is also told the state of the change log's state row as the transaction
     /// found it (before marking the transaction ListStore's own put it back), for ``repair()``.
-    func mutateSeeingLogState(_ body: (Connection, LogState) throws -> (changes: ChangeSet, log: ChangeLog.Entry)) throws -> ChangeSet {
+    /// `repairing`: the write that brings back a default list deleted by hand, which every other write refuses.
+    func mutateSeeingLogState(
+        repairing: Bool = false, _ body: (Connection, LogState) throws -> (changes: ChangeSet, log: ChangeLog.Entry)
+    ) throws -> ChangeSet {
         let listID = listID
         let all = try mutatingLists { db, state in
             // A handle on a list deleted since (by another handle or process) edits nothing.
-            if listID != Self.defaultListID { _ = try Self.existingName(of: listID, db) }
+            if !repairing { _ = try Self.existingName(of: listID, db) }
             let (changes, log) = try body(db, state)
             return (changes.isEmpty ? [:] : [listID: changes], log)
         }

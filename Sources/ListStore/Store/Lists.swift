@@ -69,7 +69,7 @@ extension ListStore {
             let at = index ?? count
             guard (0...count).contains(at) else { throw ListStoreError.listIndexOutOfRange(index: at, listCount: count + 1) }
             var order = try Self.listOrder(db)
-            try db.run("INSERT INTO lists (name, position) VALUES (?1, ?2)", [.text(name), .int(-1 - count)])
+            try db.run("INSERT INTO lists (name, position) VALUES (?1, ?2)", [.text(name), .integer(try Self.belowEveryPosition(db))])
             id = db.lastInsertedRowID
             order.insert(id, at: at)
             try Self.setListOrder(order, db)
@@ -128,6 +128,8 @@ extension ListStore {
     /// Moves the row with `id` of this list into section `section` of the list named `list`, at row index
     /// `index` there (at the end when nil), in one transaction: it keeps its id, title and payload. Each
     /// list's observers get their own change set: this list's a deletion, the other's an insertion.
+    /// Naming this handle's own list throws ``ListStoreError/moveWithinList(_:)`` (move it within the
+    /// list with ``moveRow(from:to:)``).
     @discardableResult
     public func moveRow(id: RowID, toList list: String, section: Int, at index: Int? = nil) throws -> ListMoveChanges {
         try movingBetweenLists(to: list) { source, target in
@@ -138,6 +140,7 @@ extension ListStore {
 
     /// Moves the section with `id` of this list, with its rows, to index `index` among the sections of the
     /// list named `list` (at the end when nil), in one transaction; each list's observers get their own change set.
+    /// Naming this handle's own list throws ``ListStoreError/moveWithinList(_:)`` (see ``moveSection(from:to:)``).
     @discardableResult
     public func moveSection(id: SectionID, toList list: String, at index: Int? = nil) throws -> ListMoveChanges {
         try movingBetweenLists(to: list) { source, target in
@@ -158,19 +161,16 @@ extension ListStore {
             guard try db.scalarInt("SELECT 1 FROM lists WHERE id = ?1", [.integer(sourceID)]) != nil else {
                 throw ListStoreError.listDeleted(listID: sourceID)
             }
+            guard targetID != sourceID else { throw ListStoreError.moveWithinList(name) }
             let source = ListTransaction(db, list: sourceID, sizes: rowBlockSizes)
-            let target = targetID == sourceID ? source : ListTransaction(db, list: targetID, sizes: rowBlockSizes)
+            let target = ListTransaction(db, list: targetID, sizes: rowBlockSizes)
             defer {
                 source.close()
                 target.close()
             }
             let arrived = try body(source, target)
-            let events = ListedEvents(
-                lists: [sourceID: source.events, targetID: targetID == sourceID ? [] : target.events].filter { !$0.value.isEmpty },
-                arrivedRows: arrived.rows, arrivedSections: arrived.sections)
-            var changes = [sourceID: try source.finish()]
-            if targetID != sourceID { changes[targetID] = try target.finish() }
-            return (changes, .edits(events))
+            let events = ListedEvents(lists: [sourceID: source.events, targetID: target.events], arrivedRows: arrived.rows, arrivedSections: arrived.sections)
+            return ([sourceID: try source.finish(), targetID: try target.finish()], .edits(events))
         }
         return ListMoveChanges(source: result.changes[sourceID] ?? result.unchanged, target: result.changes[targetID] ?? result.unchanged)
     }
@@ -193,7 +193,7 @@ extension ListStore {
     /// The name of list `id`, or ``ListStoreError/unknownList(_:)`` (with `#id`) when it was deleted.
     static func existingName(of id: Int64, _ db: Connection) throws -> String {
         guard let name = try db.cached("SELECT name FROM lists WHERE id = ?1").bind([.integer(id)]).first({ $0.text(0) }) else {
-            throw ListStoreError.listDeleted(listID: id)
+            throw id == defaultListID ? ListStoreError.defaultListMissing : ListStoreError.listDeleted(listID: id)
         }
         return name
     }
@@ -202,6 +202,15 @@ extension ListStore {
         if try db.cached("SELECT 1 FROM lists WHERE name = ?1").bind([.text(name)]).first({ $0.int(0) }) != nil {
             throw ListStoreError.duplicateListName(name)
         }
+    }
+
+    /// A position below every list's position and below `-(largest id)`, so that `value - id` is free for every id.
+    private static func belowEveryPosition(_ db: Connection) throws -> Int64 {
+        let lowest = min(try db.scalarInt("SELECT min(position) FROM lists").map(Int64.init) ?? 0, 0)
+        let largestID = try db.scalarInt("SELECT max(id) FROM lists").map(Int64.init) ?? 0
+        let (below, overflow) = lowest.subtractingReportingOverflow(largestID &+ 1)
+        guard !overflow, largestID >= 0 else { throw ListStoreError.listOrderDamaged }
+        return below
     }
 
     private static func listCount(_ db: Connection) throws -> Int { try db.scalarInt("SELECT count(*) FROM lists") ?? 0 }
@@ -213,8 +222,8 @@ extension ListStore {
     /// Gives the lists the positions `0..<count` in `order`: first all out of the way (negative), then
     /// each to its place, so that UNIQUE (position) holds at every step.
     private static func setListOrder(_ order: [Int64], _ db: Connection) throws {
-        try db.run("UPDATE lists SET position = -1 - position WHERE position >= 0")
-        try db.run("UPDATE lists SET position = position - ?1 WHERE position < 0", [.int(order.count)])
+        // Below every position there is (hand edits may have left gaps or negatives), one per id.
+        try db.run("UPDATE lists SET position = ?1 - id", [.integer(try belowEveryPosition(db))])
         let place = try db.cached("UPDATE lists SET position = ?2 WHERE id = ?1")
         for (index, id) in order.enumerated() { try place.bind([.integer(id), .int(index)]).run() }
     }

@@ -27,7 +27,7 @@ extension ListStore {
     public func repair() throws -> RepairReport {
         var fixes: [String] = []
         var unresolved: [IntegrityProblem] = []
-        let changes = try mutateSeeingLogState { db, logState in
+        let changes = try mutateSeeingLogState(repairing: true) { db, logState in
             let integrity = try Self.integrityCheck(db)
             if integrity != ["ok"] {
                 throw ListStoreError.corrupt("integrity_check: \(integrity.prefix(3).joined(separator: "; ")); repair only renumbers positions")

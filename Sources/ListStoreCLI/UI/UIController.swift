@@ -57,17 +57,27 @@ final class UIController {
 
     /// Shows the list `offset` places after the shown one (wrapping around), from its top.
     private func switchList(by offset: Int) throws {
-        try readListNames()
+        do { try readListNames() } catch ListStoreError.listDeleted {
+            // Deleted by another program while shown: l and L go back to the default list.
+            try show(store.defaultList)
+            message = .info("the list shown was deleted; list \(quoted(listName))")
+            return
+        }
         guard !listNames.isEmpty, let current = listNames.firstIndex(of: listName) else {
             message = .info("this file has one list; add another with `liststore list add NAME`")
             return
         }
         let next = listNames[((current + offset) % listNames.count + listNames.count) % listNames.count]
-        store = try store.list(named: next)
+        try show(try store.list(named: next))
+        message = .info("list \(quoted(next))")
+    }
+
+    /// Shows `list` from its top.
+    private func show(_ list: ListStore) throws {
+        store = list
         model = ScreenModel(height: model.height)
         try store.read { try model.refresh($0) }
-        listName = next
-        message = .info("list \(quoted(next))")
+        try readListNames()
     }
 
     /// The line of help for the current state.

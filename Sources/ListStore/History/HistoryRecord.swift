@@ -65,7 +65,7 @@ private struct Deleted: Decodable {
             row: HistoryRow(
                 id: try c.decode(Int64.self, forKey: "row"), title: try c.decode(String.self, forKey: "title"),
                 payload: try c.decodeIfPresent(String.self, forKey: "payload")),
-            index: try c.index("index"), after: try c.decodeIfPresent(Int64.self, forKey: "after"),
+            index: try c.decodedIndex("index"), after: try c.decodeIfPresent(Int64.self, forKey: "after"),
             before: try c.decodeIfPresent(Int64.self, forKey: "before"))
     }
 }
@@ -78,14 +78,14 @@ private struct DeletedSectionRecord: Decodable {
         let c = try decoder.container(keyedBy: Key.self)
         section = DeletedSection(
             id: try c.decode(Int64.self, forKey: "section"), title: try c.decode(String.self, forKey: "title"),
-            index: try c.index("index"), after: try c.decodeIfPresent(Int64.self, forKey: "after"),
+            index: try c.decodedIndex("index"), after: try c.decodeIfPresent(Int64.self, forKey: "after"),
             before: try c.decodeIfPresent(Int64.self, forKey: "before"), rowCount: try c.decode(Int64.self, forKey: "rowCount"))
     }
 }
 
 extension KeyedDecodingContainer where Key == LiteralCodingKey {
     /// An index (of a row or section) as ListStore writes it: never negative.
-    fileprivate func index(_ key: Key) throws -> Int {
+    fileprivate func decodedIndex(_ key: Key) throws -> Int {
         let value = try decode(Int.self, forKey: key)
         guard value >= 0 else { throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "a negative index") }
         return value
@@ -107,7 +107,7 @@ private struct Step: Decodable {
         case "row-moved":
             step = .rowMoved(
                 id: try c.decode(Int64.self, forKey: "row"), fromSection: try c.decode(Int64.self, forKey: "fromSection"),
-                fromIndex: try c.index("fromIndex"), after: try c.decodeIfPresent(Int64.self, forKey: "after"),
+                fromIndex: try c.decodedIndex("fromIndex"), after: try c.decodeIfPresent(Int64.self, forKey: "after"),
                 before: try c.decodeIfPresent(Int64.self, forKey: "before"), toSection: try c.decode(Int64.self, forKey: "toSection"))
         case "row-updated":
             step = .rowUpdated(
@@ -122,7 +122,7 @@ private struct Step: Decodable {
             step = .sectionsDeleted(try c.decode([DeletedSectionRecord].self, forKey: "sections").map(\.section))
         case "section-moved":
             step = .sectionMoved(
-                id: try c.decode(Int64.self, forKey: "section"), from: try c.index("from"),
+                id: try c.decode(Int64.self, forKey: "section"), from: try c.decodedIndex("from"),
                 after: try c.decodeIfPresent(Int64.self, forKey: "after"), before: try c.decodeIfPresent(Int64.self, forKey: "before"))
         case "section-renamed":
             step = .sectionRenamed(

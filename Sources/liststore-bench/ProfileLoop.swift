@@ -28,6 +28,26 @@ struct ProfileLoop {
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
+    /// One timed read on each side: a page of 50 rows at `middle` (`pageRead`), else the index path of
+    /// the middle row (`id` in ListStore's file, `plainID` in the plain one).
+    static func timeRead(
+        pageRead: Bool, _ store: ListStore, _ db: OpaquePointer, middle: Int, id: RowID, plainID: Int64
+    ) throws -> (listStore: Double, limit: Double) {
+        if pageRead {
+            var read: Int32 = 0
+            return (
+                try Measurement.seconds { _ = try store.rows(inSection: 0, range: middle..<middle + 50) },
+                Measurement.seconds { _ = baseline_read_page(db, 1, Int64(middle), 50, &read) }
+            )
+        }
+        var section: Int64 = 0
+        var row: Int64 = 0
+        return (
+            try Measurement.seconds { _ = try store.indexPath(of: id) },
+            Measurement.seconds { _ = baseline_index_path(db, plainID, &section, &row) }
+        )
+    }
+
     func run() throws {
         let ours = try fixtures.template(rows: rows)
         let plain = try fixtures.plainTemplate(rows: rows, layout: .oneSection)
@@ -61,15 +81,10 @@ struct ProfileLoop {
                             var sections: Int64 = 0
                             _ = baseline_section_count(db, &sections)
                         })
-                } else if name == "read" {
-                    listStore.append(try Measurement.seconds { _ = try store.rows(inSection: 0, range: middle..<middle + 50) })
-                    var read: Int32 = 0
-                    limit.append(Measurement.seconds { _ = baseline_read_page(db, 1, Int64(middle), 50, &read) })
                 } else {
-                    listStore.append(try Measurement.seconds { _ = try store.indexPath(of: id) })
-                    var section: Int64 = 0
-                    var row: Int64 = 0
-                    limit.append(Measurement.seconds { _ = baseline_index_path(db, plainID, &section, &row) })
+                    let (ours, theirs) = try Self.timeRead(pageRead: name == "read", store, db, middle: middle, id: id, plainID: plainID)
+                    listStore.append(ours)
+                    limit.append(theirs)
                 }
             }
         case "delete", "insert":
@@ -117,16 +132,9 @@ struct ProfileLoop {
             _ = baseline_row_id_at(db, 1, Int64(middle), &plainID)
             for step in 0..<count {
                 _ = try writer.insertRow("w\(step)", intoSection: 0, at: rows)  // appended: the middle stays put
-                if name == "read-after-commit" {
-                    listStore.append(try Measurement.seconds { _ = try store.rows(inSection: 0, range: middle..<middle + 50) })
-                    var read: Int32 = 0
-                    limit.append(Measurement.seconds { _ = baseline_read_page(db, 1, Int64(middle), 50, &read) })
-                } else {
-                    listStore.append(try Measurement.seconds { _ = try store.indexPath(of: id) })
-                    var section: Int64 = 0
-                    var row: Int64 = 0
-                    limit.append(Measurement.seconds { _ = baseline_index_path(db, plainID, &section, &row) })
-                }
+                let (ours, theirs) = try Self.timeRead(pageRead: name == "read-after-commit", store, db, middle: middle, id: id, plainID: plainID)
+                listStore.append(ours)
+                limit.append(theirs)
             }
         default:
             throw BenchmarkFailure("--loop takes read, index-path, read-after-commit, index-path-after-commit, delete or insert")

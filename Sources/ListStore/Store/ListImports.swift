@@ -17,9 +17,7 @@ extension ListStore {
             var replaced: [Int] = []
             for name in names {
                 let id: Int64
-                if let found = try? Self.listID(named: name, db) {
-                    id = found
-                } else {
+                do { id = try Self.listID(named: name, db) } catch ListStoreError.unknownList {
                     let position = (try db.scalarInt("SELECT max(position) FROM lists") ?? -1) + 1
                     try db.run("INSERT INTO lists (name, position) VALUES (?1, ?2)", [.text(name), .int(position)])
                     id = db.lastInsertedRowID

@@ -13,6 +13,7 @@ let migrationFiles = [
     "0007_sparse_positions.sql",
     "0008_lists.sql",
     "0009_history.sql",
+    "0010_payload_indexes.sql",
 ]
 
 let package = Package(

@@ -14,5 +14,6 @@ package enum MigrationFiles {
         ("0007_sparse_positions.sql", PackageResources._007_sparse_positions_sql),
         ("0008_lists.sql", PackageResources._008_lists_sql),
         ("0009_history.sql", PackageResources._009_history_sql),
+        ("0010_payload_indexes.sql", PackageResources._010_payload_indexes_sql),
     ]
 }

@@ -3,7 +3,7 @@ import ListStore
 /// The command table: every command's declaration (words, arguments, options, help, handler), in the
 /// order `--help` and README list them.
 enum Commands {
-    static let all: [CommandSpec] = base + ListCommands.all
+    static let all: [CommandSpec] = base + ListCommands.all + IndexCommands.all
     private static let base: [CommandSpec] = [
         CommandSpec(
             words: ["init"], summary: "Create the database, or migrate it to this version's schema. Safe to run again.",

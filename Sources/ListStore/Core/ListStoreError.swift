@@ -106,6 +106,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     case invalidPayloadField(String, reason: String)
     /// A search that cannot run as asked (a limit out of range, a value no payload can hold), with the reason.
     case invalidSearch(String)
+    /// A payload field that has no index (``ListStore/removePayloadIndex(on:)``); nothing was changed.
+    case noPayloadIndex(String)
     /// The file at the path, or the `-wal` file beside it, is no longer the one the store opened: a file
     /// was renamed over it, or it was deleted, while the store had it open. A write is rolled back (nothing
     /// was written to either file) and an observation ends; `reason` says which file.
@@ -267,6 +269,8 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
             return "invalid payload field \(Self.excerpt(field)): \(reason); name a field as letters, digits, _ and -, with . between nested names (address.city)"
         case .invalidSearch(let reason):
             return "cannot search: \(reason)"
+        case .noPayloadIndex(let field):
+            return "payload field \(Self.excerpt(field)) has no index; nothing was changed — `liststore indexes` (payloadIndexes()) lists the indexed fields"
         case .fileReplaced(let path, let reason):
             return "\(path) was replaced or moved while it was open here (\(reason)); nothing was written — open it again"
         case .walFromAnotherFile(let path, let reason):

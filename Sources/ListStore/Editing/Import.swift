@@ -79,6 +79,8 @@ public final class ListImporter {
 
     /// The list the sections go into.
     private let list: Int64
+    /// Whether the file indexes payload fields: then each section's rows are noted for their index entries.
+    private let indexesPayloads: Bool
 
     init(_ db: Connection, list: Int64, tracksChanges: Bool, sectionsReplaced: Int) throws {
         self.db = db
@@ -87,6 +89,7 @@ public final class ListImporter {
         self.sectionsReplaced = sectionsReplaced
         insertSection = try db.cached("INSERT INTO sections (id, position, title, list_id) VALUES (?1, ?2, ?3, ?4)")
         insertRow = try db.cached("INSERT INTO rows (id, section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4, ?5)")
+        indexesPayloads = try PayloadIndex.anyField(db)
     }
 
     /// Adds a section after the ones added so far; the rows added next go into it.
@@ -144,6 +147,7 @@ public final class ListImporter {
         guard let section = currentSection else { return }
         guard section.rows < RowSpacing.limit / RowSpacing.gap else { throw ListStoreError.corrupt("section \(section.index) cannot hold \(section.rows) rows") }
         try RowBlocks(sectionID: section.id, db: db).cutEvenlySpaced(count: section.rows, sizes: .standard)
+        if indexesPayloads { try PayloadIndex.markStale(section: section.id, db) }
         currentSection = nil
     }
 

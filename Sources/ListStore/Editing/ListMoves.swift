@@ -21,10 +21,10 @@ extension ListTransaction {
             let moved = try ListReader.row(id: id.rawValue, db)
             var out = ChangeSet()
             out.deletedRows = [.init(indexPath: path, id: id)]
-            record(out, [.rowsDeleted([[Int64(path.section), Int64(path.row), id.rawValue, sectionID]])])
+            try record(out, [.rowsDeleted([[Int64(path.section), Int64(path.row), id.rawValue, sectionID]])])
             var into = ChangeSet()
             into.insertedRows = [.init(indexPath: ListIndexPath(section: sectionIndex, row: row), row: moved)]
-            target.record(into, [.rowsInserted(ids: EditEvent.runs([id]), section: destination.sectionID, sectionIndex: sectionIndex, at: row)])
+            try target.record(into, [.rowsInserted(ids: EditEvent.runs([id]), section: destination.sectionID, sectionIndex: sectionIndex, at: row)])
         }
     }
 
@@ -42,10 +42,10 @@ extension ListTransaction {
             try SectionOrder.closeGaps(from: from, db, list: list)
             var out = ChangeSet()
             out.deletedSections = [.init(index: from, id: id)]
-            record(out, [.sectionsDeleted([[Int64(from), id.rawValue]])])
+            try record(out, [.sectionsDeleted([[Int64(from), id.rawValue]])])
             var into = ChangeSet()
             into.insertedSections = [.init(index: at, section: try target.snapshot(ofSection: id))]
-            target.record(into, [.sectionInserted(id: id.rawValue, index: at)])
+            try target.record(into, [.sectionInserted(id: id.rawValue, index: at)])
         }
     }
 }

@@ -21,6 +21,9 @@ public final class ListTransaction: ListReader {
     /// Built from the events only when a second edit arrives, so that a one-edit transaction costs no tracking.
     private var tracker: ChangeTracker?
     fileprivate var sectionOrderVerified = false
+    /// Whether the file indexes any payload field (asked at the first edit that writes rows): then every
+    /// edit notes the rows it writes, whose index entries the write brings up to date before it commits.
+    private var indexesPayloads: Bool?
 
     /// When this transaction's edits split and merge blocks of rows.
     let sizes: RowBlockSizes
@@ -39,9 +42,10 @@ public final class ListTransaction: ListReader {
     }
 
     /// Notes one edit's own change set and its events.
-    func record(_ changes: ChangeSet, _ newEvents: [EditEvent]) {
+    func record(_ changes: ChangeSet, _ newEvents: [EditEvent]) throws {
         guard !changes.isEmpty else { return }
         editCount += 1
+        try notePayloadWrites(newEvents)
         guard tracksChanges else { return }
         if editCount == 2 {
             var first = ChangeTracker()
@@ -57,6 +61,33 @@ public final class ListTransaction: ListReader {
             firstChanges = changes
         }
         events += newEvents
+    }
+
+    /// Notes the rows `events` wrote for the payload indexes (``PayloadIndex``), when there are any; a
+    /// deleted row's entries go with it, and a move changes no payload.
+    private func notePayloadWrites(_ events: [EditEvent]) throws {
+        for event in events {
+            switch event {
+            case .rowsInserted(let runs, _, _, _), .rowsRestored(let runs, _, _, _):
+                guard try payloadsIndexed() else { return }
+                try PayloadIndex.markStale(runs: runs, db)
+            case .rowUpdated(let id, _, _, _, _):
+                guard try payloadsIndexed() else { return }
+                try PayloadIndex.markStale(row: id, db)
+            case .sectionRestored(let id, _):
+                guard try payloadsIndexed() else { return }
+                try PayloadIndex.markStale(section: id, db)
+            case .sectionInserted, .sectionsDeleted, .sectionMoved, .sectionRenamed, .rowsDeleted, .rowMoved:
+                continue
+            }
+        }
+    }
+
+    private func payloadsIndexed() throws -> Bool {
+        if let indexesPayloads { return indexesPayloads }
+        let found = try PayloadIndex.anyField(db)
+        indexesPayloads = found
+        return found
     }
 
     /// What the change log records for this transaction.

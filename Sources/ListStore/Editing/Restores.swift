@@ -30,7 +30,7 @@ extension ListTransaction {
                 row: ListRow(id: RowID(rawValue: row.id), title: row.title, payload: row.payload))
         }
         let ids = rows.map { RowID(rawValue: $0.id) }
-        record(changes, [.rowsRestored(ids: EditEvent.runs(ids), section: section.sectionID, sectionIndex: section.sectionIndex, at: start)])
+        try record(changes, [.rowsRestored(ids: EditEvent.runs(ids), section: section.sectionID, sectionIndex: section.sectionIndex, at: start)])
     }
 
     /// Puts section `id` back, empty, titled `title`, at `index` (clamped to the sections there are).
@@ -48,7 +48,7 @@ extension ListTransaction {
         history?.sectionInserted(id, title: title, restored: true)
         var changes = ChangeSet()
         changes.insertedSections = [.init(index: position, section: SectionSnapshot(id: SectionID(rawValue: id), title: title, rows: []))]
-        record(changes, [.sectionRestored(id: id, index: position)])
+        try record(changes, [.sectionRestored(id: id, index: position)])
         return try checkedSection(id: SectionID(rawValue: id))
     }
 }

@@ -73,7 +73,7 @@ extension ListTransaction {
                 try history?.rowsInserted(section: target.sectionID, rows: [HistoryRow(id: id.rawValue, title: row.title, payload: row.payload)])
                 changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: index), row: ListRow(id: id, title: row.title, payload: row.payload)))
             }
-            record(
+            try record(
                 changes,
                 inserted.map {
                     .rowsInserted(ids: EditEvent.runs([$0.id]), section: $0.section.rawValue, sectionIndex: $0.path.section, at: $0.path.row)
@@ -215,7 +215,7 @@ extension ListTransaction {
         try history?.rowsInserted(section: target.sectionID, rows: zip(ids, rows).map { HistoryRow(id: $0.rawValue, title: $1.title, payload: $1.payload) })
         let sectionID = SectionID(rawValue: target.sectionID)
         let sectionIndex = target.sectionIndex
-        record(changes, [.rowsInserted(ids: EditEvent.runs(ids), section: sectionID.rawValue, sectionIndex: sectionIndex, at: start)])
+        try record(changes, [.rowsInserted(ids: EditEvent.runs(ids), section: sectionID.rawValue, sectionIndex: sectionIndex, at: start)])
         return ids
     }
 
@@ -255,7 +255,7 @@ extension ListTransaction {
         changes.movedRows = [.init(from: fromPath, to: toPath, id: id)]
         let sourceID = SectionID(rawValue: source.sectionID)
         let targetID = SectionID(rawValue: target?.sectionID ?? source.sectionID)
-        record(changes, [.rowMoved(id: id.rawValue, from: fromPath, source: sourceID.rawValue, to: toPath, target: targetID.rawValue)])
+        try record(changes, [.rowMoved(id: id.rawValue, from: fromPath, source: sourceID.rawValue, to: toPath, target: targetID.rawValue)])
     }
 
     private func delete(_ doomed: [DoomedRow], in sections: [Int: SectionRows]) throws {
@@ -269,7 +269,7 @@ extension ListTransaction {
         let entries = doomed.compactMap { row in
             sections[row.path.section].map { (row: ChangeSet.RowChange(indexPath: row.path, id: row.id), section: SectionID(rawValue: $0.sectionID)) }
         }
-        record(
+        try record(
             changes.sorted(),
             [
                 .rowsDeleted(
@@ -303,6 +303,6 @@ extension ListTransaction {
         let id = RowID(rawValue: rowID)
         let sectionID = SectionID(rawValue: section.sectionID)
         changes.updatedRows = [.init(indexPath: path, row: ListRow(id: id, title: newTitle, payload: newPayload))]
-        record(changes, [.rowUpdated(id: rowID, section: sectionID.rawValue, path: path, oldTitle: current.title, oldPayload: current.payload)])
+        try record(changes, [.rowUpdated(id: rowID, section: sectionID.rawValue, path: path, oldTitle: current.title, oldPayload: current.payload)])
     }
 }

@@ -21,7 +21,7 @@ extension ListTransaction {
             history?.sectionInserted(id.rawValue, title: title)
             var changes = ChangeSet()
             changes.insertedSections = [.init(index: position, section: SectionSnapshot(id: id, title: title, rows: []))]
-            record(changes, [.sectionInserted(id: id.rawValue, index: position)])
+            try record(changes, [.sectionInserted(id: id.rawValue, index: position)])
             return id
         }
     }
@@ -76,7 +76,7 @@ extension ListTransaction {
         let index = section.sectionIndex
         var changes = ChangeSet()
         changes.updatedSections = [.init(index: index, id: id, title: title)]
-        record(changes, [.sectionRenamed(id: id.rawValue, index: index, oldTitle: old)])
+        try record(changes, [.sectionRenamed(id: id.rawValue, index: index, oldTitle: old)])
     }
 
     private func move(_ section: SectionRows, to: Int) throws {
@@ -89,7 +89,7 @@ extension ListTransaction {
         let id = SectionID(rawValue: section.sectionID)
         var changes = ChangeSet()
         changes.movedSections = [.init(from: from, to: to, id: id)]
-        record(changes, [.sectionMoved(id: id.rawValue, from: from, to: to)])
+        try record(changes, [.sectionMoved(id: id.rawValue, from: from, to: to)])
     }
 
     private func delete(_ doomed: [ChangeSet.SectionChange]) throws {
@@ -101,6 +101,6 @@ extension ListTransaction {
         try SectionOrder.closeGaps(from: first, db, list: list)
         var changes = ChangeSet()
         changes.deletedSections = doomed
-        record(changes.sorted(), [.sectionsDeleted(doomed.map { [Int64($0.index), $0.id.rawValue] })])
+        try record(changes.sorted(), [.sectionsDeleted(doomed.map { [Int64($0.index), $0.id.rawValue] })])
     }
 }

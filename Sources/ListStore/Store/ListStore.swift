@@ -232,6 +232,8 @@ public final class ListStore: Sendable {
                         let (changes, log) = try body(connection, logState)
                         // SQLite may have rolled the transaction back after an error the body caught: write nothing more.
                         if connection.isAutocommit { throw ListStoreError.transactionRolledBack }
+                        // The payload-index entries of the rows this write (or another program since) wrote.
+                        try PayloadIndex.refreshStale(connection)
                         if changes.values.allSatisfy(\.isEmpty), case .edits = log, !migrating {
                             unchangedVersion = try StateVersion.read(connection)
                             throw NothingChanged()

@@ -176,7 +176,7 @@ extension ListStore {
     }
 
     /// A write that changes only the lists themselves (names, order): no list's change set.
-    private func changingLists(_ body: (Connection) throws -> Void) throws -> ChangeSet {
+    func changingLists(_ body: (Connection) throws -> Void) throws -> ChangeSet {
         try mutatingLists { db, _ in
             try body(db)
             return ([:], .structure(lists: []))

@@ -36,7 +36,7 @@ extension ListStore {
             fixes =
                 try ListDamage.repair(db) + Repairs.recoverOrphans(db) + OrphanExtents.remove(db) + Repairs.listPositions(db) + Repairs.sectionPositions(db)
                 + Repairs.rowPositions(db) + Repairs.sequences(db)
-                + Repairs.changeLog(db, found: logState)
+                + Repairs.changeLog(db, found: logState) + PayloadIndexDamage.repair(db)
             unresolved = try ValueDamage.scan(db) + IDExhaustion.problems(db)
             return (ChangeSet.between(before, try readSnapshot(db)), .structure(lists: nil))
         }

@@ -1,0 +1,29 @@
+import SQLiteLayer
+
+/// Payload-field index entries that are not what the payloads give (``PayloadIndex``): only a hand edit
+/// of `liststore_payload_values` or `liststore_payload_indexes` makes them, and a search by that field
+/// would then miss rows or return rows that do not match. Rows written by other programs since
+/// ListStore's last write are noted stale, and their entries are not counted here.
+enum PayloadIndexDamage {
+    static func problems(_ db: Connection) throws -> [IntegrityProblem] {
+        try PayloadIndex.disagreements(db).map { field, rows in
+            rows < 0
+                ? IntegrityProblem("payload index \(ListStoreError.excerpt(field)) names no field a search can use (liststore_payload_indexes was edited by hand)")
+                : IntegrityProblem(
+                    "payload index on \(field): \(rows == 1 ? "1 entry differs" : "\(rows) entries differ") from the payloads (liststore_payload_values was edited by hand); searches by \(field) would miss or add rows"
+                )
+        }
+    }
+
+    /// Makes every entry again when any differs; one line per index rebuilt or dropped.
+    static func repair(_ db: Connection) throws -> [String] {
+        let found = try PayloadIndex.disagreements(db)
+        guard !found.isEmpty else { return [] }
+        try PayloadIndex.rebuild(db)
+        return found.map { field, rows in
+            rows < 0
+                ? "payload index \(ListStoreError.excerpt(field)): dropped (not a field name a search can use)"
+                : "payload index on \(field): made its entries again from the payloads (\(rows == 1 ? "1 entry differed" : "\(rows) entries differed"))"
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import SQLiteLayer
+
+/// The indexes on payload fields (schema 10, `0010_payload_indexes.sql`): for every indexed field, one
+/// entry per row in `liststore_payload_values` holding the field's value as `json_extract` reads it,
+/// so that a search for `field = value` reads the matching rows only.
+///
+/// The rule that keeps them true: a row's entries are those its payload gives, except for the rows in
+/// `liststore_payload_stale`, whose entries may be out of date. ListStore's writes note every row they
+/// insert, restore or update there (``markStale(runs:_:)``, ``markStale(row:_:)``,
+/// ``markStale(section:_:)``), and so do other programs' writes (the schema's triggers); every ListStore
+/// write then brings the noted rows' entries up to date before it commits (``refreshStale(_:)``). A
+/// deleted row's entries go with it (a foreign-key cascade, or the refresh after a delete by a program
+/// that runs without foreign keys). A search reads the entries, and the stale rows themselves.
+enum PayloadIndex {
+    /// The indexed fields, by name; a name that ``PayloadField`` refuses (a hand edit of
+    /// `liststore_payload_indexes`) is left out here and reported by `check`.
+    static func fields(_ db: Connection) throws -> [PayloadField] {
+        try db.cached("SELECT field FROM liststore_payload_indexes ORDER BY field").map { $0.text(0) }.compactMap { try? PayloadField($0) }
+    }
+
+    /// Whether any field is indexed: when none is, writes note nothing.
+    static func anyField(_ db: Connection) throws -> Bool {
+        try db.scalarInt("SELECT EXISTS (SELECT 1 FROM liststore_payload_indexes)") == 1
+    }
+
+    /// Notes the rows of `runs` (`[first, count]`, as ``EditEvent/runs(_:)``) as written.
+    static func markStale(runs: [[Int64]], _ db: Connection) throws {
+        guard let (ranges, _) = EditEvent.ranges(runs) else { return }
+        for range in ranges {
+            try db.run(
+                "INSERT OR IGNORE INTO liststore_payload_stale (row_id) SELECT id FROM rows WHERE id BETWEEN ?1 AND ?2",
+                [.integer(range.lowerBound), .integer(range.upperBound)])
+        }
+    }
+
+    /// Notes row `id` as written.
+    static func markStale(row id: Int64, _ db: Connection) throws {
+        try db.run("INSERT OR IGNORE INTO liststore_payload_stale (row_id) VALUES (?1)", [.integer(id)])
+    }
+
+    /// Notes every row of section `id` as written (a section restored or imported with its rows).
+    static func markStale(section id: Int64, _ db: Connection) throws {
+        try db.run("INSERT OR IGNORE INTO liststore_payload_stale (row_id) SELECT id FROM rows WHERE section_id = ?1", [.integer(id)])
+    }
+
+    /// Brings the entries of every noted row up to date and forgets the notes; inside a write
+    /// transaction, before it commits. Costs one statement when nothing was noted.
+    static func refreshStale(_ db: Connection) throws {
+        guard try db.scalarInt("SELECT EXISTS (SELECT 1 FROM liststore_payload_stale)") == 1 else { return }
+        try db.run("DELETE FROM liststore_payload_values WHERE row_id IN (SELECT row_id FROM liststore_payload_stale)")
+        for field in try fields(db) {
+            try db.run(
+                """
+                INSERT INTO liststore_payload_values (row_id, field, value)
+                SELECT id, ?1, value FROM (\(valuesOfRows(field, where: "id IN (SELECT row_id FROM liststore_payload_stale)")))
+                """, [.text(field.name)])
+        }
+        try db.run("DELETE FROM liststore_payload_stale")
+    }
+
+    /// Indexes `field` over every row of the file; false when it already was (nothing done).
+    static func add(_ field: PayloadField, _ db: Connection) throws -> Bool {
+        guard try db.scalarInt("SELECT count(*) FROM liststore_payload_indexes WHERE field = ?1", [.text(field.name)]) == 0 else { return false }
+        try refreshStale(db)  // so that every row's entries for the other fields are current first
+        try db.run("INSERT INTO liststore_payload_indexes (field) VALUES (?1)", [.text(field.name)])
+        try db.run("INSERT INTO liststore_payload_values (row_id, field, value) SELECT id, ?1, value FROM (\(valuesOfRows(field, where: "1")))", [.text(field.name)])
+        return true
+    }
+
+    /// Drops the index on `field` with its entries; ``ListStoreError/noPayloadIndex(_:)`` when there is none.
+    static func remove(_ field: PayloadField, _ db: Connection) throws {
+        try db.run("DELETE FROM liststore_payload_values WHERE field = ?1", [.text(field.name)])
+        try db.run("DELETE FROM liststore_payload_indexes WHERE field = ?1", [.text(field.name)])
+        guard db.changes > 0 else { throw ListStoreError.noPayloadIndex(field.name) }
+        if try !anyField(db) { try db.run("DELETE FROM liststore_payload_stale") }
+    }
+
+    /// Makes every entry again from the payloads (``ListStore/repair()``): also drops a field whose name a
+    /// hand edit made unusable, and entries no row or field has.
+    static func rebuild(_ db: Connection) throws {
+        let fields = try fields(db)
+        try db.run("DELETE FROM liststore_payload_values")
+        try db.run("DELETE FROM liststore_payload_stale")
+        try db.run("DELETE FROM liststore_payload_indexes")
+        for field in fields { _ = try add(field, db) }
+    }
+
+    /// The number of entries that differ from what the payloads give, field by field, leaving out the
+    /// rows noted stale; for `check`. Reads every row once per field.
+    static func disagreements(_ db: Connection) throws -> [(field: String, rows: Int)] {
+        var found: [(String, Int)] = []
+        for name in try db.cached("SELECT field FROM liststore_payload_indexes ORDER BY field").map({ $0.text(0) }) {
+            guard let field = try? PayloadField(name) else {
+                found.append((name, -1))
+                continue
+            }
+            let expected = valuesOfRows(field, where: "id NOT IN (SELECT row_id FROM liststore_payload_stale)")
+            let kept = "SELECT row_id AS id, value FROM liststore_payload_values WHERE field = ?1 AND row_id NOT IN (SELECT row_id FROM liststore_payload_stale)"
+            let count =
+                try db.scalarInt(
+                    "SELECT (SELECT count(*) FROM (\(expected) EXCEPT \(kept))) + (SELECT count(*) FROM (\(kept) EXCEPT \(expected)))",
+                    [.text(field.name)]) ?? 0
+            if count > 0 { found.append((name, count)) }
+        }
+        return found
+    }
+
+    /// `SELECT id, value` for the rows meeting `condition` whose payload gives `field` a value (valid JSON,
+    /// the field present and not null). The path is written into the SQL from ``PayloadField``'s checked
+    /// characters alone, as the search writes it.
+    private static func valuesOfRows(_ field: PayloadField, where condition: String) -> String {
+        """
+        SELECT id, value FROM (SELECT id, CASE WHEN json_valid(payload) THEN json_extract(payload, '\(field.jsonPath)') END AS value \
+        FROM rows WHERE payload IS NOT NULL AND \(condition)) WHERE value IS NOT NULL
+        """
+    }
+}

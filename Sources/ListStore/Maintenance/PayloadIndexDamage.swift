@@ -10,7 +10,7 @@ enum PayloadIndexDamage {
             rows < 0
                 ? IntegrityProblem("payload index \(ListStoreError.excerpt(field)) names no field a search can use (liststore_payload_indexes was edited by hand)")
                 : IntegrityProblem(
-                    "payload index on \(field): \(rows == 1 ? "1 entry differs" : "\(rows) entries differ") from the payloads (liststore_payload_values was edited by hand); searches by \(field) would miss or add rows"
+                    "payload index on \(field): the entries of \(rows == 1 ? "1 row differ" : "\(rows) rows differ") from their payloads (liststore_payload_values was edited by hand); searches by \(field) would miss or add rows"
                 )
         }
     }
@@ -23,7 +23,7 @@ enum PayloadIndexDamage {
         return found.map { field, rows in
             rows < 0
                 ? "payload index \(ListStoreError.excerpt(field)): dropped (not a field name a search can use)"
-                : "payload index on \(field): made its entries again from the payloads (\(rows == 1 ? "1 entry differed" : "\(rows) entries differed"))"
+                : "payload index on \(field): made its entries again from the payloads (the entries of \(rows == 1 ? "1 row" : "\(rows) rows") differed)"
         }
     }
 }

@@ -85,8 +85,8 @@ enum PayloadIndex {
         for field in fields { _ = try add(field, db) }
     }
 
-    /// The number of entries that differ from what the payloads give, field by field, leaving out the
-    /// rows noted stale; for `check`. Reads every row once per field.
+    /// The number of rows whose entries differ from what their payloads give, field by field, leaving out
+    /// the rows noted stale; for `check`. Reads every row once per field.
     static func disagreements(_ db: Connection) throws -> [(field: String, rows: Int)] {
         var found: [(String, Int)] = []
         for name in try db.cached("SELECT field FROM liststore_payload_indexes ORDER BY field").map({ $0.text(0) }) {
@@ -98,7 +98,7 @@ enum PayloadIndex {
             let kept = "SELECT row_id AS id, value FROM liststore_payload_values WHERE field = ?1 AND row_id NOT IN (SELECT row_id FROM liststore_payload_stale)"
             let count =
                 try db.scalarInt(
-                    "SELECT (SELECT count(*) FROM (\(expected) EXCEPT \(kept))) + (SELECT count(*) FROM (\(kept) EXCEPT \(expected)))",
+                    "SELECT count(*) FROM (SELECT id FROM (\(expected) EXCEPT \(kept)) UNION SELECT id FROM (\(kept) EXCEPT \(expected)))",
                     [.text(field.name)]) ?? 0
             if count > 0 { found.append((name, count)) }
         }

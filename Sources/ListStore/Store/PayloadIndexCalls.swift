@@ -14,12 +14,17 @@ extension ListStore {
     /// row once (about 2 s at 1,000,000 rows), and from then on every write that inserts or updates rows
     /// writes their entries in the same transaction (about one more statement per edit and field).
     /// Writes by other programs are noted by the file's triggers and caught up by ListStore's next write;
-    /// searches are right meanwhile. Returns false, writing nothing, when `field` was already indexed.
+    /// searches are right meanwhile. Returns false, writing nothing, when `field` was already indexed. It is
+    /// a write (it waits for the file's write lock, as every edit does): to ask without writing, read
+    /// ``payloadIndexes()``. On a file of an older schema, the migration and the index are one transaction.
     @discardableResult
     public func addPayloadIndex(on field: PayloadField) throws -> Bool {
-        if try payloadIndexes().contains(field) { return false }
         var added = false
-        _ = try changingLists { db in added = try PayloadIndex.add(field, db) }
+        _ = try mutatingLists { db, _ in
+            added = try PayloadIndex.add(field, db)
+            // No edit: a write that adds nothing is rolled back (unless it migrated the file).
+            return ([:], added ? .structure(lists: []) : .edits(ListedEvents([], list: Self.defaultListID)))
+        }
         return added
     }
 

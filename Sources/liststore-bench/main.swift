@@ -5,7 +5,7 @@ import ListStore
 // liststore-bench: ListStore against hand-written C programs on a plain table (the dense baseline and the physical limit), side by side.
 //   swift run -c release liststore-bench [--quick | --large] [--repetitions N]
 //   swift run -c release liststore-bench --litestream [--quick]   (write cost and replica lag with Litestream)
-//   swift run -c release liststore-bench --only observation [--quick | --large]   (only the observation rows)
+//   swift run -c release liststore-bench --only observation|search [--quick | --large]   (only those rows)
 //   swift run -c release liststore-bench --adversarial [--quick | --large]   (every one of 100,000 inserts at one index timed)
 //   swift run -c release liststore-bench --loop read|index-path|delete|insert [ROWS] [COUNT]   (one operation repeated, for a profiler)
 
@@ -72,21 +72,23 @@ if arguments.first == "--loop", arguments.count >= 2 {
 
 let quick = arguments.contains("--quick")
 let large = arguments.contains("--large")
-// "observation" is a value only right after --only.
+// "observation" and "search" are values only right after --only.
 let unknownArgument = arguments.indices.first { index in
     let argument = arguments[index]
-    if argument == "observation" { return index == 0 || arguments[index - 1] != "--only" }
+    if argument == "observation" || argument == "search" { return index == 0 || arguments[index - 1] != "--only" }
     return !["--quick", "--large", "--repetitions", "--only"].contains(argument) && Int(argument) == nil
 }.map { arguments[$0] }
 if let unknown = unknownArgument {
-    FileHandle.standardError.write(Data("error: unknown option \(unknown); use --quick, --large, --repetitions N or --only observation\n".utf8))
+    FileHandle.standardError.write(Data("error: unknown option \(unknown); use --quick, --large, --repetitions N or --only observation|search\n".utf8))
     exit(2)
 }
-let onlyObservation = arguments.contains("--only")
-if onlyObservation, arguments.firstIndex(of: "--only").map({ arguments.indices.contains($0 + 1) && arguments[$0 + 1] == "observation" }) != true {
-    FileHandle.standardError.write(Data("error: --only takes observation (the one part that can run alone)\n".utf8))
+let onlyPart = arguments.firstIndex(of: "--only").map { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : "" }
+if let onlyPart, onlyPart != "observation", onlyPart != "search" {
+    FileHandle.standardError.write(Data("error: --only takes observation or search (the parts that can run alone)\n".utf8))
     exit(2)
 }
+let onlyObservation = onlyPart == "observation"
+let onlySearch = onlyPart == "search"
 let repetitions =
     arguments.firstIndex(of: "--repetitions").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
     ?? (quick ? 3 : 5)
@@ -103,7 +105,7 @@ let fixtures: Fixtures
 do { fixtures = try Fixtures(adversarialInserts: quick ? 1_000 : 100_000) } catch { fail("cannot create a temporary directory: \(error)") }
 defer { fixtures.remove() }
 
-if !onlyObservation {
+if onlyPart == nil {
     let shell = ProcessInfo.processInfo.environment["PATH"].flatMap { path in
         path.split(separator: ":").map { "\($0)/sqlite3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
@@ -118,13 +120,15 @@ if !onlyObservation {
 }
 
 // Observation: a write with an observer of other connections, and another process's commit noticed.
-do {
-    try ObservationBench(
-        fixtures: fixtures, sizes: sizes, repetitions: repetitions, quick: quick,
-        cli: FileManager.default.isExecutableFile(atPath: cli) ? cli : nil
-    ).run()
-} catch {
-    fail("observation: \(error)")
+if !onlySearch {
+    do {
+        try ObservationBench(
+            fixtures: fixtures, sizes: sizes, repetitions: repetitions, quick: quick,
+            cli: FileManager.default.isExecutableFile(atPath: cli) ? cli : nil
+        ).run()
+    } catch {
+        fail("observation: \(error)")
+    }
 }
 
 // Search: findRows by title and by payload field (SearchBench.swift).

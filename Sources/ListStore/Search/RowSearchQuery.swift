@@ -44,9 +44,10 @@ struct RowSearchQuery {
         }
         self.limit = limit
         self.list = list
-        // ?1 the cursor, ?2 the list, ?3 the limit + 1; the conditions' values follow.
+        // ?1 the cursor, ?2 the list, ?3 the limit + 1; the conditions' values follow. The list's test is
+        // `+r.section_id` so that no index on it is used: rows are read in id order and a page stops early.
         var values: [SQLiteValue] = [.null, .integer(list), .int(limit + 1)]
-        var conditions = ["r.section_id IN (SELECT id FROM sections WHERE list_id = ?2)"]
+        var conditions = ["+r.section_id IN (SELECT id FROM sections WHERE list_id = ?2)"]
         if let text = search.titleContains, !text.isEmpty {
             guard !ByteSearch.contains(0, in: text) else { throw ListStoreError.invalidSearch("the title text contains a NUL character, which no title has") }
             guard text.utf8.count <= ListReader.maximumSearchTextLength else {
@@ -65,19 +66,21 @@ struct RowSearchQuery {
             if driver == nil, indexed.contains(match.field) { driver = (match.field, values.count) }
         }
         let tests = conditions.joined(separator: " AND ")
+        // CROSS JOIN keeps the entries (or the few stale rows) as the outer loop: SQLite's planner, without
+        // statistics, would otherwise scan the list's rows and look each one up.
         if let driver {
             let scanned = values.count
             values.append(.text(driver.field.name))
             statements = [
                 (
                     """
-                    SELECT r.id, r.title, r.payload FROM liststore_payload_values v JOIN rows r ON r.id = v.row_id \
+                    SELECT r.id, r.title, r.payload FROM liststore_payload_values v CROSS JOIN rows r ON r.id = v.row_id \
                     WHERE v.field = ?\(values.count) AND v.value = ?\(driver.value) AND v.row_id > ?1 AND \(tests) ORDER BY v.row_id LIMIT ?3
                     """, values.count
                 ),
                 (
                     """
-                    SELECT r.id, r.title, r.payload FROM liststore_payload_stale s JOIN rows r ON r.id = s.row_id \
+                    SELECT r.id, r.title, r.payload FROM liststore_payload_stale s CROSS JOIN rows r ON r.id = s.row_id \
                     WHERE s.row_id > ?1 AND \(tests) ORDER BY s.row_id LIMIT ?3
                     """, scanned
                 ),

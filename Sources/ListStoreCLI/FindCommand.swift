@@ -24,7 +24,8 @@ enum FindCommand {
             TEXT matches anywhere in the title, ignoring the case of ASCII letters only (é does not find É); % and _
             are plain characters. FIELD is a payload member's name (letters, digits, _ and -; address.city for a
             nested one). Rows come in id order (the order they were added), at most --limit of them; when there
-            are more, the output says how to continue (--after ID). Reads only; never creates the database.
+            are more, the output says how to continue (--after ID). A search that matches few rows reads every row,
+            unless FIELD is indexed (liststore index add FIELD). Reads only; never creates the database.
             """,
         example: "liststore find par --where country=FR",
         readme:

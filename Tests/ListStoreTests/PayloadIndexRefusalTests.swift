@@ -4,9 +4,9 @@ import SQLiteLayer
 import TestSupport
 import Testing
 
-/// Why there is no payload-field index (README, "Typed payloads and search"): ListStore's connections run
-/// with `trusted_schema=OFF`, and SQLite then refuses an index that calls `json_extract`, so such an index
-/// made by another program leaves the file unreadable to ListStore until it is dropped.
+/// Why a payload-field index is a table ListStore keeps (README, "Typed payloads and search"): ListStore's
+/// connections run with `trusted_schema=OFF`, and SQLite then refuses an index that calls `json_extract`,
+/// so such an index made by another program leaves the file unreadable to ListStore until it is dropped.
 @Suite struct PayloadIndexRefusalTests {
     @Test func aJSONExpressionIndexMadeElsewhereIsRefusedUntilItIsDropped() throws {
         let directory = try TemporaryDirectory()

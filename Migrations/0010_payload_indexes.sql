@@ -18,7 +18,7 @@ CREATE TABLE liststore_payload_indexes (
 ) STRICT;
 
 CREATE TABLE liststore_payload_values (
-    row_id INTEGER NOT NULL REFERENCES rows (id) ON DELETE CASCADE,
+    row_id INTEGER NOT NULL REFERENCES rows (id) ON DELETE CASCADE ON UPDATE CASCADE,
     field  TEXT NOT NULL REFERENCES liststore_payload_indexes (field) ON DELETE CASCADE,
     value  ANY NOT NULL,  -- json_extract(payload, '$.' || field): text, integer or real (true is 1, false 0)
     PRIMARY KEY (row_id, field)

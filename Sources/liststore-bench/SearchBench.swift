@@ -53,31 +53,34 @@ struct SearchBench {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             try FileManager.default.copyItem(atPath: template, toPath: path)
         }
-        let indexed = try ListStore.open(at: indexedPath)
-        let plain = try ListStore.open(at: plainPath)
-        let build = try Measurement.seconds {
-            for field in ["city", "n"] { try indexed.addPayloadIndex(on: PayloadField(field)) }
-        }
-        print(pad("index city and n (build, once)", 52) + pad(String(n), 12, right: true) + pad(Measurement.format(build), 12, right: true))
-        for (label, search, expected) in cases where !search.payloadMatches.isEmpty {
-            var found = 0
-            let times = try (0..<repetitions).map { _ in
-                try Measurement.seconds { found = try indexed.findRows(search, limit: 50).results.count }
+        // The stores close at the end of this block, folding their -wal into the file, which is then measured.
+        do {
+            let indexed = try ListStore.open(at: indexedPath)
+            let plain = try ListStore.open(at: plainPath)
+            let build = try Measurement.seconds {
+                for field in ["city", "n"] { try indexed.addPayloadIndex(on: PayloadField(field)) }
             }
-            guard found == expected else { throw BenchmarkFailure("indexed search \(label) found \(found) rows, not \(expected)") }
-            let indexedLabel = (label.range(of: " (").map { String(label[..<$0.lowerBound]) } ?? label) + ", indexed"
-            print(pad(indexedLabel, 52) + pad(String(found), 12, right: true) + pad(Measurement.format(Measurement.median(times)), 12, right: true))
-        }
-        for (label, store) in [("insert one row with a payload, no index", plain), ("insert one row with a payload, 2 fields indexed", indexed)] {
-            let row = try NewRow(title: "new", encoding: Place(city: "c1", n: -1))
-            _ = try store.insertRow(row, intoSection: 0, at: n / 2)  // untimed: the first write makes the -wal
-            let times = try (0..<repetitions).map { _ in try Measurement.seconds { _ = try store.insertRow(row, intoSection: 0, at: n / 2) } }
-            print(pad(label, 52) + pad("", 12, right: true) + pad(Measurement.format(Measurement.median(times)), 12, right: true))
+            print(pad("index city and n (build, once)", 52) + pad(String(n), 12, right: true) + pad(Measurement.format(build), 12, right: true))
+            for (label, search, expected) in cases where !search.payloadMatches.isEmpty {
+                var found = 0
+                let times = try (0..<repetitions).map { _ in
+                    try Measurement.seconds { found = try indexed.findRows(search, limit: 50).results.count }
+                }
+                guard found == expected else { throw BenchmarkFailure("indexed search \(label) found \(found) rows, not \(expected)") }
+                let indexedLabel = (label.range(of: " (").map { String(label[..<$0.lowerBound]) } ?? label) + ", indexed"
+                print(pad(indexedLabel, 52) + pad(String(found), 12, right: true) + pad(Measurement.format(Measurement.median(times)), 12, right: true))
+            }
+            for (label, store) in [("insert one row with a payload, no index", plain), ("insert one row with a payload, 2 fields indexed", indexed)] {
+                let row = try NewRow(title: "new", encoding: Place(city: "c1", n: -1))
+                _ = try store.insertRow(row, intoSection: 0, at: n / 2)  // untimed: the first write makes the -wal
+                let times = try (0..<repetitions).map { _ in try Measurement.seconds { _ = try store.insertRow(row, intoSection: 0, at: n / 2) } }
+                print(pad(label, 52) + pad("", 12, right: true) + pad(Measurement.format(Measurement.median(times)), 12, right: true))
+            }
         }
         let sizes = [indexedPath, plainPath].map { path in
             ["", "-wal"].reduce(0.0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: path + $1)[.size] as? NSNumber)?.doubleValue ?? 0) / 1e6 }
         }
-        print(pad("on disk (file and -wal), indexed / not", 52) + pad("", 12, right: true) + pad(String(format: "%.1f / %.1f MB", sizes[0], sizes[1]), 12, right: true))
+        print(pad("file size, indexed / not", 52) + pad("", 12, right: true) + pad(String(format: "%.1f / %.1f MB", sizes[0], sizes[1]), 12, right: true))
     }
 
     /// A store of `rows` rows in one section, each with a typed payload, made once.

@@ -47,15 +47,35 @@ enum PayloadIndex {
     /// transaction, before it commits. Costs one statement when nothing was noted.
     static func refreshStale(_ db: Connection) throws {
         guard try db.scalarInt("SELECT EXISTS (SELECT 1 FROM liststore_payload_stale)") == 1 else { return }
+        let many = try db.scalarInt("SELECT count(*) FROM (SELECT 1 FROM liststore_payload_stale LIMIT ?1)", [.int(manyRows)]) == manyRows
         try db.run("DELETE FROM liststore_payload_values WHERE row_id IN (SELECT row_id FROM liststore_payload_stale)")
-        for field in try fields(db) {
-            try db.run(
-                """
-                INSERT INTO liststore_payload_values (row_id, field, value)
-                SELECT id, ?1, value FROM (\(valuesOfRows(field, where: "id IN (SELECT row_id FROM liststore_payload_stale)")))
-                """, [.text(field.name)])
+        try withValueIndexBuiltAfter(many, db) {
+            for field in try fields(db) {
+                try db.run(
+                    """
+                    INSERT INTO liststore_payload_values (row_id, field, value)
+                    SELECT id, ?1, value FROM (\(valuesOfRows(field, where: "id IN (SELECT row_id FROM liststore_payload_stale)")))
+                    """, [.text(field.name)])
+            }
         }
         try db.run("DELETE FROM liststore_payload_stale")
+    }
+
+    /// From how many rows written at once the entries are written before the value index is made again.
+    static let manyRows = 20_000
+
+    /// Runs `body`, which writes many entries, with the `(field, value, row_id)` index dropped and made
+    /// again after it when `rebuilding`: SQLite then sorts the entries once, where inserting them into the
+    /// index one by one, in value order unrelated to the rows' order, would touch a page per entry
+    /// (a million-row index took a minute that way, against seconds). The index is made again from its
+    /// own SQL as the schema holds it, inside the same transaction.
+    private static func withValueIndexBuiltAfter(_ rebuilding: Bool, _ db: Connection, _ body: () throws -> Void) throws {
+        guard rebuilding,
+            let sql = try db.scalarText("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = 'liststore_payload_values_by_value'")
+        else { return try body() }
+        try db.run("DROP INDEX liststore_payload_values_by_value")
+        try body()
+        try db.executeScript(sql)
     }
 
     /// Indexes `field` over every row of the file; false when it already was (nothing done).
@@ -63,7 +83,10 @@ enum PayloadIndex {
         guard try db.scalarInt("SELECT count(*) FROM liststore_payload_indexes WHERE field = ?1", [.text(field.name)]) == 0 else { return false }
         try refreshStale(db)  // so that every row's entries for the other fields are current first
         try db.run("INSERT INTO liststore_payload_indexes (field) VALUES (?1)", [.text(field.name)])
-        try db.run("INSERT INTO liststore_payload_values (row_id, field, value) SELECT id, ?1, value FROM (\(valuesOfRows(field, where: "1")))", [.text(field.name)])
+        let rows = try db.scalarInt("SELECT count(*) FROM (SELECT 1 FROM rows LIMIT ?1)", [.int(manyRows)]) ?? 0
+        try withValueIndexBuiltAfter(rows == manyRows, db) {
+            try db.run("INSERT INTO liststore_payload_values (row_id, field, value) SELECT id, ?1, value FROM (\(valuesOfRows(field, where: "1")))", [.text(field.name)])
+        }
         return true
     }
 

@@ -47,7 +47,7 @@ struct RowSearchQuery {
         // ?1 the cursor, ?2 the list, ?3 the limit + 1; the conditions' values follow. The list's test is
         // `+r.section_id` so that no index on it is used: rows are read in id order and a page stops early.
         var values: [SQLiteValue] = [.null, .integer(list), .int(limit + 1)]
-        var conditions = ["+r.section_id IN (SELECT id FROM sections WHERE list_id = ?2)"]
+        var conditions: [String] = []
         if let text = search.titleContains, !text.isEmpty {
             guard !ByteSearch.contains(0, in: text) else { throw ListStoreError.invalidSearch("the title text contains a NUL character, which no title has") }
             guard text.utf8.count <= ListReader.maximumSearchTextLength else {
@@ -65,6 +65,7 @@ struct RowSearchQuery {
             conditions.append("json_extract(r.payload, '\(match.field.jsonPath)') = ?\(values.count)")
             if driver == nil, indexed.contains(match.field) { driver = (match.field, values.count) }
         }
+        conditions.append("+r.section_id IN (SELECT id FROM sections WHERE list_id = ?2)")  // last: tested only on matches
         let tests = conditions.joined(separator: " AND ")
         // CROSS JOIN keeps the entries (or the few stale rows) as the outer loop: SQLite's planner, without
         // statistics, would otherwise scan the list's rows and look each one up.

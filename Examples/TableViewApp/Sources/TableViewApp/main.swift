@@ -68,7 +68,13 @@ var page = try contacts.findRows(search, limit: 50)                            /
 for result in page.results { print(result.indexPath, result.row.title) }
 while let next = page.next { page = try contacts.findRows(search, limit: 50, after: next) }  // right across edits
 // END
-guard contact?.city == "Paris", page.results.map(\.row.id) == [ada] else {
+
+// README: payload-field indexes
+try contacts.addPayloadIndex(on: PayloadField("city"))     // once: kept in the file, for every list
+let inParis = try contacts.findRows(RowSearch(where: [try PayloadMatch(field: "city", equals: "Paris")]))
+// END
+print("\(inParis.results.count) contact in Paris, found through the index on city")
+guard contact?.city == "Paris", page.results.map(\.row.id) == [ada], inParis.results.map(\.row.id) == [ada] else {
     print("unexpected search: \(String(describing: contact)), \(page.results)")
     exit(1)
 }

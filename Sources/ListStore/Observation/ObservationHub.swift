@@ -214,6 +214,21 @@ final class ObservationHub: Sendable {
         sink?.finish(throwing: error)
     }
 
+    /// Ends the streams of the observers of `lists` (lists deleted since), each with `error(list)`, after
+    /// the change sets that deleted their sections: they would otherwise watch, forever, an empty list
+    /// that no longer exists.
+    func finish(observersOf lists: Set<Int64>, throwing error: (Int64) -> any Error) {
+        guard !lists.isEmpty else { return }
+        let ended = state.withLock { state -> [(sink: Sink, list: Int64)] in
+            let ending = state.subscribers.filter { lists.contains($0.value.list) }
+            for id in ending.keys { state.subscribers[id] = nil }
+            if state.subscribers.isEmpty { state.position = nil }
+            if !state.subscribers.values.contains(where: { $0.pollInterval != nil }) { state.poller = nil }
+            return ending.values.map { ($0.sink, $0.list) }
+        }
+        for (sink, list) in ended { sink.finish(throwing: error(list)) }
+    }
+
     /// Ends the streams of the observers that poll for other connections' commits with `error`: they can
     /// no longer be told what changed (the store became unreadable, its file was replaced, or its positions
     /// were damaged by hand).

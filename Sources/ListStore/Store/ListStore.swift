@@ -209,6 +209,7 @@ public final class ListStore: Sendable {
                 var entry = ChangeLog.Entry.structure(lists: nil)
                 var changes: [Int64: ChangeSet]
                 var unchangedVersion = ListVersion.unversioned
+                var deletedLists: Set<Int64> = []
                 // The delivery lock, from the catch-up below until this commit's change set is published:
                 // taken once the write lock is held, so nobody's delivery waits while this write waits for it.
                 var delivering = false
@@ -239,6 +240,7 @@ public final class ListStore: Sendable {
                             throw NothingChanged()
                         }
                         entry = log
+                        deletedLists = try deletedObservedLists(connection)
                         logSequence = try ChangeLog.finishWriting(connection, log)
                         return changes
                     }
@@ -270,6 +272,7 @@ public final class ListStore: Sendable {
                 } else {
                     hub.publish(changes)
                 }
+                finishObservers(ofDeletedLists: deletedLists)
                 if let logSequence { hub.advance(toLogSequence: logSequence) }
                 return (changes, unchanged)
             }

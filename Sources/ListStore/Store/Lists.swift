@@ -101,7 +101,8 @@ extension ListStore {
     }
 
     /// Deletes the list named `name` with all its sections and rows, in one transaction; its observers
-    /// get a change set deleting every section. The default list is never deleted
+    /// get a change set deleting every section, then their streams end with ``ListStoreError/listDeleted(listID:)``
+    /// (so do they when another process deletes it). The default list is never deleted
     /// (``ListStoreError/cannotDeleteDefaultList(_:)``): the store's own calls act on it.
     @discardableResult
     public func deleteList(named name: String) throws -> ChangeSet {

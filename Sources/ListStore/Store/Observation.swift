@@ -228,7 +228,7 @@ extension ListStore {
         if let version, version == position.writerDataVersion { return }
         // Each list's change set, or nil: nothing to tell, or a reset already published (inside the read,
         // so that its state, read only for observers that want it, is the one at this position).
-        let read = { () throws -> (update: [Int64: ChangeSet]?, head: LogHead, reset: Bool) in
+        let read = { () throws -> (update: [Int64: ChangeSet]?, head: LogHead, reset: Bool, deleted: Set<Int64>) in
             let head = try LogHead.read(db)
             if head.schemaVersion != position.schemaVersion {
                 // The triggers that log hand edits may be gone: go on only if the schema is still ours.
@@ -246,18 +246,33 @@ extension ListStore {
                 // list nothing changed in: its observers are not woken).
                 if !logged.resets.isEmpty { try self.publishVerifiedReset(lists: logged.resets, db) }
                 let changed = logged.lists.filter { !$0.value.isEmpty }
-                return (changed.isEmpty ? nil : changed, head, !logged.resets.isEmpty)
+                let quiet = changed.isEmpty && logged.resets.isEmpty
+                return (changed.isEmpty ? nil : changed, head, !logged.resets.isEmpty, quiet ? [] : try self.deletedObservedLists(db))
             }
             try self.publishVerifiedReset(lists: nil, db)
-            return (nil, head, true)
+            return (nil, head, true, try self.deletedObservedLists(db))
         }
-        let (update, head, reset) = try db.isAutocommit ? db.readTransaction(read) : read()
+        let (update, head, reset, deleted) = try db.isAutocommit ? db.readTransaction(read) : read()
         if let update { hub.publish(update) }
+        finishObservers(ofDeletedLists: deleted)
         let unchanged = update == nil && !reset && head.lastSequence == position.logSequence && head.schemaVersion == position.schemaVersion
         hub.setPosition(
             ObservationHub.Position(
                 logSequence: head.lastSequence, ceilings: head.ceilings, schemaVersion: head.schemaVersion,
                 writerDataVersion: version ?? (unchanged ? position.writerDataVersion : nil), counterRow: head.counterRow))
+    }
+
+    /// The observed lists that `db` no longer has (deleted since, here, by another process or by hand):
+    /// their observers get the change that deleted their sections, then ``finishObservers(ofDeletedLists:)``.
+    func deletedObservedLists(_ db: Connection) throws -> Set<Int64> {
+        let observed = hub.observedLists.subtracting([Self.defaultListID])
+        guard !observed.isEmpty else { return [] }
+        return observed.subtracting(try db.cached("SELECT id FROM lists").map { $0.int64(0) })
+    }
+
+    /// Ends the observations of `lists` with ``ListStoreError/listDeleted(listID:)``.
+    func finishObservers(ofDeletedLists lists: Set<Int64>) {
+        hub.finish(observersOf: lists) { ListStoreError.listDeleted(listID: $0) }
     }
 
     /// Gives the observers of `lists` (nil: of every list) a fresh state, each observed list's section

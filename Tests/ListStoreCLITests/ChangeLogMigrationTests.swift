@@ -75,43 +75,26 @@ import Testing
         let earlier = Schema.migrator.latestVersion - 1
         let pristine = cli.directory.appendingPathComponent("v\(earlier).sqlite").path
         try Self.makeFile(pristine, version: earlier, rows: 20_000)
-        let pristineBytes = try #require(fileBytes(pristine))
         let input = cli.directory.appendingPathComponent("stdin")
         try Data((0..<5_000).map { "new \($0)" }.joined(separator: "\n").utf8).write(to: input)
-        var random = SeededGenerator(seed: 4_004)
-        var outcomes = (before: 0, after: 0)
-        var kills = 0
-        /// Starts the first write (migration and 5,000 rows, one transaction) on a fresh copy of the file.
-        func start() throws -> Process {
-            try Self.startOnFreshCopy(binary, cli.database, pristineBytes, ["add", "0", "-"], standardInput: try FileHandle(forReadingFrom: input))
-        }
-        // How long the write takes on this machine now, so that the kills land across all of it.
-        let timing = Date()
-        let whole = try start()
-        whole.waitUntilExit()
-        let duration = Date().timeIntervalSince(timing)
-        #expect(try Self.outcome(cli.database) == (Schema.migrator.latestVersion, 25_000))
-        for attempt in 0..<80 where kills < 25 || outcomes.before == 0 || outcomes.after == 0 {
-            let process = try start()
-            // The kill lands at a random moment: this sleep is the point of the test, not a wait for a condition.
-            usleep(UInt32(duration * 1.2 * 1e6 * Double.random(in: 0.05...1, using: &random)))
-            let killed = process.isRunning
-            if killed {
-                kill(process.processIdentifier, SIGKILL)
-                kills += 1
-            }
-            process.waitUntilExit()
+        // The first write: the migration and 5,000 rows, one transaction.
+        var kills = MigrationKills(
+            binary: binary, database: cli.database, pristine: try #require(fileBytes(pristine)), arguments: ["add", "0", "-"], seed: 4_004)
+        kills.standardInput = input
+        let tally = try kills.run(attempts: 80, enoughKills: 25, needsAfter: true) { attempt, killed in
             let (version, rows) = try Self.outcome(cli.database)
+            let outcome: MigrationKills.Outcome
             switch (version, rows) {
-            case (earlier, 20_000): outcomes.before += 1
-            case (Schema.migrator.latestVersion, 25_000): outcomes.after += 1
+            case (earlier, 20_000): outcome = .before
+            case (Schema.migrator.latestVersion, 25_000): outcome = .after
             default:
-                Issue.record("attempt \(attempt) (seed 4004, killed: \(killed), the write takes \(duration) s): version \(version) with \(rows) rows is neither before nor after")
-                return
+                Issue.record("attempt \(attempt) (seed 4004, killed: \(killed)): version \(version) with \(rows) rows is neither before nor after")
+                return nil
             }
             #expect(try ListStore.open(at: cli.database).checkInvariants().isEmpty, "attempt \(attempt)")
+            return outcome
         }
-        #expect(kills >= 10, "the kills must land inside the write: \(kills)")
-        #expect(outcomes.before > 0 && outcomes.after > 0, "kills should land both before and after the commit: \(outcomes) (the write takes \(duration) s)")
+        #expect(tally.kills >= 10, "the kills must land inside the write: \(tally.kills)")
+        #expect(tally.before > 0 && tally.after > 0, "kills should land both before and after the commit: \(tally) (the write takes \(tally.duration) s)")
     }
 }

@@ -20,44 +20,27 @@ import Testing
         let binary = try #require(CLIHarness.binary)
         let pristine = cli.directory.appendingPathComponent("v\(Self.earlier).sqlite").path
         try ChangeLogMigrationTests.makeFile(pristine, version: Self.earlier, rows: Self.rows)
-        let pristineBytes = try #require(fileBytes(pristine))
-        var random = SeededGenerator(seed: 8_008)
-        var outcomes = (before: 0, after: 0)
-        var kills = 0
-        func start() throws -> Process {
-            try ChangeLogMigrationTests.startOnFreshCopy(binary, cli.database, pristineBytes, ["section", "delete", "0"])
-        }
-        let timing = Date()
-        let whole = try start()
-        whole.waitUntilExit()
-        let duration = Date().timeIntervalSince(timing)
-        try #require(whole.terminationStatus == 0)
-        #expect(try Self.outcome(cli.database) == Self.latest)
-        // The whole write's outcome can be undone: the section comes back with its ids and order.
-        let undo = try cli.run(["undo"])
-        #expect(undo.status == 0, "\(undo.stderr)")
-        do {
-            let store = try ListStore.open(at: cli.database, mode: .readOnly)
-            #expect(try store.snapshot().sections.first?.rows.map(\.id.rawValue) == Array(1...Int64(Self.rows)))
-        }
-        for attempt in 0..<60 where kills < 15 || outcomes.before == 0 || outcomes.after == 0 {
-            let process = try start()
-            // The kill lands at a random moment of the write: this sleep is the point of the test.
-            usleep(UInt32(duration * 1.2 * 1e6 * Double.random(in: 0.05...1, using: &random)))
-            let killed = process.isRunning
-            if killed {
-                kill(process.processIdentifier, SIGKILL)
-                kills += 1
+        let kills = MigrationKills(
+            binary: binary, database: cli.database, pristine: try #require(fileBytes(pristine)), arguments: ["section", "delete", "0"], seed: 8_008)
+        let tally = try kills.run(attempts: 60, enoughKills: 15) { attempt, killed in
+            let version = try Self.outcome(cli.database)
+            if attempt < 0 {
+                // The whole write's outcome can be undone: the section comes back with its ids and order.
+                let undo = try cli.run(["undo"])
+                #expect(undo.status == 0, "\(undo.stderr)")
+                let store = try ListStore.open(at: cli.database, mode: .readOnly)
+                #expect(try store.snapshot().sections.first?.rows.map(\.id.rawValue) == Array(1...Int64(Self.rows)))
             }
-            process.waitUntilExit()
-            switch try Self.outcome(cli.database) {
-            case Self.earlier: outcomes.before += 1
-            case Self.latest: outcomes.after += 1
-            case let version: Issue.record("attempt \(attempt) (seed 8008, killed: \(killed)): version \(version) is neither before nor after")
+            switch version {
+            case Self.earlier: return .before
+            case Self.latest: return .after
+            default:
+                Issue.record("attempt \(attempt) (seed 8008, killed: \(killed)): version \(version) is neither before nor after")
+                return nil
             }
         }
-        #expect(kills >= 5, "the kills must land inside the write: \(kills)")
-        #expect(outcomes.before > 0, "kills should land before the commit: \(outcomes) (the write takes \(duration) s)")
+        #expect(tally.kills >= 5, "the kills must land inside the write: \(tally.kills)")
+        #expect(tally.before > 0, "kills should land before the commit: \(tally) (the write takes \(tally.duration) s)")
     }
 
     /// The file's version after a kill, checked whole: at 8, no history and every row; at the latest, no rows, and

@@ -19,38 +19,24 @@ import Testing
         let binary = try #require(CLIHarness.binary)
         let pristine = cli.directory.appendingPathComponent("v7.sqlite").path
         try ChangeLogMigrationTests.makeFile(pristine, version: 7, rows: Self.rows)
-        let pristineBytes = try #require(fileBytes(pristine))
-        var random = SeededGenerator(seed: 8_008)
-        var outcomes = (before: 0, after: 0)
-        var kills = 0
-        func start() throws -> Process {
-            try ChangeLogMigrationTests.startOnFreshCopy(binary, cli.database, pristineBytes, ["add", "0", "middle", "--at", "100000"])
-        }
-        let timing = Date()
-        let whole = try start()
-        whole.waitUntilExit()
-        let duration = Date().timeIntervalSince(timing)
-        try #require(whole.terminationStatus == 0)
-        #expect(try Self.expectIntact(cli.database) == Self.latest)
-        #expect(try cli.run(["check"]).status == 0)
-        for attempt in 0..<8 where kills < 2 || outcomes.before == 0 {
-            let process = try start()
-            // A random moment of the first half of the write: this sleep is the point of the test.
-            usleep(UInt32(duration * 1e6 * Double.random(in: 0.05...0.5, using: &random)))
-            let killed = process.isRunning
-            if killed {
-                kill(process.processIdentifier, SIGKILL)
-                kills += 1
-            }
-            process.waitUntilExit()
+        var kills = MigrationKills(
+            binary: binary, database: cli.database, pristine: try #require(fileBytes(pristine)), arguments: ["add", "0", "middle", "--at", "100000"],
+            seed: 8_008)
+        kills.window = 0.05...0.5  // the first half of the write
+        let tally = try kills.run(attempts: 8, enoughKills: 2) { attempt, killed in
             let version = try Self.expectIntact(cli.database)
-            if version == 7 { outcomes.before += 1 } else { outcomes.after += 1 }
-            #expect(version == 7 || version == Self.latest, "attempt \(attempt) (seed 8008, killed: \(killed), the write takes \(duration) s)")
             let check = try cli.run(["check"])
             #expect(check.status == 0, "attempt \(attempt): \(check.stdout) \(check.stderr)")
+            switch version {
+            case 7: return .before
+            case Self.latest: return .after
+            default:
+                Issue.record("attempt \(attempt) (seed 8008, killed: \(killed)): version \(version) is neither 7 nor \(Self.latest)")
+                return nil
+            }
         }
-        #expect(kills >= 2, "the kills must land inside the write: \(kills)")
-        #expect(outcomes.before > 0, "kills should land before the commit: \(outcomes) (the write takes \(duration) s)")
+        #expect(tally.kills >= 2, "the kills must land inside the write: \(tally.kills)")
+        #expect(tally.before > 0, "kills should land before the commit: \(tally) (the write takes \(tally.duration) s)")
     }
 
     /// The file's version after a kill, with every row there in its order (and "middle" at 100,000 at

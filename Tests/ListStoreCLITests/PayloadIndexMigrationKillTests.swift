@@ -19,39 +19,24 @@ import Testing
         let pristine = cli.directory.appendingPathComponent("v\(Self.earlier).sqlite").path
         try ChangeLogMigrationTests.makeFile(pristine, version: Self.earlier, rows: Self.rows)
         try Connection(path: pristine, mode: .readWrite).executeScript("UPDATE rows SET payload = json_object('city', 'c' || (id % 100))")
-        let pristineBytes = try #require(fileBytes(pristine))
-        var random = SeededGenerator(seed: 10_010)
-        var outcomes = (before: 0, after: 0)
-        var kills = 0
-        func start() throws -> Process {
-            try ChangeLogMigrationTests.startOnFreshCopy(binary, cli.database, pristineBytes, ["index", "add", "city"])
-        }
-        let timing = Date()
-        let whole = try start()
-        whole.waitUntilExit()
-        let duration = Date().timeIntervalSince(timing)
-        try #require(whole.terminationStatus == 0)
-        #expect(try Self.outcome(cli.database) == Self.latest)
-        let found = try cli.run(["--json", "find", "--where", "city=c7", "--limit", "1000"])
-        #expect(found.status == 0 && found.stdout.components(separatedBy: "\"id\":").count - 1 == Self.rows / 100, "\(found.stderr)")
-        for attempt in 0..<60 where kills < 15 || outcomes.before == 0 || outcomes.after == 0 {
-            let process = try start()
-            // The kill lands at a random moment of the write: this sleep is the point of the test.
-            usleep(UInt32(duration * 1.2 * 1e6 * Double.random(in: 0.05...1, using: &random)))
-            let killed = process.isRunning
-            if killed {
-                kill(process.processIdentifier, SIGKILL)
-                kills += 1
+        let kills = MigrationKills(
+            binary: binary, database: cli.database, pristine: try #require(fileBytes(pristine)), arguments: ["index", "add", "city"], seed: 10_010)
+        let tally = try kills.run(attempts: 60, enoughKills: 15) { attempt, killed in
+            let version = try Self.outcome(cli.database)
+            if attempt < 0 {
+                let found = try cli.run(["--json", "find", "--where", "city=c7", "--limit", "1000"])
+                #expect(found.status == 0 && found.stdout.components(separatedBy: "\"id\":").count - 1 == Self.rows / 100, "\(found.stderr)")
             }
-            process.waitUntilExit()
-            switch try Self.outcome(cli.database) {
-            case Self.earlier: outcomes.before += 1
-            case Self.latest: outcomes.after += 1
-            case let version: Issue.record("attempt \(attempt) (seed 10010, killed: \(killed)): version \(version) is neither before nor after")
+            switch version {
+            case Self.earlier: return .before
+            case Self.latest: return .after
+            default:
+                Issue.record("attempt \(attempt) (seed 10010, killed: \(killed)): version \(version) is neither before nor after")
+                return nil
             }
         }
-        #expect(kills >= 5, "the kills must land inside the write: \(kills)")
-        #expect(outcomes.before > 0, "kills should land before the commit: \(outcomes) (the write takes \(duration) s)")
+        #expect(tally.kills >= 5, "the kills must land inside the write: \(tally.kills)")
+        #expect(tally.before > 0, "kills should land before the commit: \(tally) (the write takes \(tally.duration) s)")
     }
 
     /// The file's version after a kill, checked whole: its schema exactly its version's, every row there,

@@ -15,37 +15,24 @@ import Testing
         let binary = try #require(CLIHarness.binary)
         let pristine = cli.directory.appendingPathComponent("v6.sqlite").path
         try ChangeLogMigrationTests.makeFile(pristine, version: 6, rows: Self.rows)
-        let pristineBytes = try #require(fileBytes(pristine))
-        var random = SeededGenerator(seed: 7_007)
-        var outcomes = (before: 0, after: 0)
-        var kills = 0
-        /// Starts the first write (the migration and one row inserted at index 500,000) on a fresh copy.
-        func start() throws -> Process {
-            try ChangeLogMigrationTests.startOnFreshCopy(binary, cli.database, pristineBytes, ["add", "0", "middle", "--at", "500000"])
-        }
-        let timing = Date()
-        let whole = try start()
-        whole.waitUntilExit()
-        let duration = Date().timeIntervalSince(timing)
-        try #require(whole.terminationStatus == 0)
-        try Self.expectIntact(cli.database, version: Schema.migrator.latestVersion)
-        for attempt in 0..<8 where kills < 2 || outcomes.before == 0 {
-            let process = try start()
-            // The kill lands at a random moment of the first half of the write (later runs find the file in the
-            // page cache and run faster than the timed one): this sleep is the point of the test.
-            usleep(UInt32(duration * 1e6 * Double.random(in: 0.02...0.5, using: &random)))
-            let killed = process.isRunning
-            if killed {
-                kill(process.processIdentifier, SIGKILL)
-                kills += 1
+        // The first write: the migration and one row inserted at index 500,000.
+        var kills = MigrationKills(
+            binary: binary, database: cli.database, pristine: try #require(fileBytes(pristine)), arguments: ["add", "0", "middle", "--at", "500000"],
+            seed: 7_007)
+        // The first half of the write (later runs find the file in the page cache and run faster than the timed one).
+        kills.window = 0.02...0.5
+        let tally = try kills.run(attempts: 8, enoughKills: 2) { attempt, killed in
+            let version = try Self.expectIntact(cli.database, version: attempt < 0 ? Schema.migrator.latestVersion : nil)
+            switch version {
+            case 6: return .before
+            case Schema.migrator.latestVersion: return .after
+            default:
+                Issue.record("attempt \(attempt) (seed 7007, killed: \(killed)): version \(version) is neither 6 nor the latest")
+                return nil
             }
-            process.waitUntilExit()
-            let version = try Self.expectIntact(cli.database, version: nil)
-            if version == 6 { outcomes.before += 1 } else { outcomes.after += 1 }
-            #expect(version == 6 || version == Schema.migrator.latestVersion, "attempt \(attempt) (seed 7007, killed: \(killed), the write takes \(duration) s)")
         }
-        #expect(kills >= 2, "the kills must land inside the write: \(kills)")
-        #expect(outcomes.before > 0, "kills should land before the commit: \(outcomes) (the write takes \(duration) s)")
+        #expect(tally.kills >= 2, "the kills must land inside the write: \(tally.kills)")
+        #expect(tally.before > 0, "kills should land before the commit: \(tally) (the write takes \(tally.duration) s)")
     }
 
     /// Checks the file after a kill and returns its version: version 6 with the rows `r0…` in order, or

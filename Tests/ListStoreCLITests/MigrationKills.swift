@@ -1,0 +1,64 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The loop every migration kill test runs: a first write that migrates a file, run once whole (to learn
+/// how long it takes here), then again and again on fresh copies of the same file, each killed with
+/// SIGKILL at a random moment, the file checked after every run.
+struct MigrationKills {
+    /// Before or after the write: what a checked file may be.
+    enum Outcome { case before, after }
+
+    /// How many runs ended each way, how many were killed, and how long the whole write took.
+    struct Tally {
+        var before = 0
+        var after = 0
+        var kills = 0
+        var duration: TimeInterval = 0
+    }
+
+    let binary: URL
+    let database: String
+    let pristine: Data
+    let arguments: [String]
+    var standardInput: URL?
+    /// Where in the write the kills land, as fractions of the whole write's duration.
+    var window: ClosedRange<Double> = 0.06...1.2
+    let seed: UInt64
+
+    /// Runs the whole write (it must succeed), then up to `attempts` killed runs, stopping once `enoughKills`
+    /// landed and both outcomes (or, with `needsAfter` false, the one before) were seen. `check` reads the
+    /// file after a run and says which side it is on (nil: neither, already recorded as an issue).
+    func run(attempts: Int, enoughKills: Int, needsAfter: Bool = false, check: (_ attempt: Int, _ killed: Bool) throws -> Outcome?) throws -> Tally {
+        var tally = Tally()
+        let timing = Date()
+        let whole = try start()
+        whole.waitUntilExit()
+        tally.duration = Date().timeIntervalSince(timing)
+        try #require(whole.terminationStatus == 0, "the whole write failed")
+        #expect(try check(-1, false) == .after, "the whole write")
+        var random = SeededGenerator(seed: seed)
+        for attempt in 0..<attempts where tally.kills < enoughKills || tally.before == 0 || (needsAfter && tally.after == 0) {
+            let process = try start()
+            // The kill lands at a random moment of the write: this sleep is the point of the test.
+            usleep(UInt32(tally.duration * 1e6 * Double.random(in: window, using: &random)))
+            let killed = process.isRunning
+            if killed {
+                kill(process.processIdentifier, SIGKILL)
+                tally.kills += 1
+            }
+            process.waitUntilExit()
+            switch try check(attempt, killed) {
+            case .before: tally.before += 1
+            case .after: tally.after += 1
+            case nil: return tally
+            }
+        }
+        return tally
+    }
+
+    private func start() throws -> Process {
+        try ChangeLogMigrationTests.startOnFreshCopy(
+            binary, database, pristine, arguments, standardInput: try standardInput.map { try FileHandle(forReadingFrom: $0) })
+    }
+}

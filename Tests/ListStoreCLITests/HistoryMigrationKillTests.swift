@@ -31,13 +31,7 @@ import Testing
                 let store = try ListStore.open(at: cli.database, mode: .readOnly)
                 #expect(try store.snapshot().sections.first?.rows.map(\.id.rawValue) == Array(1...Int64(Self.rows)))
             }
-            switch version {
-            case Self.earlier: return .before
-            case Self.latest: return .after
-            default:
-                Issue.record("attempt \(attempt) (seed 8008, killed: \(killed)): version \(version) is neither before nor after")
-                return nil
-            }
+            return kills.side(of: version, before: Self.earlier, after: Self.latest, attempt: attempt, killed: killed)
         }
         #expect(tally.kills >= 5, "the kills must land inside the write: \(tally.kills)")
         #expect(tally.before > 0, "kills should land before the commit: \(tally) (the write takes \(tally.duration) s)")

@@ -27,13 +27,7 @@ import Testing
             let version = try Self.expectIntact(cli.database)
             let check = try cli.run(["check"])
             #expect(check.status == 0, "attempt \(attempt): \(check.stdout) \(check.stderr)")
-            switch version {
-            case 7: return .before
-            case Self.latest: return .after
-            default:
-                Issue.record("attempt \(attempt) (seed 8008, killed: \(killed)): version \(version) is neither 7 nor \(Self.latest)")
-                return nil
-            }
+            return kills.side(of: version, before: 7, after: Self.latest, attempt: attempt, killed: killed)
         }
         #expect(tally.kills >= 2, "the kills must land inside the write: \(tally.kills)")
         #expect(tally.before > 0, "kills should land before the commit: \(tally) (the write takes \(tally.duration) s)")

@@ -57,6 +57,18 @@ struct MigrationKills {
         return tally
     }
 
+    /// `.before` for a file at version `before`, `.after` at `after`; any other version is recorded as an
+    /// issue naming the attempt (nil).
+    func side(of version: Int, before: Int, after: Int, attempt: Int, killed: Bool) -> Outcome? {
+        switch version {
+        case before: return .before
+        case after: return .after
+        default:
+            Issue.record("attempt \(attempt) (seed \(seed), killed: \(killed)): version \(version) is neither \(before) nor \(after)")
+            return nil
+        }
+    }
+
     private func start() throws -> Process {
         try ChangeLogMigrationTests.startOnFreshCopy(
             binary, database, pristine, arguments, standardInput: try standardInput.map { try FileHandle(forReadingFrom: $0) })

@@ -27,13 +27,7 @@ import Testing
                 let found = try cli.run(["--json", "find", "--where", "city=c7", "--limit", "1000"])
                 #expect(found.status == 0 && found.stdout.components(separatedBy: "\"id\":").count - 1 == Self.rows / 100, "\(found.stderr)")
             }
-            switch version {
-            case Self.earlier: return .before
-            case Self.latest: return .after
-            default:
-                Issue.record("attempt \(attempt) (seed 10010, killed: \(killed)): version \(version) is neither before nor after")
-                return nil
-            }
+            return kills.side(of: version, before: Self.earlier, after: Self.latest, attempt: attempt, killed: killed)
         }
         #expect(tally.kills >= 5, "the kills must land inside the write: \(tally.kills)")
         #expect(tally.before > 0, "kills should land before the commit: \(tally) (the write takes \(tally.duration) s)")

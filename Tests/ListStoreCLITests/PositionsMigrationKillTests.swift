@@ -23,13 +23,7 @@ import Testing
         kills.window = 0.02...0.5
         let tally = try kills.run(attempts: 8, enoughKills: 2) { attempt, killed in
             let version = try Self.expectIntact(cli.database, version: attempt < 0 ? Schema.migrator.latestVersion : nil)
-            switch version {
-            case 6: return .before
-            case Schema.migrator.latestVersion: return .after
-            default:
-                Issue.record("attempt \(attempt) (seed 7007, killed: \(killed)): version \(version) is neither 6 nor the latest")
-                return nil
-            }
+            return kills.side(of: version, before: 6, after: Schema.migrator.latestVersion, attempt: attempt, killed: killed)
         }
         #expect(tally.kills >= 2, "the kills must land inside the write: \(tally.kills)")
         #expect(tally.before > 0, "kills should land before the commit: \(tally) (the write takes \(tally.duration) s)")

@@ -31,4 +31,18 @@ import Testing
         #expect(most > limit, "pruned only once limit / 8 more gathered")
         for _ in 0..<limit { try store.undo() }
     }
+
+    /// An author or action name refuses exactly the control characters (general category Cc), now
+    /// found by value: the same scalars as Unicode's property says.
+    @Test func controlCharactersAreTheUnicodeOnes() throws {
+        var differing: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            var name = "a"
+            name.unicodeScalars.append(scalar)
+            let refused = (try? HistoryNames.checkedAuthor(name)) == nil
+            if refused != (scalar.properties.generalCategory == .control) { differing.append(value) }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(10).map { String($0, radix: 16) })")
+    }
 }

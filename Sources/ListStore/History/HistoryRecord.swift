@@ -19,7 +19,9 @@ enum HistoryRecord {
     /// made a 1,000-row insert's transaction cost five times as much; decoding stays with `Decodable`
     /// (an undo reads one record).
     static func encode(_ steps: [HistoryStep]) throws -> String {
-        var out = "{\"steps\":["
+        var out = ""
+        out.reserveCapacity(256)
+        out += "{\"steps\":["
         for (index, step) in steps.enumerated() {
             if index > 0 { out += "," }
             write(step, to: &out)
@@ -260,14 +262,26 @@ private struct ObjectWriter {
     init(_ out: inout String) { out += "{" }
 
     private mutating func key(_ name: String, _ out: inout String) {
-        if !first { out += "," }
+        out += first ? "\"" : ",\""
         first = false
-        out += "\"" + name + "\":"
+        out += name
+        out += "\":"
     }
 
     mutating func string(_ name: String, _ value: String?, _ out: inout String) {
         key(name, &out)
-        if let value { CanonicalJSON.writeString(value, to: &out) } else { out += "null" }
+        guard let value else {
+            out += "null"
+            return
+        }
+        // Most titles need no escape: written whole (what CanonicalJSON.writeString writes for them).
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out += "\""
+            out += value
+            out += "\""
+        } else {
+            CanonicalJSON.writeString(value, to: &out)
+        }
     }
 
     mutating func int(_ name: String, _ value: Int64?, _ out: inout String) {

@@ -98,6 +98,11 @@ struct LogRecordWriter {
     /// A JSON string as `JSONEncoder` writes it.
     private mutating func string(_ text: String) {
         out += "\""
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "/") }) {
+            out += text
+            out += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

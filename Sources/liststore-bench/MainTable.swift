@@ -15,6 +15,10 @@ struct MainTable {
     let cli: String?
     /// The `sqlite3` shell, for the process row's comparison; nil when it is not on PATH.
     let shell: String?
+    /// The operations measured (every one unless a subset is asked for: `--history-rows`).
+    var operations: [Operation] = Operation.all
+    /// Whether the memory of a large delete is measured at the end.
+    var measuresDeleteMemory = true
 
     /// Seconds above which a side's figure is stable enough for two runs (see ``measure(_:n:)``).
     static let slowSide = 0.25
@@ -39,7 +43,7 @@ struct MainTable {
                 + pad("limit", 12, right: true) + pad("LS / C", 9, right: true) + pad("LS / limit", 11, right: true))
         var results: [Result] = []
         for n in sizes {
-            for operation in Operation.all {
+            for operation in operations {
                 let result = try measure(operation, n: n)
                 results.append(result)
                 print(line(result))
@@ -56,7 +60,7 @@ struct MainTable {
         }
         printScaling(results)
         try printFileSizes()
-        try printDeleteMemory()
+        if measuresDeleteMemory { try printDeleteMemory() }
     }
 
     // MARK: - Measuring

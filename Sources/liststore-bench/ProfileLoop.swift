@@ -136,8 +136,10 @@ struct ProfileLoop {
                 listStore.append(ours)
                 limit.append(theirs)
             }
+        case "edits":
+            (listStore, limit) = try HistoryRows.editLoop(fixtures: fixtures, ours: ours, plain: plain, rows: rows, count: count)
         default:
-            throw BenchmarkFailure("--loop takes read, index-path, read-after-commit, index-path-after-commit, delete or insert")
+            throw BenchmarkFailure("--loop takes read, index-path, read-after-commit, index-path-after-commit, delete, insert or edits")
         }
         let ours50 = Measurement.median(listStore)
         let limit50 = Measurement.median(limit)

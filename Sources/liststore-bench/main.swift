@@ -8,6 +8,7 @@ import ListStore
 //   swift run -c release liststore-bench --only observation|search [--quick | --large]   (only those rows)
 //   swift run -c release liststore-bench --adversarial [--quick | --large]   (every one of 100,000 inserts at one index timed)
 //   swift run -c release liststore-bench --loop read|index-path|delete|insert [ROWS] [COUNT]   (one operation repeated, for a profiler)
+//   swift run -c release liststore-bench --history-rows [--large]   (only the rows the undo history costs: bulk insert, one-row edits, process, file size)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -49,6 +50,15 @@ if arguments.first == "--adversarial" {
         ).run()
     } catch {
         FileHandle.standardError.write(Data("error: adversarial: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
+if arguments.first == "--history-rows" {
+    // The rows the undo history costs (HistoryRows.swift): n = 100,000, and 1,000,000 with --large.
+    do { try HistoryRows(large: arguments.contains("--large"), repetitions: 5).run() } catch {
+        FileHandle.standardError.write(Data("error: history rows: \(error)\n".utf8))
         exit(1)
     }
     exit(0)

@@ -28,12 +28,52 @@ import Testing
         + #"{"after":2,"before":null,"from":1,"kind":"section-moved","section":6},"#
         + #"{"kind":"section-renamed","oldTitle":"x","section":6,"title":"y"}],"v":1}"#
 
+    /// Format 2 (what ListStore writes): format 1's steps, and a large insert as ids and a digest.
+    static let stepsV2 = steps + [.rowsInsertedRuns(section: 3, ids: [[30, 17], [50, 1]], digest: 0x0123_4567_89ab_cdef)]
+    static let recordV2 =
+        String(record.dropLast(#"],"v":1}"#.count)) + #",{"digest":"0123456789abcdef","ids":[[30,17],[50,1]],"kind":"rows-inserted","section":3}],"v":2}"#
+
     @Test func theRecordIsTheDeclaredFormat() throws {
-        #expect(try HistoryRecord.encode(Self.steps) == Self.record)
+        #expect(try HistoryRecord.encode(Self.stepsV2) == Self.recordV2)
+        #expect(HistoryRecord.decode(Self.recordV2) == Self.stepsV2)
+        // Format 1, written before format 2, is still read.
         #expect(HistoryRecord.decode(Self.record) == Self.steps)
-        for bad in ["", "{}", #"{"v":2,"steps":[]}"#, #"{"v":1,"steps":[{"kind":"row-exploded"}]}"#, #"{"v":1,"steps":[{"kind":"row-moved","row":1}]}"#] {
+        for bad in [
+            "", "{}", #"{"v":3,"steps":[]}"#, #"{"v":1,"steps":[{"kind":"row-exploded"}]}"#, #"{"v":1,"steps":[{"kind":"row-moved","row":1}]}"#,
+            // Format 1 has no digest; a digest is 16 lowercase hexadecimal digits.
+            #"{"v":1,"steps":[{"digest":"0123456789abcdef","ids":[[1,20]],"kind":"rows-inserted","section":3}]}"#,
+            #"{"v":2,"steps":[{"digest":"0123456789ABCDEF","ids":[[1,20]],"kind":"rows-inserted","section":3}]}"#,
+            #"{"v":2,"steps":[{"digest":"123","ids":[[1,20]],"kind":"rows-inserted","section":3}]}"#,
+        ] {
             #expect(HistoryRecord.decode(bad) == nil, "\(bad)")
         }
+    }
+
+    /// The digest's declared bytes (README, "The history record"): FNV-1a 64 of each row, summed.
+    @Test func theDigestIsTheDeclaredOne() throws {
+        func fnv(_ bytes: [UInt8]) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
+        func le(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let a = le(7) + le(2) + Array("ab".utf8) + [0]
+        let b = le(UInt64(bitPattern: -1)) + le(3) + Array("é!".utf8) + [1] + le(5) + Array("[1,2]".utf8)
+        var digest = RowDigest()
+        digest.add(id: 7, title: "ab", payload: nil)
+        digest.add(id: -1, title: "é!", payload: "[1,2]")
+        #expect(digest.value == fnv(a) &+ fnv(b))
+        #expect(digest.count == 2)
+        var reversed = RowDigest()
+        reversed.add(id: -1, title: "é!", payload: "[1,2]")
+        reversed.add(id: 7, title: "ab", payload: nil)
+        #expect(reversed == digest, "the order rows are read back in does not matter")
+        var changed = RowDigest()
+        changed.add(id: 7, title: "ab", payload: "")
+        changed.add(id: -1, title: "é!", payload: "[1,2]")
+        #expect(changed.value != digest.value, "no payload is not an empty payload")
+        #expect(RowDigest.hex(0xab) == "00000000000000ab")
+        #expect(RowDigest.value(ofHex: "00000000000000ab") == 0xab)
     }
 
     @Test func theChangeLogRecordsRestoredKinds() throws {

@@ -22,7 +22,7 @@ extension ListTransaction {
             } catch { throw db.explainingFull(error, inserting: "rows") }
         }
         try section.noteInserted(positions, atIndex: start)
-        try history?.rowsInserted(section: section.sectionID, rows: rows, restored: true)
+        try history?.rowsRestored(section: section.sectionID, rows: rows)
         var changes = ChangeSet()
         changes.insertedRows = rows.enumerated().map { offset, row in
             .init(

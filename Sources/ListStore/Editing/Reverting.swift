@@ -8,7 +8,10 @@ import SQLiteLayer
 /// - A title, payload or section title it set must still be the one it set (someone else's later
 ///   change refuses); one already back at the old value is left alone.
 /// - A row or section it inserted is deleted only while it has the values it was inserted with (a row)
-///   and holds no rows added since (a section); one already deleted is left alone.
+///   and holds no rows added since (a section); one already deleted is left alone. The rows of one
+///   insert (history record format 2: ids and a digest of their values) go only all together: while
+///   every one is there with its values; when some were deleted since, the others cannot be checked
+///   and the undo refuses; when all were, there is nothing to take back.
 /// - A row or section it deleted comes back with its id, title, payload (a section with all its rows,
 ///   in order) into the same section, right after the row (section) that was before it, else right
 ///   before the one that was after it, else at its old index (clamped); refused when its section is
@@ -24,6 +27,7 @@ extension ListTransaction {
         for step in steps.reversed() {
             switch step {
             case .rowsInserted(_, let rows): try revertInsert(rows)
+            case .rowsInsertedRuns(_, let ids, let digest): try revertInsert(ids, digest: digest)
             case .rowsDeleted(let section, let rows):
                 // First to last: each row can go back after the one before it, deleted with it.
                 for row in rows { try revertDelete(row.row, section: section, index: row.index, after: row.after, before: row.before) }
@@ -65,6 +69,37 @@ extension ListTransaction {
             doomed.append(RowID(rawValue: row.id))
         }
         if !doomed.isEmpty { try deleteRows(ids: doomed) }
+    }
+
+    /// Rows of one insert kept as ids and a ``RowDigest`` (format 2): read back, digested, deleted.
+    private func revertInsert(_ runs: [[Int64]], digest: UInt64) throws {
+        guard let (ranges, expected) = EditEvent.ranges(runs) else { throw UndoConflict("its history entry is damaged") }
+        let read = try db.cached("SELECT id, title, payload FROM rows WHERE id BETWEEN ?1 AND ?2 ORDER BY id")
+        var found = RowDigest()
+        var present: [RowID] = []
+        var missing: Int64?
+        for range in ranges {
+            var next = range.lowerBound
+            try read.bind([.integer(range.lowerBound), .integer(range.upperBound)]).forEachRow { row in
+                let id = row.int64(0)
+                if missing == nil, id != next { missing = next }
+                next = id &+ 1
+                found.add(id: id, title: row.text(1), payload: row.optionalText(2))
+                present.append(RowID(rawValue: id))
+            }
+            if missing == nil, next <= range.upperBound { missing = next }
+        }
+        guard !present.isEmpty else { return }  // every one deleted since: nothing to take back
+        if let missing {
+            throw UndoConflict(
+                "row #\(missing), one of the \(expected) rows it inserted, was deleted since (the others cannot be checked against what it inserted)")
+        }
+        guard found.value == digest else {
+            let first = ranges.first?.lowerBound ?? 0
+            if expected == 1 { throw UndoConflict("row #\(first) was changed since (its title or payload)") }
+            throw UndoConflict("one of the \(expected) rows it inserted (#\(first) on) was changed since (its title or payload)")
+        }
+        try deleteRows(ids: present)
     }
 
     /// The index of row `neighbour` when it is in section `section` and is not `excluding`.

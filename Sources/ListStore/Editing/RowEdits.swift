@@ -70,7 +70,7 @@ extension ListTransaction {
                 try target.noteInserted(positions, atIndex: index)
                 let id = RowID(rawValue: db.lastInsertedRowID)
                 inserted.append((id, SectionID(rawValue: target.sectionID), ListIndexPath(section: section, row: index)))
-                try history?.rowsInserted(section: target.sectionID, rows: [HistoryRow(id: id.rawValue, title: row.title, payload: row.payload)])
+                history?.rowsInserted(section: target.sectionID, ids: [id], rows: [row])
                 changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: index), row: ListRow(id: id, title: row.title, payload: row.payload)))
             }
             try record(
@@ -212,7 +212,7 @@ extension ListTransaction {
                 .init(indexPath: ListIndexPath(section: target.sectionIndex, row: start + offset), row: ListRow(id: id, title: row.title, payload: row.payload)))
         }
         try target.noteInserted(positions, atIndex: start)
-        try history?.rowsInserted(section: target.sectionID, rows: zip(ids, rows).map { HistoryRow(id: $0.rawValue, title: $1.title, payload: $1.payload) })
+        history?.rowsInserted(section: target.sectionID, ids: ids, rows: rows)
         let sectionID = SectionID(rawValue: target.sectionID)
         let sectionIndex = target.sectionIndex
         try record(changes, [.rowsInserted(ids: EditEvent.runs(ids), section: sectionID.rawValue, sectionIndex: sectionIndex, at: start)])

@@ -18,6 +18,8 @@ final class HistoryCapture {
     private var restoredSections: [Int64: Int] = [:]
     /// How many rows were kept so far for each section this transaction restored.
     private var restoredRowCounts: [Int64: Int64] = [:]
+    /// The steps (indexes) that record rows an undo or redo put back into a section it did not restore.
+    private var restoredSteps: Set<Int> = []
 
     init(_ db: Connection) { self.db = db }
 
@@ -31,12 +33,31 @@ final class HistoryCapture {
 
     // MARK: Rows
 
-    /// After rows were inserted into section `section` (`restored`: with their old ids, by an undo).
-    /// The rows restored into a section the same transaction restored are kept with their values in
+    /// The most rows of one insert whose values its step keeps (so that its undo names a row changed
+    /// since, and leaves alone one deleted since); a larger insert keeps their ids and digest.
+    static let insertValuesKept = 16
+
+    /// After rows were inserted into section `section` by one edit: up to ``insertValuesKept`` with
+    /// their values, more as their ids (runs) and the digest of their values, computed from the values
+    /// in hand (history record format 2).
+    func rowsInserted(section: Int64, ids: [RowID], rows: [NewRow]) {
+        if rows.count <= Self.insertValuesKept {
+            steps.append(.rowsInserted(section: section, rows: zip(ids, rows).map { HistoryRow(id: $0.rawValue, title: $1.title, payload: $1.payload) }))
+            return
+        }
+        var digest = RowDigest()
+        for (id, row) in zip(ids, rows) { digest.add(id: id.rawValue, title: row.title, payload: row.payload) }
+        steps.append(.rowsInsertedRuns(section: section, ids: EditEvent.runs(ids), digest: digest.value))
+    }
+
+    /// After an undo or redo put rows back into section `section` with their old ids. The rows
+    /// restored into a section the same transaction restored are kept with their values in
     /// `liststore_history_rows`, as a deleted section's are: taking the section back checks them.
-    func rowsInserted(section: Int64, rows: [HistoryRow], restored: Bool = false) throws {
-        if restored, let step = restoredSections[section], case .sectionInserted(let id, let title, let runs) = steps[step] {
-            steps[step] = .sectionInserted(id: id, title: title, rows: runs + EditEvent.runs(rows.map { RowID(rawValue: $0.id) }))
+    /// Others are recorded as any insert.
+    func rowsRestored(section: Int64, rows: [HistoryRow]) throws {
+        let ids = rows.map { RowID(rawValue: $0.id) }
+        if let step = restoredSections[section], case .sectionInserted(let id, let title, let runs) = steps[step] {
+            steps[step] = .sectionInserted(id: id, title: title, rows: runs + EditEvent.runs(ids))
             let keep = try db.cached("INSERT INTO liststore_history_rows (entry, section, ord, row_id, title, payload) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
             let entry = try entry()
             var ord = restoredRowCounts[section, default: 0]
@@ -47,7 +68,38 @@ final class HistoryCapture {
             restoredRowCounts[section] = ord
             return
         }
-        steps.append(.rowsInserted(section: section, rows: rows))
+        // Rows an undo puts back one by one (each after the one before it) make one step with the step
+        // before when that one put rows back into the same section (the digest is a sum).
+        var values: [HistoryRow]? = rows
+        var runs = EditEvent.runs(ids)
+        var digest = RowDigest()
+        for row in rows { digest.add(id: row.id, title: row.title, payload: row.payload) }
+        if restoredSteps.contains(steps.count - 1), let last = steps.last {
+            switch last {
+            case .rowsInserted(section, let earlier):
+                values = earlier + rows
+                runs = Self.joined(EditEvent.runs(earlier.map { RowID(rawValue: $0.id) }), runs)
+                for row in earlier { digest.add(id: row.id, title: row.title, payload: row.payload) }
+                steps.removeLast()
+            case .rowsInsertedRuns(section, let earlier, let sum):
+                values = nil
+                runs = Self.joined(earlier, runs)
+                digest.add(digest: sum, count: EditEvent.ranges(earlier)?.count ?? 0)
+                steps.removeLast()
+            default: break
+            }
+        }
+        restoredSteps.insert(steps.count)
+        if let values, values.count <= Self.insertValuesKept { return steps.append(.rowsInserted(section: section, rows: values)) }
+        steps.append(.rowsInsertedRuns(section: section, ids: runs, digest: digest.value))
+    }
+
+    /// Runs of ids followed by more, the last and the first joined when they are consecutive.
+    private static func joined(_ runs: [[Int64]], _ more: [[Int64]]) -> [[Int64]] {
+        guard let last = runs.last, let first = more.first, last.count == 2, first.count == 2,
+            last[0].addingReportingOverflow(last[1]) == (first[0], false), case (let count, false) = last[1].addingReportingOverflow(first[1])
+        else { return runs + more }
+        return runs.dropLast() + [[last[0], count]] + more.dropFirst()
     }
 
     /// Before rows of section `section` are deleted: their values and their neighbours then.

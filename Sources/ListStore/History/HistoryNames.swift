@@ -25,7 +25,9 @@ enum HistoryNames {
     private static func checked(_ name: String, what: String) throws -> String {
         if name.isEmpty { throw ListStoreError.invalidHistoryName(name, what: what, reason: "it cannot be empty") }
         if name.utf8.count > maximumBytes { throw ListStoreError.invalidHistoryName(name, what: what, reason: "it is longer than \(maximumBytes) bytes") }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        // The control characters (general category Cc) are exactly U+0000–U+001F and U+007F–U+009F:
+        // compared by value, which spares every process looking up Unicode properties.
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
             throw ListStoreError.invalidHistoryName(name, what: what, reason: "it cannot contain control characters (newlines, tabs)")
         }
         return name

@@ -4,16 +4,24 @@ import Foundation
 /// is written here as a literal, so renaming a Swift case or label never changes the file: a change of
 /// format is a new ``version``.
 ///
-/// Version 1 (schema 8 on): `{"steps":[{"kind":"rows-deleted","rows":[{"row":18,…}],"section":3}, …],"v":1}`.
+/// Version 1 (schema 9): `{"steps":[{"kind":"rows-deleted","rows":[{"row":18,…}],"section":3}, …],"v":1}`;
+/// a `rows-inserted` step holds every inserted row's id, title and payload.
+/// Version 2: the same, except that a `rows-inserted` step of more than
+/// ``HistoryCapture/insertValuesKept`` rows holds the rows' ids as runs and their ``RowDigest``:
+/// `{"digest":"89ab…","ids":[[7,20]],"kind":"rows-inserted","section":3}` (one of fewer rows keeps
+/// their values, as in version 1). ListStore writes version 2 and reads both, so entries already in
+/// files still undo and redo.
 enum HistoryRecord {
     /// The format version ListStore writes.
-    static let version: Int64 = 1
+    static let version: Int64 = 2
 
     /// The record of `steps`, keys in sorted order. Written by hand rather than by `JSONEncoder`, which
     /// made a 1,000-row insert's transaction cost five times as much; decoding stays with `Decodable`
     /// (an undo reads one record).
     static func encode(_ steps: [HistoryStep]) throws -> String {
-        var out = "{\"steps\":["
+        var out = ""
+        out.reserveCapacity(256)
+        out += "{\"steps\":["
         for (index, step) in steps.enumerated() {
             if index > 0 { out += "," }
             write(step, to: &out)
@@ -21,7 +29,8 @@ enum HistoryRecord {
         return out + "],\"v\":\(version)}"
     }
 
-    /// The steps of a record; nil when `json` is not a record of this format (damaged or edited by hand).
+    /// The steps of a record; nil when `json` is not a record of a format ListStore reads (damaged or
+    /// edited by hand).
     static func decode(_ json: String) -> [HistoryStep]? {
         try? JSONDecoder().decode(Record.self, from: Data(json.utf8)).steps
     }
@@ -31,15 +40,32 @@ enum HistoryRecord {
 private typealias Key = LiteralCodingKey
 private typealias RecordError = RecordFormatError
 
-/// `{"v": 1, "steps": [step, …]}`.
+/// `{"v": 1 or 2, "steps": [step, …]}`.
 private struct Record: Decodable {
     let steps: [HistoryStep]
 
     init(from decoder: any Decoder) throws {
         let record = try decoder.container(keyedBy: Key.self)
         let version = try record.decode(Int64.self, forKey: "v")
-        guard version == HistoryRecord.version else { throw RecordError.unknownVersion(version) }
-        steps = try record.decode([Step].self, forKey: "steps").map(\.step)
+        switch version {
+        case 1: steps = try record.decode([FormatOneStep].self, forKey: "steps").map(\.step)
+        case 2: steps = try record.decode([Step].self, forKey: "steps").map(\.step)
+        default: throw RecordError.unknownVersion(version)
+        }
+    }
+}
+
+/// A step of format 1: as in format 2 but for `rows-inserted`, which always holds the rows' values.
+private struct FormatOneStep: Decodable {
+    let step: HistoryStep
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        if try c.decode(String.self, forKey: "kind") == "rows-inserted" {
+            step = .rowsInserted(section: try c.decode(Int64.self, forKey: "section"), rows: try c.decode([Row].self, forKey: "rows").map(\.row))
+        } else {
+            step = try Step(from: decoder).step
+        }
     }
 }
 
@@ -100,8 +126,14 @@ private struct Step: Decodable {
         let c = try decoder.container(keyedBy: Key.self)
         let kind = try c.decode(String.self, forKey: "kind")
         switch kind {
-        case "rows-inserted":
+        case "rows-inserted" where !c.contains("digest"):
             step = .rowsInserted(section: try c.decode(Int64.self, forKey: "section"), rows: try c.decode([Row].self, forKey: "rows").map(\.row))
+        case "rows-inserted":
+            let digest = try c.decode(String.self, forKey: "digest")
+            guard let value = RowDigest.value(ofHex: digest) else {
+                throw DecodingError.dataCorruptedError(forKey: "digest", in: c, debugDescription: "not 16 lowercase hexadecimal digits")
+            }
+            step = .rowsInsertedRuns(section: try c.decode(Int64.self, forKey: "section"), ids: try c.decode([[Int64]].self, forKey: "ids"), digest: value)
         case "rows-deleted":
             step = .rowsDeleted(section: try c.decode(Int64.self, forKey: "section"), rows: try c.decode([Deleted].self, forKey: "rows").map(\.row))
         case "row-moved":
@@ -152,6 +184,8 @@ extension HistoryRecord {
                 item.finish(&out)
             }
             object.int("section", section, &out)
+        case .rowsInsertedRuns(let section, let ids, let digest):
+            writeInsertedRuns(section: section, ids: ids, digest: digest, to: &object, &out)
         case .rowsDeleted(let section, let rows):
             object.string("kind", "rows-deleted", &out)
             object.array("rows", rows, &out) { row, out in
@@ -211,6 +245,14 @@ extension HistoryRecord {
         }
         object.finish(&out)
     }
+
+    /// The members of format 2's `rows-inserted` step.
+    private static func writeInsertedRuns(section: Int64, ids: [[Int64]], digest: UInt64, to object: inout ObjectWriter, _ out: inout String) {
+        object.string("digest", RowDigest.hex(digest), &out)
+        object.array("ids", ids, &out) { run, out in out += "[" + run.map(String.init).joined(separator: ",") + "]" }
+        object.string("kind", "rows-inserted", &out)
+        object.int("section", section, &out)
+    }
 }
 
 /// Writes one JSON object into a string it is lent, member by member in the order given; nil as `null`.
@@ -220,14 +262,26 @@ private struct ObjectWriter {
     init(_ out: inout String) { out += "{" }
 
     private mutating func key(_ name: String, _ out: inout String) {
-        if !first { out += "," }
+        out += first ? "\"" : ",\""
         first = false
-        out += "\"" + name + "\":"
+        out += name
+        out += "\":"
     }
 
     mutating func string(_ name: String, _ value: String?, _ out: inout String) {
         key(name, &out)
-        if let value { CanonicalJSON.writeString(value, to: &out) } else { out += "null" }
+        guard let value else {
+            out += "null"
+            return
+        }
+        // Most titles need no escape: written whole (what CanonicalJSON.writeString writes for them).
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out += "\""
+            out += value
+            out += "\""
+        } else {
+            CanonicalJSON.writeString(value, to: &out)
+        }
     }
 
     mutating func int(_ name: String, _ value: Int64?, _ out: inout String) {

@@ -2,9 +2,15 @@
 /// (by neighbour ids, so that a row goes back next to the same rows when others moved things since).
 /// Stored in `liststore_history.record` in the format ``HistoryRecord`` declares, not by these names.
 enum HistoryStep: Sendable, Hashable {
-    /// Rows inserted into section `section`; undone by deleting them, each only while it still has the
-    /// title and payload it was inserted with.
+    /// Rows inserted into section `section` by one edit, with their values (every insert in history
+    /// record format 1; one of up to ``HistoryCapture/insertValuesKept`` rows in format 2); undone by
+    /// deleting them, each only while it still has the title and payload it was inserted with.
     case rowsInserted(section: Int64, rows: [HistoryRow])
+    /// Rows inserted into section `section` by one edit (format 2): their ids as runs of `[first id,
+    /// count]` and the ``RowDigest`` of their ids, titles and payloads then. Undone by deleting them only
+    /// while every one of them is there with those values (the digest of the rows read back matches);
+    /// when none is left there is nothing to take back.
+    case rowsInsertedRuns(section: Int64, ids: [[Int64]], digest: UInt64)
     /// Rows deleted from section `section` by one edit, in index order: each with its values, its index
     /// then and the rows just before and after it then. Undone first to last, so that each row can
     /// follow the one before it.

@@ -55,7 +55,7 @@ enum HistoryTable {
         case .barrier:
             break
         }
-        try prune(author: author, list: list, keeping: limit, db)
+        if PruneSchedule.isDue(db, author: author, list: list, limit: limit) { try prune(author: author, list: list, keeping: limit, db) }
     }
 
     /// Keeps `author`'s last `limit` transactions in list `list` — entries of kind 'do' or 'redo', what
@@ -64,7 +64,9 @@ enum HistoryTable {
     /// another list's undo out. An undo entry reverts one of those, so an author has at most about twice
     /// `limit` entries per list. To spare most writes the pruning (a sort of the author's entries and the
     /// pages of the ones it deletes), it runs once `limit / 8` more have gathered (up to 12 for the
-    /// default 100): until then those older ones can still be undone.
+    /// default 100): until then those older ones can still be undone. An ordinary write counts them only
+    /// every `limit / 8` writes of this process to the author's list (``PruneSchedule``), so an author
+    /// has at most `limit + 2 × (limit / 8)` such entries per list and process (124 for the default).
     private static func prune(author: String, list: Int64, keeping limit: Int, _ db: Connection) throws {
         let limit = max(limit, 1)
         let count =
@@ -152,5 +154,29 @@ enum HistoryTable {
     static func keptRowCount(entry: Int64, section: Int64, _ db: Connection) throws -> Int64 {
         try db.cached("SELECT count(*) FROM liststore_history_rows WHERE entry = ?1 AND section = ?2")
             .bind([.integer(entry), .integer(section)]).first { $0.int64(0) } ?? 0
+    }
+}
+
+/// When a write counts its author's entries in its list against the bound: on the process's first write
+/// to that file, author and list, then every `limit / 8` writes (every write for a limit under 16).
+/// Counting is an index scan of the author's entries, the one history statement a write need not run.
+enum PruneSchedule {
+    /// Writes since the last count, by file, author and list, in this process.
+    private static let writesSinceCount = Locked<[String: Int]>([:])
+
+    /// Whether this write, on `db`, counts; notes it either way.
+    static func isDue(_ db: Connection, author: String, list: Int64, limit: Int) -> Bool {
+        let every = max(1, limit / 8)
+        // An in-memory database is its connection's own.
+        let file = db.path == ":memory:" ? "memory \(UInt(bitPattern: ObjectIdentifier(db).hashValue))" : "file \(db.path)"
+        let key = "\(list)\u{0}\(author)\u{0}\(file)"
+        return writesSinceCount.withLock { counts in
+            guard let since = counts[key], since + 1 < every else {
+                counts[key] = 0
+                return true
+            }
+            counts[key] = since + 1
+            return false
+        }
     }
 }

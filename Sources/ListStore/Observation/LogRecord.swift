@@ -21,8 +21,14 @@ enum LogRecord {
     /// moved every section.
     static let defaultList: Int64 = 1
 
-    /// The record of `events` in the current format.
+    /// The record of `events` in the current format, written by hand (``LogRecordWriter``).
     static func encode(_ events: ListedEvents) throws -> String {
+        LogRecordWriter.record(events)
+    }
+
+    /// The same through `JSONEncoder`, as ListStore wrote it before ``LogRecordWriter`` (for the test
+    /// that the two write the same bytes).
+    static func encodeThroughJSONEncoder(_ events: ListedEvents) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(Listed(events)), as: UTF8.self)

@@ -8,10 +8,13 @@ extension ListStore {
 
     /// The author a store's transactions are recorded under unless it is opened with another: the
     /// process's name (an app's executable name), else `"app"`. Two apps sharing a file thus undo their own edits.
-    public static var defaultAuthor: String {
+    public static var defaultAuthor: String { processAuthor }
+
+    /// ``defaultAuthor``, looked up once per process.
+    private static let processAuthor: String = {
         let name = ProcessInfo.processInfo.processName
         return (try? HistoryNames.checkedAuthor(name)) ?? "app"
-    }
+    }()
 
     /// Opens the store at `path` like ``open(at:mode:busyTimeout:)-(String,_,_)``, recording its
     /// transactions under `author` (1–200 bytes, no control characters): ``undo()`` takes back this

@@ -158,7 +158,7 @@ public final class ListStore: Sendable {
 
     /// Who this store's transactions are by in the undo history: the `author` it was opened with, else
     /// ``defaultAuthor``. ``undo()`` and ``redo()`` take back this author's transactions.
-    public var author: String { opener.author }
+    public var author: String { opener.author ?? Self.defaultAuthor }
 
     /// How many of its author's last transactions this store keeps in the file's history (the
     /// `historyLimit` it was opened with, else ``defaultHistoryLimit``); 0 keeps none.

@@ -43,8 +43,10 @@ struct StoreOpener: Sendable {
     let recognition: ListStore.Recognition
     /// When blocks and pages of rows split and merge (tests use small sizes to force them).
     var rowBlockSizes = RowBlockSizes.standard
-    /// Who this store's transactions are by, in the undo history (``ListStore/author``).
-    var author = ListStore.defaultAuthor
+    /// Who this store's transactions are by, in the undo history (``ListStore/author``); nil: the
+    /// default author, looked up only when asked for (a command line names its author, and never pays
+    /// for the process's name).
+    var author: String?
     /// How many of its author's transactions the history keeps (``ListStore/historyLimit``).
     var historyLimit = ListStore.defaultHistoryLimit
 

@@ -1,0 +1,106 @@
+import Foundation
+import SQLiteLayer
+import Testing
+
+@testable import ListStoreCLI
+
+/// Red-team findings on payload-field indexes (issue 19, item 3; schema 10): hand edits in another
+/// program between ListStore commands, and what `find`, `index add`, `check` and `repair` make of them.
+/// Each attack comes with the same scenario without the attack, which passes on any version.
+@Suite struct RedTeamPayloadIndexTests {
+    func run(_ cli: CLIHarness, _ arguments: [String]) -> CLI.Result { runInProcess(["--db", cli.database] + arguments) }
+
+    /// Runs `sql` on the file as another program would (the sqlite3 shell: foreign keys as `foreignKeys` says).
+    func handEdit(_ cli: CLIHarness, foreignKeys: Bool, _ sql: String) throws {
+        let db = try Connection(path: cli.database, mode: .readWrite)
+        try db.executeScript("PRAGMA foreign_keys = \(foreignKeys ? "ON" : "OFF");\n" + sql)
+    }
+
+    /// The demo file with rows 0:0 (id 1) and 0:2 (id 3) in Lyon and row 0:1 (id 2) in Paris, `city` indexed.
+    func indexedDemo() throws -> CLIHarness {
+        let cli = try CLIHarness()
+        #expect(run(cli, ["demo"]).status == 0)
+        for (path, city) in [("0:0", "Lyon"), ("0:1", "Paris"), ("0:2", "Lyon")] {
+            #expect(run(cli, ["edit", path, "--payload", #"{"city":"\#(city)"}"#]).status == 0)
+        }
+        #expect(run(cli, ["index", "add", "city"]).status == 0)
+        return cli
+    }
+
+    /// The index paths `find --where city=Lyon` prints, or its error.
+    func lyon(_ cli: CLIHarness) -> String {
+        let found = run(cli, ["find", "--where", "city=Lyon"])
+        guard found.status == 0 else { return found.error }
+        return found.output.split(separator: "\n").map { $0.prefix { $0 != " " } }.joined(separator: " ")
+    }
+
+    // MARK: - Entries left behind by a hand removal of an index without foreign keys
+
+    /// FAILED before the fix in `PayloadIndex.add` and `PayloadIndexDamage`: `DELETE FROM
+    /// liststore_payload_indexes` in the sqlite3 shell (foreign keys off, its default) leaves the field's
+    /// entries behind; `check` called the file sound, `repair` found nothing to do, and `index add city`
+    /// then failed with a raw "SQLite error 1555 (constraint failed): UNIQUE constraint failed:
+    /// liststore_payload_values.row_id, …" — the field could never be indexed again.
+    @Test func indexAddAfterAHandRemovalWithoutForeignKeys() throws {
+        let cli = try indexedDemo()
+        try handEdit(cli, foreignKeys: false, "DELETE FROM liststore_payload_indexes")
+        let checked = run(cli, ["check"])
+        #expect(checked.status == 1 && checked.output.contains("payload index entries for \"city\", which has no index: 3 entries"), "\(checked)")
+        let added = run(cli, ["index", "add", "city"])
+        #expect(added.status == 0 && added.output == "indexed city; indexed: city\n", "\(added)")
+        #expect(lyon(cli) == "0:0 0:2 2")
+        #expect(run(cli, ["check"]).status == 0)
+    }
+
+    /// FAILED before the fix (as above): `repair` now drops the entries that no index has.
+    @Test func repairDropsTheEntriesOfAFieldWithNoIndex() throws {
+        let cli = try indexedDemo()
+        try handEdit(cli, foreignKeys: false, "DELETE FROM liststore_payload_indexes")
+        let repaired = run(cli, ["repair"])
+        #expect(repaired.status == 0 && repaired.output.contains("payload index entries for \"city\""), "\(repaired)")
+        #expect(run(cli, ["check"]).status == 0)
+        #expect(try Connection(path: cli.database, mode: .readOnly).scalarInt("SELECT count(*) FROM liststore_payload_values") == 0)
+        #expect(run(cli, ["index", "add", "city"]).status == 0)
+        #expect(lyon(cli) == "0:0 0:2 2")
+    }
+
+    /// Without the attack (foreign keys on, so the entries go with the index): passes before and after.
+    @Test func indexAddAfterAHandRemovalWithForeignKeys() throws {
+        let cli = try indexedDemo()
+        try handEdit(cli, foreignKeys: true, "DELETE FROM liststore_payload_indexes")
+        #expect(run(cli, ["check"]).status == 0)
+        #expect(run(cli, ["index", "add", "city"]).status == 0)
+        #expect(lyon(cli) == "0:0 0:2 2")
+    }
+
+    // MARK: - A payload made invalid JSON by hand
+
+    /// FAILED before the fix in `RowSearchQuery`: a payload the sqlite3 shell set to text that is not JSON
+    /// made every `find --where` of the file fail with a raw "SQLite error 1 (SQL logic error): malformed
+    /// JSON — while running: SELECT r.id …", through the index (the row noted stale) and without it — while
+    /// the same search through a refreshed index passed over that row. Now no search matches such a row,
+    /// indexed or not (it has no entry), and `check` still reports the payload.
+    @Test func aSearchPassesOverAPayloadMadeInvalidByHand() throws {
+        let cli = try indexedDemo()
+        try handEdit(cli, foreignKeys: false, "UPDATE rows SET payload = 'not json' WHERE id = 2")
+        #expect(lyon(cli) == "0:0 0:2 2", "stale row, through the index")
+        #expect(run(cli, ["edit", "1:0", "--title", "caught up"]).status == 0)
+        #expect(lyon(cli) == "0:0 0:2 2", "refreshed index")
+        #expect(run(cli, ["index", "remove", "city"]).status == 0)
+        #expect(lyon(cli) == "0:0 0:2 2", "no index")
+        #expect(run(cli, ["find", "--where", "city=Paris"]).output == "no rows found\n")
+        let checked = run(cli, ["check"])
+        #expect(checked.status == 1 && checked.output.contains("row #2 has a payload that is not valid JSON"), "\(checked)")
+    }
+
+    /// Without the attack (the hand edit writes JSON): passes before and after.
+    @Test func aSearchFindsAPayloadChangedByHand() throws {
+        let cli = try indexedDemo()
+        try handEdit(cli, foreignKeys: false, #"UPDATE rows SET payload = '{"city":"Lyon"}' WHERE id = 2"#)
+        #expect(lyon(cli) == "0:0 0:1 0:2 3")
+        #expect(run(cli, ["edit", "1:0", "--title", "caught up"]).status == 0)
+        #expect(lyon(cli) == "0:0 0:1 0:2 3")
+        #expect(run(cli, ["index", "remove", "city"]).status == 0)
+        #expect(lyon(cli) == "0:0 0:1 0:2 3")
+    }
+}

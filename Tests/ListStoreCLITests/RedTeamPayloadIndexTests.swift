@@ -103,4 +103,43 @@ import Testing
         #expect(run(cli, ["index", "remove", "city"]).status == 0)
         #expect(lyon(cli) == "0:0 0:1 0:2 3")
     }
+
+    // MARK: - Objects and arrays against strings
+
+    /// The rows `find --where FIELD=VALUE` prints (index paths), with and without an index on FIELD.
+    func found(_ cli: CLIHarness, _ condition: String) -> [String] {
+        let field = String(condition.prefix { $0 != "=" })
+        var outputs: [String] = []
+        for indexed in [false, true] {
+            if indexed { #expect(run(cli, ["index", "add", field]).status == 0) }
+            let found = run(cli, ["find", "--where", condition])
+            outputs.append(found.status == 0 ? found.output.split(separator: "\n").dropLast().map { String($0.prefix { $0 != " " }) }.joined(separator: " ") : found.error)
+        }
+        #expect(run(cli, ["index", "remove", field]).status == 0)
+        return outputs
+    }
+
+    /// FAILED before the fix in `PayloadField.scalarValueSQL` (used by `RowSearchQuery` and `PayloadIndex`):
+    /// the string `"[1,2]"` found the row whose `tags` is the array `[1,2]`, and the string `"{\"a\":1}"` the
+    /// row whose `tags` is that object (`json_extract` gives an object's or array's JSON text), indexed or
+    /// not — where `PayloadValue` documents that an object or an array equals no value. Now they find nothing.
+    @Test func aStringDoesNotEqualAnArrayOrAnObject() throws {
+        let cli = try CLIHarness()
+        #expect(run(cli, ["demo"]).status == 0)
+        #expect(run(cli, ["edit", "0:0", "--payload", #"{"tags":[1,2]}"#]).status == 0)
+        #expect(run(cli, ["edit", "0:1", "--payload", #"{"tags":{"a":1}}"#]).status == 0)
+        #expect(found(cli, #"tags="[1,2]""#) == ["", ""])
+        #expect(found(cli, #"tags="{\"a\":1}""#) == ["", ""])
+        #expect(run(cli, ["check"]).status == 0)
+    }
+
+    /// Without the attack (the strings are strings in the payloads): passes before and after.
+    @Test func aStringEqualsTheSameString() throws {
+        let cli = try CLIHarness()
+        #expect(run(cli, ["demo"]).status == 0)
+        #expect(run(cli, ["edit", "0:0", "--payload", #"{"tags":"[1,2]"}"#]).status == 0)
+        #expect(run(cli, ["edit", "0:1", "--payload", #"{"tags":"{\"a\":1}"}"#]).status == 0)
+        #expect(found(cli, #"tags="[1,2]""#) == ["0:0", "0:0"])
+        #expect(found(cli, #"tags="{\"a\":1}""#) == ["0:1", "0:1"])
+    }
 }

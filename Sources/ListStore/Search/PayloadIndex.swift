@@ -143,7 +143,7 @@ enum PayloadIndex {
     /// characters alone, as the search writes it.
     private static func valuesOfRows(_ field: PayloadField, where condition: String) -> String {
         """
-        SELECT id, value FROM (SELECT id, CASE WHEN json_valid(payload) THEN json_extract(payload, '\(field.jsonPath)') END AS value \
+        SELECT id, value FROM (SELECT id, \(field.scalarValueSQL(of: "payload")) AS value \
         FROM rows WHERE payload IS NOT NULL AND \(condition)) WHERE value IS NOT NULL
         """
     }

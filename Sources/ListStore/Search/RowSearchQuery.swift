@@ -61,9 +61,9 @@ struct RowSearchQuery {
         for match in search.payloadMatches {
             values.append(try Self.value(match))
             // The path is written into the SQL text and is made of PayloadField's checked characters alone;
-            // the value is bound. Kept for an indexed field too: a stale row's entry may say otherwise. A payload
-            // that is not valid JSON (a hand edit) matches nothing, as it has no entry, instead of failing the search.
-            conditions.append("CASE WHEN json_valid(r.payload) THEN json_extract(r.payload, '\(match.field.jsonPath)') END = ?\(values.count)")
+            // the value is bound. Kept for an indexed field too: a stale row's entry may say otherwise. An object,
+            // an array, or a payload that is not valid JSON (a hand edit) matches nothing, as it has no entry.
+            conditions.append("\(match.field.scalarValueSQL(of: "r.payload")) = ?\(values.count)")
             if driver == nil, indexed.contains(match.field) { driver = (match.field, values.count) }
         }
         conditions.append("+r.section_id IN (SELECT id FROM sections WHERE list_id = ?2)")  // last: tested only on matches

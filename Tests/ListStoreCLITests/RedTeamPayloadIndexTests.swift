@@ -182,4 +182,37 @@ import Testing
         #expect(status == 1)
         #expect(lines.count == 1 && lines[0].hasSuffix("deleted 1 section: 0"), "\(lines)")
     }
+
+    // MARK: - A row id at the bottom of the integer range
+
+    /// The ids `find --json --where city=Lyon` and `find --json Lyon-titled` print, indexed and not.
+    func foundIDs(_ cli: CLIHarness, _ arguments: [String]) -> String {
+        let found = run(cli, ["--json", "find"] + arguments)
+        return found.output.components(separatedBy: "\"id\":").dropFirst().map { String($0.prefix { $0 == "-" || $0.isNumber }) }.joined(separator: " ")
+    }
+
+    /// FAILED before the fix in `RowSearchQuery.page(after:)`: a row whose id the shell set to
+    /// -9223372036854775808 (`Int64.min`; `check` calls the file sound and `show` lists it) was never found by
+    /// `find`, by title or payload, indexed or not: the first page started "after" `Int64.min` (`r.id > ?1`
+    /// with no cursor bound as `Int64.min`). Now a page starts at the id after the cursor's.
+    @Test func aRowWithTheSmallestIDIsFound() throws {
+        let cli = try indexedDemo()
+        try handEdit(cli, foreignKeys: true, "UPDATE rows SET id = -9223372036854775808 WHERE id = 1")
+        #expect(run(cli, ["check"]).status == 0)
+        #expect(foundIDs(cli, ["--where", "city=Lyon"]) == "-9223372036854775808 3")
+        #expect(foundIDs(cli, ["--where", "city=Lyon", "--limit", "1"]) == "-9223372036854775808")
+        #expect(foundIDs(cli, ["--where", "city=Lyon", "--after", "-9223372036854775808"]) == "3")
+        #expect(run(cli, ["index", "remove", "city"]).status == 0)
+        #expect(foundIDs(cli, ["--where", "city=Lyon"]) == "-9223372036854775808 3")
+    }
+
+    /// Without the attack (a negative id, not the smallest): passes.
+    @Test func aRowWithANegativeIDIsFound() throws {
+        let cli = try indexedDemo()
+        try handEdit(cli, foreignKeys: true, "UPDATE rows SET id = -5 WHERE id = 1")
+        #expect(run(cli, ["check"]).status == 0)
+        #expect(foundIDs(cli, ["--where", "city=Lyon"]) == "-5 3")
+        #expect(run(cli, ["index", "remove", "city"]).status == 0)
+        #expect(foundIDs(cli, ["--where", "city=Lyon"]) == "-5 3")
+    }
 }

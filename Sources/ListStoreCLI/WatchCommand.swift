@@ -79,8 +79,13 @@ enum WatchCommand {
                         case .changes(let changes):
                             if try emit("\(timestamp()) " + HumanText.changes(changes).split(separator: "\n").joined(separator: "; "), true) { break loop }
                         case .invalidated:
-                            let counts = try await store.readInBackground { StoreCounts(sections: try $0.sectionCount(), rows: try $0.totalRowCount()) }
-                            if try emit("\(timestamp()) reloaded: changed outside ListStore; now \(counts.text)", true) { break loop }
+                            let now: String
+                            do {
+                                now = "now " + (try await store.readInBackground { StoreCounts(sections: try $0.sectionCount(), rows: try $0.totalRowCount()) }).text
+                            } catch ListStoreError.listDeleted {
+                                now = "the list was deleted"  // the stream ends with listDeleted next: this line tells the deletion first
+                            }
+                            if try emit("\(timestamp()) reloaded: changed outside ListStore; \(now)", true) { break loop }
                         }
                     }
                 } catch {

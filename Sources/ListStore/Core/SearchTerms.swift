@@ -37,6 +37,14 @@ public struct PayloadField: Hashable, Sendable, CustomStringConvertible {
     /// JSON path gives a meaning to inside a part.
     var jsonPath: String { "$." + name }
 
+    /// SQL for this field's value in the payload `column`, as a search compares it and an index entry
+    /// holds it: `json_extract`'s, or NULL when the payload is not valid JSON or the value is an object or an
+    /// array (whose JSON text `json_extract` gives, which a string would otherwise equal). Made of
+    /// ``jsonPath``'s checked characters alone.
+    func scalarValueSQL(of column: String) -> String {
+        "CASE WHEN json_valid(\(column)) AND json_type(\(column), '\(jsonPath)') NOT IN ('object', 'array') THEN json_extract(\(column), '\(jsonPath)') END"
+    }
+
     /// The name.
     public var description: String { name }
 

@@ -6,7 +6,7 @@ import SQLiteLayer
 /// ListStore's last write are noted stale, and their entries are not counted here.
 enum PayloadIndexDamage {
     static func problems(_ db: Connection) throws -> [IntegrityProblem] {
-        try PayloadIndex.disagreements(db).map { field, rows in
+        try orphans(db).map { IntegrityProblem($0) } + PayloadIndex.disagreements(db).map { field, rows in
             rows < 0
                 ? IntegrityProblem("payload index \(ListStoreError.excerpt(field)) names no field a search can use (liststore_payload_indexes was edited by hand)")
                 : IntegrityProblem(
@@ -15,12 +15,20 @@ enum PayloadIndexDamage {
         }
     }
 
+    /// One line per field whose index is gone but whose entries are still there.
+    private static func orphans(_ db: Connection) throws -> [String] {
+        try PayloadIndex.orphanedEntries(db).map { field, entries in
+            "payload index entries for \(ListStoreError.excerpt(field)), which has no index: \(entries == 1 ? "1 entry" : "\(entries) entries") (liststore_payload_indexes was edited by hand without foreign keys)"
+        }
+    }
+
     /// Makes every entry again when any differs; one line per index rebuilt or dropped.
     static func repair(_ db: Connection) throws -> [String] {
         let found = try PayloadIndex.disagreements(db)
-        guard !found.isEmpty else { return [] }
+        let orphans = try orphans(db)
+        guard !found.isEmpty || !orphans.isEmpty else { return [] }
         try PayloadIndex.rebuild(db)
-        return found.map { field, rows in
+        return orphans.map { $0 + ": dropped them" } + found.map { field, rows in
             rows < 0
                 ? "payload index \(ListStoreError.excerpt(field)): dropped (not a field name a search can use)"
                 : "payload index on \(field): made its entries again from the payloads (the entries of \(rows == 1 ? "1 row" : "\(rows) rows") differed)"

@@ -83,6 +83,8 @@ enum PayloadIndex {
         guard try db.scalarInt("SELECT count(*) FROM liststore_payload_indexes WHERE field = ?1", [.text(field.name)]) == 0 else { return false }
         try refreshStale(db)  // so that every row's entries for the other fields are current first
         try db.run("INSERT INTO liststore_payload_indexes (field) VALUES (?1)", [.text(field.name)])
+        // Entries an index removed by hand without foreign keys left behind (``orphanedEntries(_:)``).
+        try db.run("DELETE FROM liststore_payload_values WHERE field = ?1", [.text(field.name)])
         let rows = try db.scalarInt("SELECT count(*) FROM (SELECT 1 FROM rows LIMIT ?1)", [.int(manyRows)]) ?? 0
         try withValueIndexBuiltAfter(rows == manyRows, db) {
             try db.run("INSERT INTO liststore_payload_values (row_id, field, value) SELECT id, ?1, value FROM (\(valuesOfRows(field, where: "1")))", [.text(field.name)])
@@ -128,12 +130,20 @@ enum PayloadIndex {
         return found
     }
 
+    /// The entries of fields that no longer have an index, by field: left by a hand deletion from
+    /// `liststore_payload_indexes` on a connection without foreign keys (no cascade); for `check`.
+    static func orphanedEntries(_ db: Connection) throws -> [(field: String, entries: Int)] {
+        try db.cached(
+            "SELECT field, count(*) FROM liststore_payload_values WHERE field NOT IN (SELECT field FROM liststore_payload_indexes) GROUP BY field ORDER BY field"
+        ).map { ($0.text(0), Int($0.int64(1))) }
+    }
+
     /// `SELECT id, value` for the rows meeting `condition` whose payload gives `field` a value (valid JSON,
     /// the field present and not null). The path is written into the SQL from ``PayloadField``'s checked
     /// characters alone, as the search writes it.
     private static func valuesOfRows(_ field: PayloadField, where condition: String) -> String {
         """
-        SELECT id, value FROM (SELECT id, CASE WHEN json_valid(payload) THEN json_extract(payload, '\(field.jsonPath)') END AS value \
+        SELECT id, value FROM (SELECT id, \(field.scalarValueSQL(of: "payload")) AS value \
         FROM rows WHERE payload IS NOT NULL AND \(condition)) WHERE value IS NOT NULL
         """
     }

@@ -44,7 +44,7 @@ struct RowSearchQuery {
         }
         self.limit = limit
         self.list = list
-        // ?1 the cursor, ?2 the list, ?3 the limit + 1; the conditions' values follow. The list's test is
+        // ?1 the first id the page may hold, ?2 the list, ?3 the limit + 1; the conditions' values follow. The list's test is
         // `+r.section_id` so that no index on it is used: rows are read in id order and a page stops early.
         var values: [SQLiteValue] = [.null, .integer(list), .int(limit + 1)]
         var conditions: [String] = []
@@ -61,8 +61,9 @@ struct RowSearchQuery {
         for match in search.payloadMatches {
             values.append(try Self.value(match))
             // The path is written into the SQL text and is made of PayloadField's checked characters alone;
-            // the value is bound. Kept for an indexed field too: a stale row's entry may say otherwise.
-            conditions.append("json_extract(r.payload, '\(match.field.jsonPath)') = ?\(values.count)")
+            // the value is bound. Kept for an indexed field too: a stale row's entry may say otherwise. An object,
+            // an array, or a payload that is not valid JSON (a hand edit) matches nothing, as it has no entry.
+            conditions.append("\(match.field.scalarValueSQL(of: "r.payload")) = ?\(values.count)")
             if driver == nil, indexed.contains(match.field) { driver = (match.field, values.count) }
         }
         conditions.append("+r.section_id IN (SELECT id FROM sections WHERE list_id = ?2)")  // last: tested only on matches
@@ -76,18 +77,18 @@ struct RowSearchQuery {
                 (
                     """
                     SELECT r.id, r.title, r.payload FROM liststore_payload_values v CROSS JOIN rows r ON r.id = v.row_id \
-                    WHERE v.field = ?\(values.count) AND v.value = ?\(driver.value) AND v.row_id > ?1 AND \(tests) ORDER BY v.row_id LIMIT ?3
+                    WHERE v.field = ?\(values.count) AND v.value = ?\(driver.value) AND v.row_id >= ?1 AND \(tests) ORDER BY v.row_id LIMIT ?3
                     """, values.count
                 ),
                 (
                     """
                     SELECT r.id, r.title, r.payload FROM liststore_payload_stale s CROSS JOIN rows r ON r.id = s.row_id \
-                    WHERE s.row_id > ?1 AND \(tests) ORDER BY s.row_id LIMIT ?3
+                    WHERE s.row_id >= ?1 AND \(tests) ORDER BY s.row_id LIMIT ?3
                     """, scanned
                 ),
             ]
         } else {
-            statements = [("SELECT r.id, r.title, r.payload FROM rows r WHERE r.id > ?1 AND \(tests) ORDER BY r.id LIMIT ?3", values.count)]
+            statements = [("SELECT r.id, r.title, r.payload FROM rows r WHERE r.id >= ?1 AND \(tests) ORDER BY r.id LIMIT ?3", values.count)]
         }
         self.values = values
     }
@@ -95,7 +96,14 @@ struct RowSearchQuery {
     /// The page after `cursor`: ids first, then each row's index path.
     func page(after cursor: SearchCursor?, _ db: Connection) throws -> SearchPage {
         var bound = values
-        bound[0] = .integer(cursor?.lastRowID.rawValue ?? Int64.min)
+        // From the id after the cursor's (the first page from the smallest id there is, which a hand edit can give a row).
+        var first = Int64.min
+        if let cursor {
+            let (next, past) = cursor.lastRowID.rawValue.addingReportingOverflow(1)
+            if past { return SearchPage(results: [], next: nil, version: try StateVersion.read(db)) }
+            first = next
+        }
+        bound[0] = .integer(first)
         var found: [Int64: ListRow] = [:]
         for (sql, valueCount) in statements {
             for row in try db.cached(sql).bind(Array(bound.prefix(valueCount))).map({ ListRow(id: RowID(rawValue: $0.int64(0)), title: $0.text(1), payload: $0.optionalText(2)) }) {

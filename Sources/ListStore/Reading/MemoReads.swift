@@ -26,13 +26,14 @@ enum MemoReads {
             let blocks = memo.blocks[ExtentMemo.PageKey(section: section.id, page: page.start)],
             let block = Self.memoBlock(holding: lower, blocks, base: page.base, end: page.end)
         else { return nil }
+        let (from, skip) = firstRow(lower, of: block, positions: memo.positions[ExtentMemo.PageKey(section: section.id, page: block.start)])
         var rows: [ListRow] = []
         var positions: [Int] = []
         rows.reserveCapacity(upper - lower)
         positions.reserveCapacity(upper - lower)
         var sameState = false
         try db.cached("SELECT id, title, payload, position FROM rows WHERE section_id = ?1 AND position >= ?2 ORDER BY position LIMIT ?3 OFFSET ?4")
-            .bind([.integer(section.id), .int(block.start), .int(upper - lower), .int(lower &- block.base)]).forEachRowWhile { statement in
+            .bind([.integer(section.id), .int(from), .int(upper - lower), .int(skip)]).forEachRowWhile { statement in
                 if !sameState {
                     guard db.readStamp() == memo.stamp else { return false }
                     sameState = true
@@ -49,6 +50,16 @@ enum MemoReads {
             boundaries += pageBlocks.lazy.filter { $0.start > first && $0.start <= last }
         }
         return rowsAreAtTheirIndexes(positions, from: lower, in: block, boundaries: boundaries[...]) ? rows : nil
+    }
+
+    /// Where a read of the rows from index `lower` of `block` starts: the row at `lower` is the
+    /// `lower - base`-th row of the block's range — at that offset among `positions` (the block's, from
+    /// ``ExtentMemo/positions(ofBlock:count:section:_:)``) when they are known and reach it, so that
+    /// the statement starts at the row itself; otherwise that many rows after the block's start.
+    static func firstRow(_ lower: Int, of block: RowExtent, positions: [Int]?) -> (position: Int, skip: Int) {
+        let offset = lower &- block.base
+        if let positions, offset >= 0, offset < positions.count { return (positions[offset], 0) }
+        return (block.start, offset)
     }
 
     /// Whether rows read in order from index `lower` of `block` (at `positions`) are the rows at the

@@ -162,12 +162,15 @@ public class ListReader {
         // The row at `lower` is the (lower - base)-th of its block's range: one statement steps to it
         // and reads the page from there.
         let (block, _) = try section.extents(at: lower)
+        // Or, when the memo holds the block's positions, from the row itself.
+        let known = try ExtentMemo.matching(db)?.positions(ofBlock: block.start, count: block.count, section: section.sectionID, db)
+        let (from, skip) = MemoReads.firstRow(lower, of: block, positions: known)
         var result: [ListRow] = []
         var positions: [Int] = []
         result.reserveCapacity(upper - lower)
         positions.reserveCapacity(upper - lower)
         try db.cached("SELECT id, title, payload, position FROM rows WHERE section_id = ?1 AND position >= ?2 ORDER BY position LIMIT ?3 OFFSET ?4")
-            .bind([.integer(section.sectionID), .int(block.start), .int(upper - lower), .int(lower &- block.base)]).forEachRow { statement in
+            .bind([.integer(section.sectionID), .int(from), .int(upper - lower), .int(skip)]).forEachRow { statement in
                 result.append(Self.row(statement))
                 positions.append(statement.int(3))
             }

@@ -39,9 +39,11 @@ extension ListStore {
 
     /// The rows of section `section` in order; with `range`, only those rows (see ``ListReader/rows(inSection:range:)``).
     public func rows(inSection section: Int, range: Range<Int>? = nil) throws -> [ListRow] {
-        if let range, let rows = try withoutTransaction({ [listID] db in
-            try MemoReads.rows(db, list: listID, checksList: listID != Self.defaultListID, section: section, range: range)
-        }) {
+        if let range,
+            let rows = try withoutTransaction({ [listID] db in
+                try MemoReads.rows(db, list: listID, checksList: listID != Self.defaultListID, section: section, range: range)
+            })
+        {
             return rows
         }
         return try read { try $0.rows(inSection: section, range: range) }

@@ -27,7 +27,11 @@ enum CallMarks {
             guard !marks.held.contains(store) else { throw ListStoreError.reentrantCall }
         } else {
             marks = Marks()
-            pthread_setspecific(key, Unmanaged.passRetained(marks).toOpaque())
+            let slot = Unmanaged.passRetained(marks)
+            guard pthread_setspecific(key, slot.toOpaque()) == 0 else {
+                slot.release()
+                return try markingInDictionary(store, body)  // no memory for the slot: as before, for this call
+            }
         }
         marks.held.append(store)
         defer {

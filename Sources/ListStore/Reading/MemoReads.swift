@@ -84,17 +84,27 @@ enum MemoReads {
     }
 
     /// The index path of row `id` if it is in list `list` — nil inside when it is in another list, as
-    /// ``ListReader/indexPath(of:)`` says — or nil (see the type's summary).
+    /// ``ListReader/indexPath(of:)`` says — or nil (see the type's summary). Read in another state than
+    /// the memo's (after a commit), it is found by the addressing rule (``RowBlocks/place(ofRow:_:)``)
+    /// while the statement that read the row still holds that state: no transaction either (not for a
+    /// list other than the default one, whose presence only a read transaction checks then).
     static func indexPath(of id: Int64, _ db: Connection, list: Int64, checksList: Bool) throws -> ListIndexPath?? {
-        guard let memo = ExtentMemo.filled(db), !checksList || memo.lists.contains(list) else { return nil }
-        var found: (sectionIndex: Int, sectionID: Int64, list: Int64, position: Int)?
+        let memo = ExtentMemo.filled(db)
+        if checksList && memo?.lists.contains(list) != true { return nil }
+        var answer: ListIndexPath??
         try db.cached("SELECT s.position, s.id, s.list_id, r.position FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1")
             .bind([.integer(id)]).forEachRowWhile { row in
-                if db.readStamp() == memo.stamp { found = (row.int(0), row.int64(1), row.int64(2), row.int(3)) }
+                let inList = row.int64(2) == list
+                if let memo, db.readStamp() == memo.stamp {
+                    if let index = memo.index(ofRowAt: row.int(3), section: row.int64(1)) {
+                        answer = .some(inList ? ListIndexPath(section: row.int(0), row: index) : nil)
+                    }
+                } else if inList, !checksList, let found = try RowBlocks.place(ofRow: id, db) {
+                    answer = .some(ListIndexPath(section: found.sectionIndex, row: found.place.index))
+                }
                 return false
             }
-        guard let found, let index = memo.index(ofRowAt: found.position, section: found.sectionID) else { return nil }
-        return .some(found.list == list ? ListIndexPath(section: found.sectionIndex, row: index) : nil)
+        return answer
     }
 
     /// The page holding index `index` as ``RowBlocks/page(holding:total:)`` finds it (from the nearer

@@ -30,23 +30,27 @@ package final class Connection {
     package var memo: (stamp: ReadStamp, value: AnyObject)?
 
     /// Identifies the state of the file this connection reads: equal stamps, both taken inside read
-    /// transactions, mean that nothing was committed in between — by another connection (SQLite's
-    /// `PRAGMA data_version`) or by this one (its total changes, which every INSERT, UPDATE and DELETE
-    /// increases, even one later rolled back).
+    /// transactions, mean that nothing was committed in between — by another connection or by this one
+    /// (the pager's data version, `SQLITE_FCNTL_DATA_VERSION`, which changes with every commit seen or
+    /// made; and the connection's total changes, which every INSERT, UPDATE and DELETE increases, even
+    /// one later rolled back).
     package struct ReadStamp: Equatable, Sendable {
-        let dataVersion: Int64
+        let dataVersion: UInt32
         let changes: Int64
     }
 
     /// Whether the connection is inside a transaction that has written (or holds the write lock).
     package var isWriting: Bool { sqlite3_txn_state(handle, "main") == SQLITE_TXN_WRITE }
 
-    /// The stamp of the state this connection now reads, or nil unless it is inside a read
-    /// transaction that has started reading and has written nothing (in a write transaction the
-    /// state changes with every statement).
-    package func readStamp() throws -> ReadStamp? {
+    /// The stamp of the state this connection now reads, or nil unless it holds a read transaction
+    /// that has started reading and has written nothing (in a write transaction the state changes with
+    /// every statement). A read transaction is held inside `BEGIN … ROLLBACK` once a statement has read,
+    /// and, in autocommit, while a statement that returned a row is not yet reset: the stamp then
+    /// describes what that statement reads. No statement runs: a file control and a counter.
+    package func readStamp() -> ReadStamp? {
         guard sqlite3_txn_state(handle, "main") == SQLITE_TXN_READ else { return nil }
-        guard let version = try cached("PRAGMA data_version").bind([]).first({ $0.int64(0) }) else { return nil }
+        var version: UInt32 = 0
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return nil }
         return ReadStamp(dataVersion: version, changes: sqlite3_total_changes64(handle))
     }
 

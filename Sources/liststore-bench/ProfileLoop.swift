@@ -9,7 +9,7 @@ import ListStore
 /// the file's pages read once before the timed delete), `insert` (one row in the middle), or
 /// `read-after-commit` / `index-path-after-commit` (each read the first after another connection's
 /// commit); `empty` (a read transaction that reads nothing) and `count` (a section's checked count) time
-/// a read's fixed costs. `LISTSTORE_BENCH_KEEP=PREFIX` keeps copies of the two fixtures at PREFIX.*;
+/// a read's fixed costs; ReadLoops.swift has more reads. `LISTSTORE_BENCH_KEEP=PREFIX` keeps copies of the two fixtures at PREFIX.*;
 /// `LISTSTORE_BENCH_CPU=1` prints each delete's wall and CPU time.
 struct ProfileLoop {
     let fixtures: Fixtures
@@ -138,8 +138,11 @@ struct ProfileLoop {
             }
         case "edits":
             (listStore, limit) = try HistoryRows.editLoop(fixtures: fixtures, ours: ours, plain: plain, rows: rows, count: count)
+        case _ where ReadLoops.names.contains(name):
+            (listStore, limit) = try ReadLoops(fixtures: fixtures, name: name, rows: rows, count: count).run()
         default:
-            throw BenchmarkFailure("--loop takes read, index-path, read-after-commit, index-path-after-commit, delete, insert or edits")
+            throw BenchmarkFailure(
+                "--loop takes read, index-path, read-after-commit, index-path-after-commit, delete, insert, edits or " + ReadLoops.names.joined(separator: ", "))
         }
         let ours50 = Measurement.median(listStore)
         let limit50 = Measurement.median(limit)

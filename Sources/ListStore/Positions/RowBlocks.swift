@@ -219,7 +219,7 @@ struct RowBlocks {
     }
 
     /// ``place(ofRow:_:)`` for the row `id` at `position` of this section, by the same rule, from the
-    /// memo's pages and blocks: one count of rows within the block. Nil where the memo's pages and
+    /// memo's pages, blocks and the block's positions. Nil where the memo's pages and
     /// blocks do not lead to a block (a hand edit left the row outside them): the caller asks SQLite.
     private func place(ofRow id: Int64, at position: Int, _ memo: ExtentMemo) throws -> RowPlace? {
         let pages = try memo.pages(ofSection: sectionID, db)
@@ -244,11 +244,9 @@ struct RowBlocks {
                 .bind([.integer(sectionID), .int(blocks[blockOffset].start)]).first { $0.isNull(0) ? nil : $0.int(0) } ?? nil
         }
         let block = RowExtent(start: blocks[blockOffset].start, end: end, count: blocks[blockOffset].count, base: blockBase)
-        let before =
-            try db.cached("SELECT count(*) FROM rows WHERE section_id = ?1 AND position >= ?2 AND position < ?3")
-            .bind([.integer(sectionID), .int(block.start), .int(position)]).first { $0.int(0) } ?? 0
         // Past as many rows as its block counts, no index leads to it (see place(ofRow:_:)).
-        guard before < block.count else { return nil }
+        let positions = try memo.positions(ofBlock: block.start, count: block.count, section: sectionID, db)
+        guard let before = ExtentMemo.offset(of: position, in: positions) else { return nil }
         return RowPlace(id: id, position: position, index: blockBase &+ before, block: block, page: page)
     }
 

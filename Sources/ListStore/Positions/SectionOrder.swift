@@ -83,9 +83,9 @@ struct SectionOrderState {
         let state =
             try db.cached("SELECT count(*), coalesce(min(position), 0), coalesce(max(position), -1) FROM sections WHERE list_id = ?1").bind([.integer(list)])
             .first { SectionOrderState(count: $0.int(0), low: $0.int(1), high: $0.int(2)) } ?? SectionOrderState(count: 0, low: 0, high: -1)
-        // Read under the memo's stamp only if the transaction had started reading before: then the
-        // stamp taken above already described the state this statement read.
-        memo?.orders[list] = state
+        // Once this statement has read, the stamp describes the state it read (the first statement of
+        // a read transaction has no stamp before it).
+        ExtentMemo.record(db) { $0.orders[list] = state }
         return state
     }
 }

@@ -32,6 +32,7 @@ struct SectionRows {
         else {
             throw ListStoreError.sectionIndexOutOfRange(index: index, sectionCount: try SectionOrder.count(db, list: list))
         }
+        ExtentMemo.record(db) { $0.sections[ExtentMemo.SectionKey(section: list, page: index)] = found }
         return SectionRows(sectionID: found.id, sectionIndex: index, count: found.count, sizes: sizes, db: db)
     }
 

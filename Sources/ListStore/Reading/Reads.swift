@@ -162,12 +162,15 @@ public class ListReader {
         // The row at `lower` is the (lower - base)-th of its block's range: one statement steps to it
         // and reads the page from there.
         let (block, _) = try section.extents(at: lower)
+        // Or, when the memo holds the block's positions, from the row itself.
+        let known = try ExtentMemo.matching(db)?.positions(ofBlock: block.start, count: block.count, section: section.sectionID, db)
+        let (from, skip) = MemoReads.firstRow(lower, of: block, positions: known)
         var result: [ListRow] = []
         var positions: [Int] = []
         result.reserveCapacity(upper - lower)
         positions.reserveCapacity(upper - lower)
         try db.cached("SELECT id, title, payload, position FROM rows WHERE section_id = ?1 AND position >= ?2 ORDER BY position LIMIT ?3 OFFSET ?4")
-            .bind([.integer(section.sectionID), .int(block.start), .int(upper - lower), .int(lower &- block.base)]).forEachRow { statement in
+            .bind([.integer(section.sectionID), .int(from), .int(upper - lower), .int(skip)]).forEachRow { statement in
                 result.append(Self.row(statement))
                 positions.append(statement.int(3))
             }
@@ -175,22 +178,29 @@ public class ListReader {
             throw ListStoreError.positionsDamaged(section: section.sectionIndex)
         }
         // The rows read in order are the rows at lower..<upper only if every block they cross holds the
-        // rows it counts: check the blocks that start among them (one range of the blocks' index).
-        var expectedInBlock = block.count - (lower - block.base)
-        var seen = 0
-        var boundaries = try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start > ?2 AND start <= ?3 ORDER BY start")
-            .bind([.integer(section.sectionID), .int(first), .int(last)]).map { (start: $0.int(0), count: $0.int(1)) }[...]
-        for position in positions {
-            while let next = boundaries.first, next.start <= position {
-                guard seen == expectedInBlock else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }
-                expectedInBlock = next.count
-                seen = 0
-                boundaries = boundaries.dropFirst()
-            }
-            seen += 1
+        // rows it counts: check the blocks that start among them (one range of the blocks' index, or
+        // the memo's blocks of the pages they fall in).
+        let boundaries = try blocks(ofSection: section.sectionID, after: first, through: last)
+        guard MemoReads.rowsAreAtTheirIndexes(positions, from: lower, in: block, boundaries: boundaries[...]) else {
+            throw ListStoreError.positionsDamaged(section: section.sectionIndex)
         }
-        guard seen <= expectedInBlock else { throw ListStoreError.positionsDamaged(section: section.sectionIndex) }
         return result
+    }
+
+    /// The blocks of section `id` starting in `first + 1 ... last`, in order.
+    private func blocks(ofSection id: Int64, after first: Int, through last: Int) throws -> [(start: Int, count: Int)] {
+        if let memo = ExtentMemo.matching(db) {
+            let pages = try memo.pages(ofSection: id, db)
+            var found: [(start: Int, count: Int)] = []
+            let firstPage = ExtentMemo.lastOffset(in: pages, atOrBelow: first) ?? 0
+            for offset in pages.indices.dropFirst(firstPage) where pages[offset].start <= last {
+                let page = RowExtent(start: pages[offset].start, end: offset + 1 < pages.count ? pages[offset + 1].start : nil, count: pages[offset].count, base: 0)
+                found += try memo.blocks(ofSection: id, page: page, db).lazy.filter { $0.start > first && $0.start <= last }
+            }
+            return found
+        }
+        return try db.cached("SELECT start, row_count FROM row_blocks WHERE section_id = ?1 AND start > ?2 AND start <= ?3 ORDER BY start")
+            .bind([.integer(id), .int(first), .int(last)]).map { (start: $0.int(0), count: $0.int(1)) }
     }
 
     private func snapshot(of section: SectionRows) throws -> SectionSnapshot {

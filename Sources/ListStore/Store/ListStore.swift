@@ -298,10 +298,23 @@ public final class ListStore: Sendable {
         let listID = listID
         return try withoutActuallyEscaping(read) { read in
             try readingCurrentSchema { db in
-                if listID != Self.defaultListID { _ = try Self.existingName(of: listID, db) }
+                if listID != Self.defaultListID {
+                    _ = try Self.existingName(of: listID, db)
+                    ExtentMemo.record(db) { $0.lists.insert(listID) }
+                }
                 return try read(db)
             }
         }
+    }
+
+    /// Runs `body` on a read connection outside any transaction, for a read of one statement that
+    /// checks for itself which state it read (``MemoReads``), with the re-entrancy check every call
+    /// makes; nil, without running it, while reads still need the writer connection (a file not yet
+    /// recognised or migrated) or the file is an older one under inspection: the caller then reads in
+    /// a transaction (``withReadTransaction(_:)``).
+    func withoutTransaction<T: Sendable>(_ body: (Connection) throws -> T?) throws -> T? {
+        guard inspectedOlderVersion == nil, !readsNeedTheWriter.withLock({ $0 }) else { return nil }
+        return try guardingReentrancy { try reading { db, _ in db.isAutocommit ? try body(db) : nil } }
     }
 
     private func readingCurrentSchema<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
@@ -379,19 +392,11 @@ public final class ListStore: Sendable {
         try guardingReentrancy { try lock.withLock { try body(&$0) } }
     }
 
-    /// Runs `body` marked, in the thread's storage, as inside a call on this store; throws
-    /// ``ListStoreError/reentrantCall`` when the thread already is.
+    /// Runs `body` marked, in the thread's storage (``CallMarks``), as inside a call on this store (its
+    /// lock, shared by its list handles); throws ``ListStoreError/reentrantCall`` when the thread already is.
     private func guardingReentrancy<T>(_ body: () throws -> T) throws -> T {
-        let threadStorage = Thread.current.threadDictionary
-        let key = reentrancyKey
-        guard threadStorage[key] == nil else { throw ListStoreError.reentrantCall }
-        threadStorage[key] = true
-        defer { threadStorage.removeObject(forKey: key) }
-        return try body()
+        try CallMarks.marking(ObjectIdentifier(lock), body)
     }
-
-    /// This store's entry in the thread-local storage of the thread holding its lock (shared by its list handles, which share the lock).
-    private var reentrancyKey: String { "ListStore.lock.\(UInt(bitPattern: ObjectIdentifier(lock).hashValue))" }
 
     /// Before the first read of a store whose file is not yet recognised or migrated: does both through
     /// the writer connection (waiting for it this once), since read connections see the file as it is.

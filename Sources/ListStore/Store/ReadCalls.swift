@@ -39,7 +39,14 @@ extension ListStore {
 
     /// The rows of section `section` in order; with `range`, only those rows (see ``ListReader/rows(inSection:range:)``).
     public func rows(inSection section: Int, range: Range<Int>? = nil) throws -> [ListRow] {
-        try read { try $0.rows(inSection: section, range: range) }
+        if let range,
+            let rows = try withoutTransaction({ [listID] db in
+                try MemoReads.rows(db, list: listID, checksList: listID != Self.defaultListID, section: section, range: range)
+            })
+        {
+            return rows
+        }
+        return try read { try $0.rows(inSection: section, range: range) }
     }
 
     /// The row at `indexPath`: the row an edit given that index path acts on.
@@ -49,7 +56,14 @@ extension ListStore {
     public func row(id: RowID) throws -> ListRow { try read { try $0.row(id: id) } }
 
     /// The current index path of the row with `id`, or nil when it no longer exists.
-    public func indexPath(of id: RowID) throws -> ListIndexPath? { try read { try $0.indexPath(of: id) } }
+    public func indexPath(of id: RowID) throws -> ListIndexPath? {
+        if let found = try withoutTransaction({ [listID] db in
+            try MemoReads.indexPath(of: id.rawValue, db, list: listID, checksList: listID != Self.defaultListID)
+        }) {
+            return found
+        }
+        return try read { try $0.indexPath(of: id) }
+    }
 
     /// Every section with every row, in display order, read in one transaction (see ``ListReader/snapshot()``).
     public func snapshot() throws -> ListSnapshot { try read { try $0.snapshot() } }

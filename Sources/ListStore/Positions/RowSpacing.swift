@@ -15,7 +15,7 @@ enum RowSpacing {
     /// room lasts thousands of inserts instead of 20.
     static let runGap = 1 << 8
     /// How many of the most recently inserted rows (the highest ids) mark a hot spot next to them.
-    static let recentRows: Int64 = 16
+    static let recentRows: Int64 = 4
     /// How far one refill of a hot spot moves the rows on its side away from the inserts (at most): with
     /// ``runGap`` per insert, room for 65,536 more.
     static let refillShift = 1 << 24

@@ -289,49 +289,73 @@ struct SectionRows {
 
     /// Widens the room at a hot spot (`bounds`) by shifting the neighbour on one side — the lower one,
     /// or the upper one when `shiftingUpper` — with the rows between it and the nearest gap beyond it
-    /// that has room to give (at most ``RowSpacing/refillRows`` rows past the neighbour, in its block; the
-    /// open end of the section's first or last block counts as a gap), by up to
-    /// ``RowSpacing/refillShift``. Rows stay in their block: no count changes. False, moving nothing, when
-    /// no gap that near has room.
-    private func refill(_ bounds: InsertionBounds, shiftingUpper: Bool) throws -> Bool {
-        let block = bounds.block
-        let fetched = RowSpacing.refillRows + 1
-        let rows: [(id: Int64, position: Int)]
-        // The first position past the rows' reach on that side: they stay in their block, within ±limit.
-        let edge: Int
-        if shiftingUpper {
-            rows = try db.cached("SELECT id, position FROM rows WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position LIMIT ?4")
-                .bind([.integer(sectionID), .int(bounds.upper), .int(block.end ?? Int.max), .int(fetched)]).map { ($0.int64(0), $0.int(1)) }
-            edge = min(block.end ?? RowSpacing.limit, RowSpacing.limit)
-        } else {
-            rows = try db.cached(
-                "SELECT id, position FROM rows WHERE section_id = ?1 AND position >= ?2 AND position <= ?3 ORDER BY position DESC LIMIT ?4"
-            ).bind([.integer(sectionID), .int(block.start), .int(bounds.lower), .int(fetched)]).map { ($0.int64(0), $0.int(1)) }
-            edge = max(block.start, -RowSpacing.limit + 1) - 1
-        }
-        // The neighbour must be the first row found: otherwise the room is bounded by a block's end.
-        guard rows.first?.position == (shiftingUpper ? bounds.upper : bounds.lower) else { return false }
-        for far in rows.indices {
-            let beyond: Int
+    /// that has room to give (at most ``RowSpacing/refillRows`` rows past the neighbour; the section's
+    /// open ends count as gaps), by up to ``RowSpacing/refillShift``. The starts of the blocks and pages
+    /// among the shifted rows shift with them, so every row stays in its block: no count changes. False,
+    /// moving nothing, when no gap that near has room.
+    private func refill(_ bounds: InsertionBounds, shiftingUpper up: Bool) throws -> Bool {
+        let fetched = RowSpacing.refillRows + 2
+        // The rows from the neighbour away from the hot spot, and the block starts that way.
+        let rows = try db.cached(
+            up
+                ? "SELECT id, position FROM rows WHERE section_id = ?1 AND position > ?2 ORDER BY position LIMIT ?3"
+                : "SELECT id, position FROM rows WHERE section_id = ?1 AND position <= ?2 ORDER BY position DESC LIMIT ?3"
+        ).bind([.integer(sectionID), .int(bounds.lower), .int(fetched)]).map { (id: $0.int64(0), position: $0.int(1)) }
+        let startLimit = 2 * fetched + 2
+        let starts = try db.cached(
+            up
+                ? "SELECT start FROM row_blocks WHERE section_id = ?1 AND start > ?2 ORDER BY start LIMIT ?3"
+                : "SELECT start FROM row_blocks WHERE section_id = ?1 AND start <= ?2 ORDER BY start DESC LIMIT ?3"
+        ).bind([.integer(sectionID), .int(bounds.lower), .int(startLimit)]).map { $0.int(0) }
+        guard let neighbour = rows.first, neighbour.id == (up ? bounds.after : bounds.before) else { return false }
+        for far in rows.indices.prefix(RowSpacing.refillRows + 1) {
+            let position = rows[far].position
+            // The next row and the next block start beyond the farthest shifted row bound the shift.
+            let nextRow: Int?
             if far + 1 < rows.count {
-                beyond = rows[far + 1].position
+                nextRow = rows[far + 1].position
             } else if rows.count < fetched {
-                beyond = edge
+                nextRow = nil
             } else {
                 break
             }
-            let free = shiftingUpper ? beyond - rows[far].position - 1 : rows[far].position - beyond - 1
+            guard let beyond = starts.firstIndex(where: { up ? $0 > position : $0 <= position }) ?? (starts.count < startLimit ? starts.count : nil) else {
+                break
+            }
+            let nextStart = beyond < starts.count ? starts[beyond] : nil
+            let free: Int
+            if up {
+                free = min(nextRow ?? RowSpacing.limit, nextStart ?? RowSpacing.limit, RowSpacing.limit) - position - 1
+            } else {
+                // Shifted down, the farthest row stays in its own block (which starts at `nextStart`).
+                let blockFloor = (nextStart ?? Int.min) <= -RowSpacing.limit ? -RowSpacing.limit : (nextStart ?? Int.min) - 1
+                free = position - max(nextRow ?? -RowSpacing.limit, blockFloor, -RowSpacing.limit) - 1
+            }
             guard free > 64 * RowSpacing.runGap else { continue }
             let shift = min(RowSpacing.refillShift, free - RowSpacing.runGap)
             let shifted = Array(rows[...far])
-            if shiftingUpper {
+            let movedStarts = Array(starts[..<beyond])
+            if up {
                 try move(shifted, to: shifted.map { $0.position + shift })
             } else {
                 try move(shifted.reversed(), to: shifted.reversed().map { $0.position - shift })
             }
+            try shiftStarts(movedStarts, by: up ? shift : -shift)
             return true
         }
         return false
+    }
+
+    /// Moves the blocks starting at `starts` (and the pages starting there) by `shift`, the one
+    /// furthest in the shift's direction first, so no two ever share a start.
+    private func shiftStarts(_ starts: [Int], by shift: Int) throws {
+        let ordered = shift > 0 ? starts.sorted(by: >) : starts.sorted()
+        let block = try db.cached("UPDATE row_blocks SET start = ?3 WHERE section_id = ?1 AND start = ?2")
+        let page = try db.cached("UPDATE row_pages SET start = ?3 WHERE section_id = ?1 AND start = ?2")
+        for start in ordered {
+            try block.bind([.integer(sectionID), .int(start), .int(start + shift)]).run()
+            try page.bind([.integer(sectionID), .int(start), .int(start + shift)]).run()
+        }
     }
 
     /// Spaces out the rows of `block` around the insert — 8 on each side, else 32, else the whole block

@@ -70,7 +70,9 @@ import Testing
         #expect(try store.checkInvariants().isEmpty)
     }
 
-    /// Control: the same inserts at random indexes (no hot spot) stay as cheap, and the store as sound.
+    /// Control: the same number of inserts at random indexes (no hot spot) cost as little on average,
+    /// and leave the store as sound. (Their worst case is not bounded by this rule: a gap that random
+    /// inserts happen to halve 20 times is respaced over its block, as before.)
     @Test(arguments: [RowBlockSizes(blockCapacity: 8, pageCapacity: 4), .standard])
     func randomInsertsRewriteABoundedNumberOfRowsToo(sizes: RowBlockSizes) throws {
         let directory = try TemporaryDirectory()
@@ -78,16 +80,16 @@ import Testing
         try store.insertSection(title: "S")
         var model = try store.insertRows((0..<1_000).map { NewRow(title: "r\($0)") }, intoSection: 0).ids
         var random = SeededGenerator(seed: 18_318)
-        var worst = 0
+        var total = 0
         try store.writeUntracked { transaction in
             for step in 0..<4_000 {
                 let index = Int.random(in: 0...model.count, using: &random)
                 let before = try #require(try transaction.db.scalarInt("SELECT total_changes()"))
                 model.insert(try transaction.insertRow(NewRow(title: "n\(step)"), intoSection: 0, at: index), at: index)
-                worst = max(worst, try #require(try transaction.db.scalarInt("SELECT total_changes()")) - before)
+                total += try #require(try transaction.db.scalarInt("SELECT total_changes()")) - before
             }
         }
-        #expect(worst <= Self.rowsPerInsert)
+        #expect(Double(total) / 4_000 < 6, "\(sizes): \(total) rows written for 4,000 inserts")
         #expect(try store.snapshot().sections[0].rows.map(\.id) == model)
         #expect(try store.checkInvariants().isEmpty)
     }

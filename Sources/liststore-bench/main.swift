@@ -7,6 +7,7 @@ import ListStore
 //   swift run -c release liststore-bench --litestream [--quick]   (write cost and replica lag with Litestream)
 //   swift run -c release liststore-bench --only observation|search [--quick | --large]   (only those rows)
 //   swift run -c release liststore-bench --adversarial [--quick | --large]   (every one of 100,000 inserts at one index timed)
+//   swift run -c release liststore-bench --loop hot-spot [ROWS] [COUNT]   (the same inserts, each by its thread's CPU time too)
 //   swift run -c release liststore-bench --loop read|index-path|delete|insert [ROWS] [COUNT]   (one operation repeated, for a profiler)
 //   swift run -c release liststore-bench --history-rows [--large]   (only the rows the undo history costs: bulk insert, one-row edits, process, file size)
 
@@ -69,10 +70,17 @@ if arguments.first == "--loop", arguments.count >= 2 {
     do {
         let fixtures = try Fixtures(adversarialInserts: 0)
         defer { fixtures.remove() }
-        try ProfileLoop(
-            fixtures: fixtures, name: arguments[1], rows: arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000,
-            count: arguments.count > 3 ? Int(arguments[3]) ?? 200 : 200
-        ).run()
+        if arguments[1] == "hot-spot" {  // HotSpotLoop.swift
+            try HotSpotLoop(
+                fixtures: fixtures, rows: arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000,
+                inserts: arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000
+            ).run()
+        } else {
+            try ProfileLoop(
+                fixtures: fixtures, name: arguments[1], rows: arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000,
+                count: arguments.count > 3 ? Int(arguments[3]) ?? 200 : 200
+            ).run()
+        }
     } catch {
         FileHandle.standardError.write(Data("error: loop: \(error)\n".utf8))
         exit(1)

@@ -292,6 +292,17 @@ struct RowBlocks {
         try splitPageIfFull(at: page, sizes: sizes)
     }
 
+    /// Cuts the block starting at `start`, now holding `count` rows, in two at row offset `cut`, whose
+    /// row is at `position` (the second block's start), then splits `page` if it now has too many
+    /// blocks. Rows do not move, and only the two blocks' rows are written.
+    func split(blockAt start: Int, count: Int, cuttingAt cut: Int, startingAt position: Int, page: RowExtent, sizes: RowBlockSizes) throws {
+        try db.cached("UPDATE row_blocks SET row_count = ?3 WHERE section_id = ?1 AND start = ?2")
+            .bind([.integer(sectionID), .int(start), .int(cut)]).run()
+        try db.cached("INSERT INTO row_blocks (section_id, start, row_count) VALUES (?1, ?2, ?3)")
+            .bind([.integer(sectionID), .int(position), .int(count &- cut)]).run()
+        try splitPageIfFull(at: page.start, end: page.end, sizes: sizes)
+    }
+
     /// Gives the block starting at `start` the rows at `positions` before the first of `cuts` (row
     /// offsets, increasing) and adds a block at each cut, holding the rows up to the next.
     private func writeBlocks(from start: Int, positions: [Int], cuttingAt cuts: [Int]) throws {
@@ -325,6 +336,16 @@ struct RowBlocks {
         let end =
             try db.cached("SELECT min(start) FROM row_pages WHERE section_id = ?1 AND start > ?2")
             .bind([.integer(sectionID), .int(start)]).first { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+        try splitPageIfFull(at: start, end: end, sizes: sizes)
+    }
+
+    /// ``splitPageIfFull(at:sizes:)`` for the page from `start` to `end` (nil: the section's last):
+    /// its blocks are counted first, and read only when there are too many.
+    func splitPageIfFull(at start: Int, end: Int?, sizes: RowBlockSizes) throws {
+        let members =
+            try db.cached("SELECT count(*) FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3")
+            .bind([.integer(sectionID), .int(start), .int(end ?? Int.max)]).first { $0.int(0) } ?? 0
+        guard members > sizes.pageCapacity else { return }
         let blocks = try blockCounts(from: start, upTo: end)
         guard blocks.count > sizes.pageCapacity else { return }
         let bounds = [0] + Self.evenCuts(blocks.count, fill: sizes.pageFill) + [blocks.count]

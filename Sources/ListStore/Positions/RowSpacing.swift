@@ -10,10 +10,18 @@ enum RowSpacing {
     /// Every position ListStore writes is strictly between `-limit` and `limit`, so that the difference
     /// of two positions never overflows (and a section holds up to 2^42 rows at the standard gap).
     static let limit = 1 << 61
-    /// The gap a split leaves between the rows of the half it packs together (see ``RowBlocks``).
-    static let packedGap = 1 << 8
-    /// A block whose range leaves its rows less room than this each is crowded: it is split unevenly.
-    static let crowdedGap = 1 << 12
+    /// The gap between rows inserted one after another at one place (a hot spot, see
+    /// ``SectionRows``): each takes this much of the room there rather than half of it, so that the
+    /// room lasts thousands of inserts instead of 20.
+    static let runGap = 1 << 8
+    /// How many of the most recently inserted rows (the highest ids) mark a hot spot next to them.
+    static let recentRows: Int64 = 4
+    /// How far one refill of a hot spot moves the rows on its side away from the inserts (at most): with
+    /// ``runGap`` per insert, room for 65,536 more.
+    static let refillShift = 1 << 24
+    /// A refill shifts at most this many rows (plus the hot spot's neighbour): what bounds the rows an
+    /// insert rewrites.
+    static let refillRows = 8
 
     /// The start of a section's first block and page: below every position.
     static let sectionStart = Int(Int64.min)

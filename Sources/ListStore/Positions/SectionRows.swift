@@ -5,8 +5,11 @@ import SQLiteLayer
 /// Rows are ordered by sparse positions and counted in blocks and pages (``RowBlocks``); a row's index
 /// is found through the counts, never by counting rows (``Addressing``). An insert writes its rows at
 /// positions between their neighbours' and adds to one block's count; a delete removes its rows and
-/// subtracts; a move rewrites one row. Nothing else is renumbered, except the rows of one block when two
-/// neighbours leave no room between them (and, as a last resort, the whole section).
+/// subtracts; a move rewrites one row. Inserts landing one after another at one place (a hot spot)
+/// take a small fixed step from the row inserted before them, and the rows on the other side are
+/// shifted a few at a time before the room runs out; a full block splits without moving rows. Nothing
+/// else is renumbered, except the rows of one block when two neighbours leave no room between them
+/// elsewhere (and, as a last resort, the whole section).
 struct SectionRows {
     let sectionID: Int64
     /// The section's index, for index paths in errors and change sets.
@@ -177,6 +180,7 @@ struct SectionRows {
     mutating func insertionPositions(at index: Int, width: Int) throws -> [Int] {
         guard width > 0 else { return [] }
         let bounds = try insertionBounds(at: index)
+        if let positions = try hotSpotPositions(at: index, width: width, bounds) { return positions }
         if let positions = RowSpacing.between(bounds.lower, bounds.upper, count: width, appending: bounds.appending, prepending: bounds.prepending) {
             return positions
         }
@@ -212,30 +216,147 @@ struct SectionRows {
         }
     }
 
+    /// Where new rows at some index go: strictly between `lower` and `upper`, in `block` (the block of
+    /// the row before them, or of the section's first row). `before` and `after` are the ids of the rows
+    /// just before and after the place, where there are such rows.
+    private struct InsertionBounds {
+        let lower: Int
+        let upper: Int
+        let block: RowExtent
+        let appending: Bool
+        let prepending: Bool
+        let before: Int64?
+        let after: Int64?
+    }
+
     /// The bounds new rows at `index` go between, and the block they join: after the row at `index - 1`
     /// in its block, or before the first row in its block.
-    private func insertionBounds(at index: Int) throws -> (lower: Int, upper: Int, block: RowExtent, appending: Bool, prepending: Bool) {
+    private func insertionBounds(at index: Int) throws -> InsertionBounds {
         guard index >= 0, index <= count else {
             throw ListStoreError.rowDestinationOutOfRange(ListIndexPath(section: sectionIndex, row: index), maxRow: count)
         }
         if index > 0 {
             let before = try place(at: index - 1)
             let range = RowSpacing.clamp(before.block.start, before.block.end)
-            let next =
-                try db.cached("SELECT min(position) FROM rows WHERE section_id = ?1 AND position > ?2")
-                .bind([.integer(sectionID), .int(before.position)]).first { $0.isNull(0) ? nil : $0.int(0) } ?? nil
-            return (before.position, min(next ?? range.upper, range.upper), before.block, next == nil, false)
+            let next = try db.cached("SELECT id, position FROM rows WHERE section_id = ?1 AND position > ?2 ORDER BY position LIMIT 1")
+                .bind([.integer(sectionID), .int(before.position)]).first { (id: $0.int64(0), position: $0.int(1)) }
+            return InsertionBounds(
+                lower: before.position, upper: min(next?.position ?? range.upper, range.upper), block: before.block, appending: next == nil,
+                prepending: false, before: before.id, after: next?.id)
         }
         if count > 0 {
             let first = try place(at: 0)
             let range = RowSpacing.clamp(first.block.start, first.block.end)
-            return (range.lower == first.block.start ? range.lower - 1 : range.lower, first.position, first.block, false, true)
+            return InsertionBounds(
+                lower: range.lower == first.block.start ? range.lower - 1 : range.lower, upper: first.position, block: first.block, appending: false,
+                prepending: true, before: nil, after: first.id)
         }
         guard let (block, _) = try blocks.extents(holding: 0) else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
         let range = RowSpacing.clamp(block.start, block.end)
         let lower = range.lower == block.start ? range.lower - 1 : range.lower
         // An empty section starts at position 0 when its block holds it.
-        return (block.holds(0) ? max(lower, -RowSpacing.gap) : lower, range.upper, block, true, false)
+        return InsertionBounds(
+            lower: block.holds(0) ? max(lower, -RowSpacing.gap) : lower, upper: range.upper, block: block, appending: true, prepending: false,
+            before: nil, after: nil)
+    }
+
+    // MARK: Hot spots
+
+    /// Positions for `width` rows (a few) inserted next to a row inserted moments ago — one of the
+    /// ``RowSpacing/recentRows`` highest ids —, where inserts are landing one after another: they go
+    /// ``RowSpacing/runGap`` from that row instead of halfway to the other neighbour, so the room
+    /// between lasts thousands of inserts rather than 20. Before it runs out, the rows on the other
+    /// side are shifted away (``refill(_:shiftingUpper:)``, a bounded number of rows). Nil where this is
+    /// not a hot spot, or the room left is a run's own small gap: the usual rules apply there.
+    private func hotSpotPositions(at index: Int, width: Int, _ bounds: InsertionBounds) throws -> [Int]? {
+        let gap = RowSpacing.runGap
+        guard width <= 16, !bounds.appending, !bounds.prepending, bounds.upper - bounds.lower > (width + 3) * gap,
+            let newest = try db.cached("SELECT max(id) FROM rows").bind([]).first({ $0.isNull(0) ? nil : $0.int64(0) }) ?? nil
+        else { return nil }
+        func recency(_ id: Int64?) -> Int64? { id.flatMap { $0 > newest - RowSpacing.recentRows ? $0 : nil } }
+        let lowerRecent = recency(bounds.before)
+        let upperRecent = recency(bounds.after)
+        guard lowerRecent != nil || upperRecent != nil else { return nil }
+        // The run of earlier inserts is on the side of the newer neighbour; the room is taken from its end.
+        let runIsAbove = (upperRecent ?? Int64.min) > (lowerRecent ?? Int64.min)
+        var bounds = bounds
+        if bounds.upper - bounds.lower <= (width + 16) * gap, try refill(bounds, shiftingUpper: !runIsAbove) {
+            bounds = try insertionBounds(at: index)
+        }
+        guard bounds.upper - bounds.lower > (width + 2) * gap else { return nil }
+        if runIsAbove { return (0..<width).map { bounds.upper - (width - $0) * gap } }
+        return (0..<width).map { bounds.lower + ($0 + 1) * gap }
+    }
+
+    /// Widens the room at a hot spot (`bounds`) by shifting the neighbour on one side — the lower one,
+    /// or the upper one when `shiftingUpper` — with the rows between it and the nearest gap beyond it
+    /// that has room to give (at most ``RowSpacing/refillRows`` rows past the neighbour; the section's
+    /// open ends count as gaps), by up to ``RowSpacing/refillShift``. The starts of the blocks and pages
+    /// among the shifted rows shift with them, so every row stays in its block: no count changes. False,
+    /// moving nothing, when no gap that near has room.
+    private func refill(_ bounds: InsertionBounds, shiftingUpper up: Bool) throws -> Bool {
+        let fetched = RowSpacing.refillRows + 2
+        // The rows from the neighbour away from the hot spot, and the block starts that way.
+        let rows = try db.cached(
+            up
+                ? "SELECT id, position FROM rows WHERE section_id = ?1 AND position > ?2 ORDER BY position LIMIT ?3"
+                : "SELECT id, position FROM rows WHERE section_id = ?1 AND position <= ?2 ORDER BY position DESC LIMIT ?3"
+        ).bind([.integer(sectionID), .int(bounds.lower), .int(fetched)]).map { (id: $0.int64(0), position: $0.int(1)) }
+        let startLimit = 2 * fetched + 2
+        let starts = try db.cached(
+            up
+                ? "SELECT start FROM row_blocks WHERE section_id = ?1 AND start > ?2 ORDER BY start LIMIT ?3"
+                : "SELECT start FROM row_blocks WHERE section_id = ?1 AND start <= ?2 ORDER BY start DESC LIMIT ?3"
+        ).bind([.integer(sectionID), .int(bounds.lower), .int(startLimit)]).map { $0.int(0) }
+        guard let neighbour = rows.first, neighbour.id == (up ? bounds.after : bounds.before) else { return false }
+        for far in rows.indices.prefix(RowSpacing.refillRows + 1) {
+            let position = rows[far].position
+            // The next row and the next block start beyond the farthest shifted row bound the shift.
+            let nextRow: Int?
+            if far + 1 < rows.count {
+                nextRow = rows[far + 1].position
+            } else if rows.count < fetched {
+                nextRow = nil
+            } else {
+                break
+            }
+            guard let beyond = starts.firstIndex(where: { up ? $0 > position : $0 <= position }) ?? (starts.count < startLimit ? starts.count : nil) else {
+                break
+            }
+            let nextStart = beyond < starts.count ? starts[beyond] : nil
+            let free: Int
+            if up {
+                free = min(nextRow ?? RowSpacing.limit, nextStart ?? RowSpacing.limit, RowSpacing.limit) - position - 1
+            } else {
+                // Shifted down, the farthest row stays in its own block (which starts at `nextStart`).
+                let blockFloor = (nextStart ?? Int.min) <= -RowSpacing.limit ? -RowSpacing.limit : (nextStart ?? Int.min) - 1
+                free = position - max(nextRow ?? -RowSpacing.limit, blockFloor, -RowSpacing.limit) - 1
+            }
+            guard free > 64 * RowSpacing.runGap else { continue }
+            let shift = min(RowSpacing.refillShift, free - RowSpacing.runGap)
+            let shifted = Array(rows[...far])
+            let movedStarts = Array(starts[..<beyond])
+            if up {
+                try move(shifted, to: shifted.map { $0.position + shift })
+            } else {
+                try move(shifted.reversed(), to: shifted.reversed().map { $0.position - shift })
+            }
+            try shiftStarts(movedStarts, by: up ? shift : -shift)
+            return true
+        }
+        return false
+    }
+
+    /// Moves the blocks starting at `starts` (and the pages starting there) by `shift`, the one
+    /// furthest in the shift's direction first, so no two ever share a start.
+    private func shiftStarts(_ starts: [Int], by shift: Int) throws {
+        let ordered = shift > 0 ? starts.sorted(by: >) : starts.sorted()
+        let block = try db.cached("UPDATE row_blocks SET start = ?3 WHERE section_id = ?1 AND start = ?2")
+        let page = try db.cached("UPDATE row_pages SET start = ?3 WHERE section_id = ?1 AND start = ?2")
+        for start in ordered {
+            try block.bind([.integer(sectionID), .int(start), .int(start + shift)]).run()
+            try page.bind([.integer(sectionID), .int(start), .int(start + shift)]).run()
+        }
     }
 
     /// Spaces out the rows of `block` around the insert — 8 on each side, else 32, else the whole block
@@ -306,7 +427,8 @@ struct SectionRows {
         // right before it join the first block, as they would have without the respacing.
         let secondFirst = rows.firstIndex { $0.position >= second.start } ?? rows.count
         let newStart = secondFirst < rows.count ? moved[secondFirst] : (slots.last ?? range.lower) + 1
-        guard newStart > first.start else { return nil }
+        // An empty second block could otherwise be given the next block's start.
+        guard newStart > first.start, newStart < (second.end ?? Int.max) else { return nil }
         try move(rows, to: moved)
         if newStart != second.start {
             try db.cached("UPDATE row_blocks SET start = ?3 WHERE section_id = ?1 AND start = ?2")
@@ -315,10 +437,10 @@ struct SectionRows {
         return Array(slots[hole..<(hole + width)])
     }
 
-    /// Splits a block that inserts filled past capacity. A crowded block (too little room per row left
-    /// in its range) is split unevenly: the half away from the insert is packed at its end of the range,
-    /// and the half with the insert spread over the rest, so that inserting again and again at one place
-    /// keeps finding room inside one block.
+    /// Splits a block that inserts filled past capacity, without moving a row. One that a few rows
+    /// filled is cut in two near its middle — never right beside the rows just inserted, so that a
+    /// place where inserts keep landing keeps its room and its neighbours in one block (see
+    /// ``hotSpotPositions(at:width:_:)``); a bulk insert is cut into blocks filled to three quarters.
     private func split(_ block: RowExtent, page: RowExtent, inserted: [Int], at offset: Int) throws {
         if inserted.count > sizes.blockCapacity, let first = inserted.first, let last = inserted.last {
             // A bulk insert: the block's other rows are few, the new ones known; nothing needs reading but those.
@@ -327,42 +449,26 @@ struct SectionRows {
             try blocks.split(blockAt: block.start, positions: before + inserted + after, page: page.start, sizes: sizes)
             return
         }
-        let rows = try blocks.rows(of: block)
-        guard rows.count >= 2 else { return }
-        let range = RowSpacing.workingRange(block.start, block.end, rows: rows.map(\.position), adding: 0)
-        let half = rows.count / 2
-        // A split at the middle row is enough when the half with the insert keeps a fair share of the
-        // range (random inserts); inserts piling up at one place leave it a sliver, and then the other
-        // half is packed away instead, so that the place keeps its room.
-        let boundary = rows[half].position
-        let hotRoom = offset < half ? boundary - range.lower : range.upper - boundary
-        let hotRows = offset < half ? half : rows.count - half
-        if hotRoom >= (range.upper - range.lower) / 4 && hotRoom / (hotRows + 1) >= RowSpacing.crowdedGap {
-            try blocks.split(blockAt: block.start, positions: rows.map(\.position), page: page.start, sizes: sizes)
-            return
-        }
-        guard let positions = Self.packedAway(rows.map(\.position), half: half, hotIsLower: offset < half, in: range) else {
-            try blocks.split(blockAt: block.start, positions: rows.map(\.position), page: page.start, sizes: sizes)
-            return
-        }
-        try move(rows, to: positions)
-        try blocks.split(blockAt: block.start, positions: positions, cuttingAt: [half], page: page.start, sizes: sizes)
+        let total = block.count &+ inserted.count
+        guard total >= 2 else { return }
+        let cut = Self.cut(total, avoiding: offset..<(offset + inserted.count))
+        let counted = RowExtent(start: block.start, end: block.end, count: total, base: block.base)
+        guard let first = try blocks.row(at: block.base &+ cut, in: counted) else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
+        try blocks.split(blockAt: block.start, count: total, cuttingAt: cut, startingAt: first.position, page: page, sizes: sizes)
     }
 
-    /// New positions for a crowded block's `positions` split at `half`: the cold half packed
-    /// ``RowSpacing/packedGap`` apart at its end of `range`, the hot half spread over the rest; nil when
-    /// the range leaves the hot half no room.
-    private static func packedAway(_ positions: [Int], half: Int, hotIsLower: Bool, in range: (lower: Int, upper: Int)) -> [Int]? {
-        let upperHalf = positions.count - half
-        if hotIsLower {
-            let packed = (0..<upperHalf).map { range.upper - (upperHalf - $0) * RowSpacing.packedGap }
-            guard let first = packed.first, let spread = RowSpacing.spread(half, in: range.lower, upTo: first - RowSpacing.packedGap) else { return nil }
-            return spread + packed
-        }
-        let packed = (0..<half).map { range.lower + ($0 + 1) * RowSpacing.packedGap }
-        let spreadFrom = range.lower + upperHalf * RowSpacing.packedGap + RowSpacing.packedGap
-        guard let spread = RowSpacing.spread(upperHalf, in: spreadFrom, upTo: range.upper) else { return nil }
-        return packed + spread
+    /// Where to cut a block of `total` rows in two (the offset of the second part's first row, in
+    /// `1..<total`): at the middle, unless that is beside or inside `inserted` (the offsets of the rows
+    /// just inserted) — then one row further out, on the nearer side that exists.
+    static func cut(_ total: Int, avoiding inserted: Range<Int>) -> Int {
+        let middle = total / 2
+        guard middle >= inserted.lowerBound, middle <= inserted.upperBound else { return middle }
+        let below = inserted.lowerBound - 1
+        let above = inserted.upperBound + 1
+        let belowFits = below >= 1
+        let aboveFits = above <= total - 1
+        if belowFits && (!aboveFits || middle - below <= above - middle) { return below }
+        return aboveFits ? above : middle
     }
 
     /// Gives `rows` (in order) the increasing `positions`, all within their block's range: rows moving

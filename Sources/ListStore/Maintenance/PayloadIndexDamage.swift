@@ -6,13 +6,14 @@ import SQLiteLayer
 /// ListStore's last write are noted stale, and their entries are not counted here.
 enum PayloadIndexDamage {
     static func problems(_ db: Connection) throws -> [IntegrityProblem] {
-        try orphans(db).map { IntegrityProblem($0) } + PayloadIndex.disagreements(db).map { field, rows in
-            rows < 0
-                ? IntegrityProblem("payload index \(ListStoreError.excerpt(field)) names no field a search can use (liststore_payload_indexes was edited by hand)")
-                : IntegrityProblem(
-                    "payload index on \(field): the entries of \(rows == 1 ? "1 row differ" : "\(rows) rows differ") from their payloads (liststore_payload_values was edited by hand); searches by \(field) would miss or add rows"
-                )
-        }
+        try orphans(db).map { IntegrityProblem($0) }
+            + PayloadIndex.disagreements(db).map { field, rows in
+                rows < 0
+                    ? IntegrityProblem("payload index \(ListStoreError.excerpt(field)) names no field a search can use (liststore_payload_indexes was edited by hand)")
+                    : IntegrityProblem(
+                        "payload index on \(field): the entries of \(rows == 1 ? "1 row differ" : "\(rows) rows differ") from their payloads (liststore_payload_values was edited by hand); searches by \(field) would miss or add rows"
+                    )
+            }
     }
 
     /// One line per field whose index is gone but whose entries are still there.
@@ -28,10 +29,11 @@ enum PayloadIndexDamage {
         let orphans = try orphans(db)
         guard !found.isEmpty || !orphans.isEmpty else { return [] }
         try PayloadIndex.rebuild(db)
-        return orphans.map { $0 + ": dropped them" } + found.map { field, rows in
-            rows < 0
-                ? "payload index \(ListStoreError.excerpt(field)): dropped (not a field name a search can use)"
-                : "payload index on \(field): made its entries again from the payloads (the entries of \(rows == 1 ? "1 row" : "\(rows) rows") differed)"
-        }
+        return orphans.map { $0 + ": dropped them" }
+            + found.map { field, rows in
+                rows < 0
+                    ? "payload index \(ListStoreError.excerpt(field)): dropped (not a field name a search can use)"
+                    : "payload index on \(field): made its entries again from the payloads (the entries of \(rows == 1 ? "1 row" : "\(rows) rows") differed)"
+            }
     }
 }

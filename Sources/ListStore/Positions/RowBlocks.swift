@@ -117,8 +117,8 @@ struct RowBlocks {
         return found.map { RowExtent(start: $0.start, end: foundEnd, count: $0.count, base: $0.base) }
     }
 
-    /// ``ascend(_:from:to:end:)`` over `(start, count)` pairs already read.
-    private static func ascend(_ extents: [(start: Int, count: Int)], from base: Int, to index: Int, end: Int?) -> RowExtent? {
+    /// ``ascend(_:from:to:end:)`` over `(start, count)` pairs already read (also the memo's, `MemoReads`).
+    static func ascend(_ extents: [(start: Int, count: Int)], from base: Int, to index: Int, end: Int?) -> RowExtent? {
         var base = base
         for (offset, extent) in extents.enumerated() {
             if index < base &+ extent.count {

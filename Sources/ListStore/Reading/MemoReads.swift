@@ -24,7 +24,7 @@ enum MemoReads {
         let upper = min(range.upperBound, section.count)
         guard lower < upper, let (pageOffset, page) = Self.memoPage(holding: lower, pages, total: section.count),
             let blocks = memo.blocks[ExtentMemo.PageKey(section: section.id, page: page.start)],
-            let block = Self.memoBlock(holding: lower, blocks, base: page.base, end: page.end)
+            let block = RowBlocks.ascend(blocks, from: page.base, to: lower, end: page.end)
         else { return nil }
         let (from, skip) = firstRow(lower, of: block, positions: memo.positions[ExtentMemo.PageKey(section: section.id, page: block.start)])
         var rows: [ListRow] = []
@@ -125,19 +125,6 @@ enum MemoReads {
         for offset in pages.indices.reversed() {
             base = base &- pages[offset].count
             if index >= base { return found(offset, base: base) }
-        }
-        return nil
-    }
-
-    /// The extent among `extents` (in order, the first at index `base`) holding index `index`, as
-    /// ``RowBlocks/block(holding:in:)`` finds it; the last one ends at `end`.
-    private static func memoBlock(holding index: Int, _ extents: [(start: Int, count: Int)], base: Int, end: Int?) -> RowExtent? {
-        var base = base
-        for (offset, extent) in extents.enumerated() {
-            if index < base &+ extent.count {
-                return RowExtent(start: extent.start, end: offset + 1 < extents.count ? extents[offset + 1].start : end, count: extent.count, base: base)
-            }
-            base = base &+ extent.count
         }
         return nil
     }

@@ -33,8 +33,10 @@ enum CanonicalJSON {
         return out
     }
 
-    /// Writes `text` as a JSON string by the canonical rule (for other records written by hand).
-    static func writeString(_ text: String, to out: inout String) { Reader.writeString(text, to: &out) }
+    /// Writes `text` as a JSON string by the canonical rule (for other records written by hand); `escapingSolidus`: `/` as `\/` too, as `JSONEncoder` writes it (the change-log record).
+    static func writeString(_ text: String, to out: inout String, escapingSolidus: Bool = false) {
+        Reader.writeString(text, to: &out, escapingSolidus: escapingSolidus)
+    }
 
     private struct Reader {
         let bytes: [UInt8]
@@ -248,13 +250,21 @@ enum CanonicalJSON {
             return value.description
         }
 
-        /// Writes `text` as a JSON string by the canonical rule.
-        static func writeString(_ text: String, to out: inout String) {
+        /// Writes `text` as a JSON string by the canonical rule; `escapingSolidus`: `/` as `\/` too, as
+        /// `JSONEncoder` writes it (the change-log record). A text that needs no escape is written whole.
+        static func writeString(_ text: String, to out: inout String, escapingSolidus: Bool = false) {
             out += "\""
+            let solidus: UInt8 = escapingSolidus ? UInt8(ascii: "/") : UInt8(ascii: "\"")
+            if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != solidus }) {
+                out += text
+                out += "\""
+                return
+            }
             for scalar in text.unicodeScalars {
                 switch scalar {
                 case "\"": out += "\\\""
                 case "\\": out += "\\\\"
+                case "/" where escapingSolidus: out += "\\/"
                 case "\u{08}": out += "\\b"
                 case "\t": out += "\\t"
                 case "\n": out += "\\n"

@@ -274,14 +274,7 @@ private struct ObjectWriter {
             out += "null"
             return
         }
-        // Most titles need no escape: written whole (what CanonicalJSON.writeString writes for them).
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            out += "\""
-            out += value
-            out += "\""
-        } else {
-            CanonicalJSON.writeString(value, to: &out)
-        }
+        CanonicalJSON.writeString(value, to: &out)
     }
 
     mutating func int(_ name: String, _ value: Int64?, _ out: inout String) {

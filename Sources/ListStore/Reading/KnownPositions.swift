@@ -24,9 +24,7 @@ enum KnownPositions {
         var rows: [ListRow] = []
         rows.reserveCapacity(upper - lower + 1)
         var sameState = false
-        let read = try db.cached(
-            fixed: "SELECT id, title, payload FROM rows WHERE section_id = ?1 AND position >= ?2 AND position <= ?3 ORDER BY position LIMIT ?4"
-        ).reset()
+        let read = try statement(db).reset()
         try read.bind(.integer(section), at: 1)
         try read.bind(.int(first), at: 2)
         try read.bind(.int(last), at: 3)
@@ -40,6 +38,11 @@ enum KnownPositions {
             return true
         }
         return sameState && rows.count == upper - lower ? rows : nil
+    }
+
+    /// The statement of ``rows(_:_:section:pages:pageOffset:block:lower:upper:)``.
+    private static func statement(_ db: Connection) throws -> Statement {
+        try db.cached(fixed: "SELECT id, title, payload FROM rows WHERE section_id = ?1 AND position >= ?2 AND position <= ?3 ORDER BY position LIMIT ?4")
     }
 
     /// The positions of the first and the last of the `count` rows from index `lower` of `block`, from
@@ -75,10 +78,12 @@ enum KnownPositions {
     /// `count` rows from index `lower` of `block`: the blocks of the pages they fall in and the positions
     /// of the blocks they cross. Called while a statement of `db` holds the memo's state (its stamp
     /// checked), so that every statement here reads that state; a failure only leaves the memo unfilled.
+    /// The statement the next read will run is prepared here too, so that read pays only for running it.
     static func learn(
         _ db: Connection, _ memo: ExtentMemo, section: Int64, pages: [(start: Int, count: Int)], pageOffset: Int, block: RowExtent, lower: Int,
         count: Int
     ) {
+        guard (try? statement(db)) != nil else { return }
         var remaining = count &+ (lower &- block.base)
         var pageOffset = pageOffset
         var start = block.start

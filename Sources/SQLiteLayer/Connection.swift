@@ -23,6 +23,8 @@ package final class Connection {
     package let path: String
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
+    /// The statements of ``cached(fixed:)``, by the address of their SQL text.
+    private var fixedStatements: [UInt: Statement] = [:]
     /// The `-wal` file the connection has open, as first seen (see ``recordWALFile()``).
     var walFile: (path: String, id: FileID)?
     /// What a layer above remembers of the file as this connection last read it, with the
@@ -107,6 +109,7 @@ package final class Connection {
     }
 
     deinit {
+        fixedStatements.removeAll()
         statementCache.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -145,6 +148,17 @@ package final class Connection {
         if let statement = statementCache[sql] { return statement }
         let statement = try Statement(connection: self, sql: sql)
         statementCache[sql] = statement
+        return statement
+    }
+
+    /// The statement ``cached(_:)`` gives for `sql`, found by the address of the literal's text instead
+    /// of by hashing and comparing it: for the statements of the hottest reads, called for every one.
+    package func cached(fixed sql: StaticString) throws -> Statement {
+        guard sql.hasPointerRepresentation else { return try cached(sql.description) }
+        let key = UInt(bitPattern: sql.utf8Start)
+        if let statement = fixedStatements[key] { return statement }
+        let statement = try cached(sql.description)
+        fixedStatements[key] = statement
         return statement
     }
 

@@ -6,7 +6,7 @@ import CSQLite
 package final class Statement {
     /// The SQL text this statement was prepared from.
     package let sql: String
-    let handle: OpaquePointer
+    @usableFromInline let handle: OpaquePointer
     private unowned let connection: Connection
 
     init(connection: Connection, sql: String) throws {
@@ -32,6 +32,13 @@ package final class Statement {
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
         }
+        return self
+    }
+
+    /// Resets the statement, keeping its bindings: for one whose every parameter the caller binds
+    /// again (``bind(_:at:)``), without the array and the clearing of ``bind(_:)``.
+    @inlinable package func reset() -> Statement {
+        sqlite3_reset(handle)
         return self
     }
 
@@ -63,17 +70,20 @@ package final class Statement {
         guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
     }
 
-    /// Advances to the next result row; returns false when the statement has finished.
-    package func step() throws -> Bool {
+    /// Advances to the next result row; returns false when the statement has finished. Inlinable, as
+    /// are the column accessors, so that a read's loop over its rows runs without a call per column.
+    @inlinable package func step() throws -> Bool {
         let code = sqlite3_step(handle)
-        switch code {
-        case SQLITE_ROW: return true
-        case SQLITE_DONE: return false
-        default:
-            let failure = connection.error(code: code, sql: sql)
-            sqlite3_reset(handle)
-            throw failure
-        }
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw failure(code)
+    }
+
+    /// The error of a failed step (the statement is reset).
+    @usableFromInline func failure(_ code: Int32) -> SQLiteError {
+        let failure = connection.error(code: code, sql: sql)
+        sqlite3_reset(handle)
+        return failure
     }
 
     /// Runs the statement to completion, discarding any result rows.
@@ -89,7 +99,7 @@ package final class Statement {
     }
 
     /// Calls `body` for result rows until it returns false or the rows run out, then resets the statement.
-    package func forEachRowWhile(_ body: (Statement) throws -> Bool) throws {
+    @inlinable package func forEachRowWhile(_ body: (Statement) throws -> Bool) throws {
         defer { sqlite3_reset(handle) }
         while try step() {
             guard try body(self) else { return }
@@ -110,24 +120,24 @@ package final class Statement {
     }
 
     /// Whether column `index` (0-based) of the current row is NULL.
-    package func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+    @inlinable package func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
 
     /// Column `index` of the current row as an integer (NULL reads as 0).
-    package func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+    @inlinable package func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
 
     /// Column `index` of the current row as an `Int` (NULL reads as 0).
-    package func int(_ index: Int32) -> Int { Int(sqlite3_column_int64(handle, index)) }
+    @inlinable package func int(_ index: Int32) -> Int { Int(sqlite3_column_int64(handle, index)) }
 
     /// Column `index` of the current row as a floating-point number (NULL reads as 0).
     package func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
     /// Column `index` of the current row as text (NULL reads as "").
-    package func text(_ index: Int32) -> String {
+    @inlinable package func text(_ index: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     /// Column `index` of the current row as text, or nil when it is NULL.
-    package func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
+    @inlinable package func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
 }

@@ -9,6 +9,7 @@ import ListStore
 //   swift run -c release liststore-bench --adversarial [--quick | --large]   (every one of 100,000 inserts at one index timed, 3 runs)
 //   swift run -c release liststore-bench --loop hot-spot [ROWS] [COUNT]   (the same inserts, each by its thread's CPU time too)
 //   swift run -c release liststore-bench --loop read|index-path|delete|insert [ROWS] [COUNT]   (one operation repeated, for a profiler)
+//   swift run -c release liststore-bench --loop table-reads [ROWS] [COUNT]   (the main table's read rows alone, COUNT runs each)
 //   swift run -c release liststore-bench --history-rows [--large]   (only the rows the undo history costs: bulk insert, one-row edits, process, file size)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -75,6 +76,15 @@ if arguments.first == "--loop", arguments.count >= 2 {
                 fixtures: fixtures, rows: arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000,
                 inserts: arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000
             ).run()
+        } else if arguments[1] == "table-reads" {
+            // The main table's read rows alone, measured as the main table measures them (a store opened
+            // for each timed run, three untimed reads first): at n = 1,000 … ROWS, COUNT runs each.
+            var table = MainTable(
+                fixtures: fixtures, sizes: [1_000, 10_000, 100_000, 1_000_000].filter { $0 <= (arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000) },
+                repetitions: arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5, quick: false, cli: nil, shell: nil)
+            table.operations = Operation.all.filter(\.readsOnly)
+            table.measuresDeleteMemory = false
+            try table.run()
         } else {
             try ProfileLoop(
                 fixtures: fixtures, name: arguments[1], rows: arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000,

@@ -26,22 +26,32 @@ enum MemoReads {
             let blocks = memo.blocks[ExtentMemo.PageKey(section: section.id, page: page.start)],
             let block = RowBlocks.ascend(blocks, from: page.base, to: lower, end: page.end)
         else { return nil }
+        if let rows = try KnownPositions.rows(db, memo, section: section.id, pages: pages, pageOffset: pageOffset, block: block, lower: lower, upper: upper) {
+            return rows
+        }
         let (from, skip) = firstRow(lower, of: block, positions: memo.positions[ExtentMemo.PageKey(section: section.id, page: block.start)])
         var rows: [ListRow] = []
         var positions: [Int] = []
         rows.reserveCapacity(upper - lower)
         positions.reserveCapacity(upper - lower)
         var sameState = false
-        try db.cached("SELECT id, title, payload, position FROM rows WHERE section_id = ?1 AND position >= ?2 ORDER BY position LIMIT ?3 OFFSET ?4")
-            .bind([.integer(section.id), .int(from), .int(upper - lower), .int(skip)]).forEachRowWhile { statement in
-                if !sameState {
-                    guard db.readStamp() == memo.stamp else { return false }
-                    sameState = true
-                }
-                rows.append(ListRow(id: RowID(rawValue: statement.int64(0)), title: statement.text(1), payload: statement.optionalText(2)))
-                positions.append(statement.int(3))
-                return true
+        let read = try db.cached(fixed: "SELECT id, title, payload, position FROM rows WHERE section_id = ?1 AND position >= ?2 ORDER BY position LIMIT ?3 OFFSET ?4")
+            .reset()
+        try read.bind(.integer(section.id), at: 1)
+        try read.bind(.int(from), at: 2)
+        try read.bind(.int(upper - lower), at: 3)
+        try read.bind(.int(skip), at: 4)
+        try read.forEachRowWhile { statement in
+            if !sameState {
+                guard db.readStamp() == memo.stamp else { return false }
+                sameState = true
+                // What the next read of these rows needs to be served without their positions.
+                KnownPositions.learn(db, memo, section: section.id, pages: pages, pageOffset: pageOffset, block: block, lower: lower, count: upper - lower)
             }
+            rows.append(ListRow(id: RowID(rawValue: statement.int64(0)), title: statement.text(1), payload: statement.optionalText(2)))
+            positions.append(statement.int(3))
+            return true
+        }
         guard sameState, rows.count == upper - lower, let first = positions.first, let last = positions.last, block.holds(first) else { return nil }
         // The blocks starting among the rows read, from the pages they fall in.
         var boundaries: [(start: Int, count: Int)] = []
@@ -92,18 +102,20 @@ enum MemoReads {
         let memo = ExtentMemo.filled(db)
         if checksList && memo?.lists.contains(list) != true { return nil }
         var answer: ListIndexPath??
-        try db.cached("SELECT s.position, s.id, s.list_id, r.position FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1")
-            .bind([.integer(id)]).forEachRowWhile { row in
-                let inList = row.int64(2) == list
-                if let memo, db.readStamp() == memo.stamp {
-                    if let index = memo.index(ofRowAt: row.int(3), section: row.int64(1)) {
-                        answer = .some(inList ? ListIndexPath(section: row.int(0), row: index) : nil)
-                    }
-                } else if inList, !checksList, let found = try RowBlocks.place(ofRow: id, db) {
-                    answer = .some(ListIndexPath(section: found.sectionIndex, row: found.place.index))
+        let lookUp = try db.cached(fixed: "SELECT s.position, s.id, s.list_id, r.position FROM rows AS r JOIN sections AS s ON s.id = r.section_id WHERE r.id = ?1")
+            .reset()
+        try lookUp.bind(.integer(id), at: 1)
+        try lookUp.forEachRowWhile { row in
+            let inList = row.int64(2) == list
+            if let memo, db.readStamp() == memo.stamp {
+                if let index = memo.index(ofRowAt: row.int(3), section: row.int64(1)) {
+                    answer = .some(inList ? ListIndexPath(section: row.int(0), row: index) : nil)
                 }
-                return false
+            } else if inList, !checksList, let found = try RowBlocks.place(ofRow: id, db) {
+                answer = .some(ListIndexPath(section: found.sectionIndex, row: found.place.index))
             }
+            return false
+        }
         return answer
     }
 

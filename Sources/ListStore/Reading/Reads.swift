@@ -184,6 +184,12 @@ public class ListReader {
         guard MemoReads.rowsAreAtTheirIndexes(positions, from: lower, in: block, boundaries: boundaries[...]) else {
             throw ListStoreError.positionsDamaged(section: section.sectionIndex)
         }
+        // The memo learns the positions of these rows, so that reading them again is the one statement of KnownPositions.
+        if let memo = ExtentMemo.matching(db), let pages = memo.pages[section.sectionID],
+            let pageOffset = ExtentMemo.lastOffset(in: pages, atOrBelow: block.start)
+        {
+            KnownPositions.learn(db, memo, section: section.sectionID, pages: pages, pageOffset: pageOffset, block: block, lower: lower, count: upper - lower)
+        }
         return result
     }
 

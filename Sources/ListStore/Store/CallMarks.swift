@@ -3,8 +3,9 @@ import Foundation
 /// Which stores the current thread is inside a call on: what ``ListStore``'s re-entrancy check asks on
 /// every call. One POSIX thread-specific slot for the whole library holds the marks of the thread's
 /// calls in progress (a handful at most, usually one), so a check costs a slot read and a short scan —
-/// not a thread-dictionary entry named by a string built for the call. The slot is empty (and the
-/// marks released) whenever the thread is inside no call, so nothing outlives a thread.
+/// not a thread-dictionary entry named by a string built for the call, and no allocation: a thread's
+/// marks are made on its first call and kept for the next ones, and the slot's destructor releases
+/// them when the thread ends, so nothing outlives a thread.
 enum CallMarks {
     /// The marks of one thread's calls in progress, in the order they began.
     private final class Marks {
@@ -14,7 +15,12 @@ enum CallMarks {
     /// The slot, or nil when the system had no key left to give (then the thread dictionary serves).
     private static let key: pthread_key_t? = {
         var key = pthread_key_t()
-        return pthread_key_create(&key, nil) == 0 ? key : nil
+        return pthread_key_create(
+            &key,
+            { slot in
+                // Run by the system as the thread ends (with the slot's value, never nil there).
+                if let slot = slot as UnsafeMutableRawPointer? { Unmanaged<Marks>.fromOpaque(slot).release() }
+            }) == 0 ? key : nil
     }()
 
     /// Runs `body` marked as inside a call on `store` (its writer lock's identity, shared by its list
@@ -35,11 +41,8 @@ enum CallMarks {
         }
         marks.held.append(store)
         defer {
+            // The last mark is this call's (calls end in the reverse order they began); its storage is kept.
             if let last = marks.held.lastIndex(of: store) { marks.held.remove(at: last) }
-            if marks.held.isEmpty {
-                pthread_setspecific(key, nil)
-                Unmanaged.passUnretained(marks).release()
-            }
         }
         return try body()
     }

@@ -65,15 +65,16 @@ import Testing
             "    static let objects: Set<Schema.Object> = [",
         ]
         for object in objects.sorted(by: { ($0.type, $0.name) < ($1.type, $1.name) }) {
-            let head = "        Schema.Object(type: \(quoted(object.type)), name: \(quoted(object.name)), table: \(quoted(object.table)), sql: "
+            // As `swift format` lays it out, so that formatting leaves the generated file as it is.
+            let fields = "type: \(quoted(object.type)), name: \(quoted(object.name)), table: \(quoted(object.table))"
             guard let sql = object.sql else {
-                lines.append(head + "nil),")
+                lines.append("        Schema.Object(\(fields), sql: nil),")
                 continue
             }
             let hashes = String(repeating: "#", count: (1...9).first { !sql.contains("\"" + String(repeating: "#", count: $0)) } ?? 9)
-            lines.append(head + hashes + "\"\"\"")
-            lines += sql.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "            " + $0 }
-            lines.append("            \"\"\"" + hashes + "),")
+            lines += ["        Schema.Object(", "            \(fields),", "            sql: \(hashes)\"\"\""]
+            lines += sql.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "                " + $0 }
+            lines.append("                \"\"\"" + hashes + "),")
         }
         lines += ["    ]", "}", ""]
         return lines.joined(separator: "\n")

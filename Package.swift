@@ -16,6 +16,23 @@ let migrationFiles = [
     "0010_payload_indexes.sql",
 ]
 
+/// A release build of `liststore` on Linux is one fully static executable: the Swift runtime, Foundation,
+/// SQLite, ncurses and glibc linked in, nothing for the dynamic loader to load, relocate or look up when it
+/// starts — which took most of a short command's time (README, "Performance"). Foundation's parts are named
+/// because a build without `--static-swift-stdlib` compiles against the shared Foundation, which names only
+/// itself. `LISTSTORE_DYNAMIC_EXECUTABLE=1` links it dynamically instead, for a system without static
+/// SQLite and ncurses libraries (`libsqlite3.a`, `libncursesw.a`, `libtinfo.a`).
+let staticExecutable: [LinkerSetting] =
+    Context.environment["LISTSTORE_DYNAMIC_EXECUTABLE"] == "1"
+    ? []
+    : [
+        .unsafeFlags(
+            [
+                "-static-executable", "-ltinfo", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU",
+                "-lswiftSynchronization", "-l_FoundationCShims", "-l_FoundationCollections", "-lstdc++", "-lm",
+            ], .when(platforms: [.linux], configuration: .release))
+    ]
+
 let package = Package(
     name: "ListStore",
     // The versions SwiftUI's @Observable needs, which apps showing a store target anyway; the library uses
@@ -55,7 +72,7 @@ let package = Package(
                 "ListStore",
                 .target(name: "CNcurses", condition: .when(platforms: [.linux, .macOS])),
             ]),
-        .executableTarget(name: "liststore", dependencies: ["ListStoreCLI"]),
+        .executableTarget(name: "liststore", dependencies: ["ListStoreCLI"], linkerSettings: staticExecutable),
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("sqlite3")]),
         .executableTarget(name: "liststore-bench", dependencies: ["ListStore", "CBaseline"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),

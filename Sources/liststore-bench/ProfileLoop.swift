@@ -100,7 +100,8 @@ struct ProfileLoop {
                     let wall = try Measurement.seconds { _ = try store.deleteRows(at: paths) }
                     listStore.append(wall)
                     if ProcessInfo.processInfo.environment["LISTSTORE_BENCH_CPU"] != nil {
-                        print(String(format: "  wall %.1f ms, cpu %.1f ms", wall * 1e3, (Self.cpuSeconds() - cpu) * 1e3))
+                        let walPages = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0) / 4_120
+                        print(String(format: "  wall %.1f ms, cpu %.1f ms, -wal %d frames", wall * 1e3, (Self.cpuSeconds() - cpu) * 1e3, walPages))
                     }
                 } else {
                     _ = try store.insertRow("warm", intoSection: 0, at: middle)

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteLayer
 import Testing
 
 @testable import ListStore
@@ -31,9 +32,9 @@ import Testing
     static func waitForRows(_ count: Int, in path: String, while process: Process) -> Bool {
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline {
-            let seen = try? ListStore.open(at: path, mode: .readOnly).totalRowCount()
+            let seen = try? Connection(path: path, mode: .readOnly).scalarInt("SELECT count(*) FROM rows")
             if seen == count { return true }
-            usleep(1_000)
+            usleep(500)
         }
         return false
     }
@@ -56,11 +57,11 @@ import Testing
         var random = SeededGenerator(seed: 18_001)
         var expected = 0
         var killedAfterCommit = 0
-        for step in 0..<8 {
+        for step in 0..<10 {
             let process = try Self.start(binary, database: cli.database, stdin: stdin)
             // Once the commit is visible (the background checkpoint starts then), a random moment later.
             let committed = Self.waitForRows(expected + Self.rows, in: cli.database, while: process)
-            if committed { usleep(UInt32.random(in: 0...40_000, using: &random)) }
+            if committed { usleep(UInt32.random(in: 0...5_000, using: &random)) }
             let killed = process.isRunning
             if killed { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()

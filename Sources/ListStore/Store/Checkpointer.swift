@@ -129,6 +129,12 @@ final class Checkpointer: Sendable {
         _ = connection.checkpointPassively()
     }
 
+    /// Waits (at most ``Settings/closingWait``) until no background checkpoint runs, for tests that
+    /// compare the file's bytes.
+    func waitUntilIdle() {
+        _ = running.wait(timeout: .now() + settings.closingWait)
+    }
+
     /// How many checkpoints have finished so far, for tests.
     var finishedCount: Int { state.withLock { $0.finished } }
 

@@ -152,3 +152,30 @@ import Testing
         #expect(try store.totalRowCount() == 151_000)
     }
 }
+
+/// A new file is built in a temporary one, whose `-wal` is folded in (`TRUNCATE`) before it gets its
+/// name: a background checkpoint of a large first write must not make that fail.
+@Suite struct NewFileCheckpointTests {
+    @Test func aNewFileWithALargeFirstWriteIsFinished() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("new.sqlite")
+        let rows = CheckpointTests.titles(CheckpointTests.largeWrite, "r")
+        try ListStore.creatingFile(at: path) { store in
+            _ = try store.insertSection(title: "s")
+            _ = try store.insertRows(rows, intoSection: 0)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(try CheckpointTests.rowsInMainFile(path) == CheckpointTests.largeWrite)
+    }
+
+    /// The same with a small first write, which no background checkpoint follows.
+    @Test func aNewFileWithASmallFirstWriteIsFinished() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("new.sqlite")
+        try ListStore.creatingFile(at: path) { store in
+            _ = try store.insertSection(title: "s")
+            _ = try store.insertRows(CheckpointTests.titles(10, "r"), intoSection: 0)
+        }
+        #expect(try CheckpointTests.rowsInMainFile(path) == 10)
+    }
+}

@@ -129,8 +129,9 @@ final class Checkpointer: Sendable {
         _ = connection.checkpointPassively()
     }
 
-    /// Waits (at most ``Settings/closingWait``) until no background checkpoint runs, for tests that
-    /// compare the file's bytes.
+    /// Waits (at most ``Settings/closingWait``) until no background checkpoint runs: before a checkpoint
+    /// of another mode (which fails at once while one holds SQLite's checkpoint lock), and for tests
+    /// that compare the file's bytes.
     func waitUntilIdle() {
         _ = running.wait(timeout: .now() + settings.closingWait)
     }

@@ -487,6 +487,7 @@ public final class ListStore: Sendable {
         guard mode == .readWrite else { return }
         switch file {
         case .database where connection.movedWALFile() == nil:
+            checkpointer?.waitUntilIdle()  // a running one holds SQLite's checkpoint lock
             try? connection.run("PRAGMA wal_checkpoint(TRUNCATE)")
         case .database, .wal:
             try? connection.setCheckpointOnClose(false)

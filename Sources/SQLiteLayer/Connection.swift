@@ -30,6 +30,8 @@ package final class Connection {
     /// What a layer above remembers of the file as this connection last read it, with the
     /// ``readStamp()`` it was read under: valid while the stamp is unchanged.
     package var memo: (stamp: ReadStamp, value: AnyObject)?
+    /// What ``replaceAutomaticCheckpoint(_:)`` installed, kept as long as SQLite may call it.
+    var walCommitHook: AnyObject?
 
     /// Identifies the state of the file this connection reads: equal stamps, both taken inside read
     /// transactions, mean that nothing was committed in between — by another connection or by this one

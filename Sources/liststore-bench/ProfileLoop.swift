@@ -28,6 +28,32 @@ struct ProfileLoop {
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
+    /// `--loop bulk`: ROWS rows inserted in one call into an empty store, and the C bulk insert into an
+    /// empty plain file, in turn, each on a fresh copy; the store (its background checkpoint included) and
+    /// the plain file closed untimed.
+    private func bulkLoop() throws {
+        let ours = try fixtures.template(rows: 0)
+        let plain = try fixtures.plainTemplate(rows: 0, layout: .oneSection, empty: true)
+        var listStore: [Double] = []
+        var limit: [Double] = []
+        for _ in 0..<count {
+            do {
+                let store = try ListStore.open(at: try fixtures.copy(ours, to: "work-bulk.sqlite"))
+                _ = try store.sectionCount()
+                let rows = (0..<self.rows).map { NewRow(title: "row \($0)") }
+                listStore.append(try Measurement.seconds { _ = try store.insertRows(rows, intoSection: 0) })
+            }
+            let plainPath = try fixtures.copy(plain, to: "work-bulk-plain.sqlite")
+            guard let db = baseline_open(plainPath) else { throw BenchmarkFailure("cannot open \(plainPath)") }
+            defer { baseline_close(db) }
+            limit.append(Measurement.seconds { _ = baseline_bulk_insert(db, 1, Int32(rows)) })
+        }
+        print(
+            String(
+                format: "bulk insert of %d rows, median of %d: ListStore %.1f ms, limit %.1f ms, %.2fx", rows, count,
+                Measurement.median(listStore) * 1e3, Measurement.median(limit) * 1e3, Measurement.median(listStore) / Measurement.median(limit)))
+    }
+
     /// One timed read on each side: a page of 50 rows at `middle` (`pageRead`), else the index path of
     /// the middle row (`id` in ListStore's file, `plainID` in the plain one).
     static func timeRead(
@@ -49,6 +75,7 @@ struct ProfileLoop {
     }
 
     func run() throws {
+        if name == "bulk" { return try bulkLoop() }
         let ours = try fixtures.template(rows: rows)
         let plain = try fixtures.plainTemplate(rows: rows, layout: .oneSection)
         let middle = rows / 2
@@ -100,7 +127,8 @@ struct ProfileLoop {
                     let wall = try Measurement.seconds { _ = try store.deleteRows(at: paths) }
                     listStore.append(wall)
                     if ProcessInfo.processInfo.environment["LISTSTORE_BENCH_CPU"] != nil {
-                        print(String(format: "  wall %.1f ms, cpu %.1f ms", wall * 1e3, (Self.cpuSeconds() - cpu) * 1e3))
+                        let walPages = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0) / 4_120
+                        print(String(format: "  wall %.1f ms, cpu %.1f ms, -wal %d frames", wall * 1e3, (Self.cpuSeconds() - cpu) * 1e3, walPages))
                     }
                 } else {
                     _ = try store.insertRow("warm", intoSection: 0, at: middle)
@@ -142,7 +170,7 @@ struct ProfileLoop {
             (listStore, limit) = try ReadLoops(fixtures: fixtures, name: name, rows: rows, count: count).run()
         default:
             throw BenchmarkFailure(
-                "--loop takes read, index-path, read-after-commit, index-path-after-commit, delete, insert, edits or " + ReadLoops.names.joined(separator: ", "))
+                "--loop takes read, index-path, read-after-commit, index-path-after-commit, delete, insert, bulk, edits or " + ReadLoops.names.joined(separator: ", "))
         }
         let ours50 = Measurement.median(listStore)
         let limit50 = Measurement.median(limit)

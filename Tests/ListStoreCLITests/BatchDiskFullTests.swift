@@ -20,8 +20,9 @@ import Testing
 
     static let message = "the disk or the database size limit is full (database or disk is full); nothing was changed — free some space and try again"
 
-    /// 3,000 lines adding a row of 3,000 bytes: about 9 MB, more than SQLite's page cache holds.
-    static let batch = (0..<3_000).map { "add 0 \(String(repeating: "x", count: 2_990))\($0)" }.joined(separator: "\n")
+    /// 5,000 lines adding a row of 3,000 bytes: a page each, about 20 MB, more than the writer's page
+    /// cache holds (16 MiB).
+    static let batch = (0..<5_000).map { "add 0 \(String(repeating: "x", count: 2_990))\($0)" }.joined(separator: "\n")
 
     @Test(.enabled(if: getuid() == 0, "needs root, to mount a small tmpfs"))
     func aBatchThatFillsTheDiskSaysWhatAddSays() throws {
@@ -33,7 +34,7 @@ import Testing
             #expect(runInProcess(["--db", db, "section", "add", "S"]).status == 0)
             let run = runInProcess(["--db", db, "batch", batch])
             #expect(run.status == 0, "\(run.error)")
-            #expect(run.output.contains("now 1 section, 3000 rows"))
+            #expect(run.output.contains("now 1 section, 5000 rows"))
         }
         try withSmallDisk("1m") { folder in
             let db = folder + "/a.sqlite"

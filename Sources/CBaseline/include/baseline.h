@@ -23,8 +23,13 @@ typedef struct baseline baseline;
 /* Creates a plain file at `path` (which must not exist) with `sections` sections of `rows_per_section`
  * rows each ("row 0", "row 1", ... per section), in one transaction; row ids follow display order. */
 int baseline_create(const char *path, int sections, int64_t rows_per_section);
-/* Opens a file made by baseline_create and applies the pragmas. NULL on failure. */
+/* Opens a file made by baseline_create and applies the pragmas. NULL on failure. Its commits never
+ * checkpoint (as ListStore's writer, whose checkpoints run on a background thread): baseline_settle
+ * does, untimed, and closing the last connection does. */
 baseline *baseline_open(const char *path);
+/* A passive checkpoint, if the connection's commits took the -wal past 1,000 frames: call it untimed
+ * between timed operations on one connection, so that the -wal stays bounded. */
+void baseline_settle(baseline *store);
 void baseline_close(baseline *store);
 
 int baseline_section_count(baseline *store, int64_t *count);

@@ -1,0 +1,161 @@
+import Dispatch
+import Foundation
+import SQLiteLayer
+
+/// Checkpoints the store's `-wal` file into the main file off the writer's path.
+///
+/// SQLite's automatic checkpoint runs inside the commit that takes the `-wal` past 1,000 frames: that
+/// write's caller waits while SQLite copies every page into the main file and syncs it (about 40 ms for a
+/// thousand pages here, more than the write itself). The writer connection runs without it: after each
+/// commit, SQLite's WAL hook tells ``committed(_:)`` how many frames the `-wal` holds, and past
+/// ``Settings/threshold`` a passive checkpoint runs on a connection of its own on a background thread,
+/// opened for it and closed after it. A passive checkpoint takes no lock anyone waits for: writers go on
+/// appending, readers go on reading (a reader's state is never copied over), and it never starts the
+/// `-wal` again from its beginning past a reader — Litestream's, for one. The next write that begins once
+/// everything is copied starts the `-wal` again from its beginning, as after SQLite's own checkpoint.
+///
+/// Bounded: writes that follow each other faster than the background checkpoints would keep the `-wal`
+/// from ever being fully copied when a write begins, so it would never start again from its beginning
+/// and would grow; once it holds ``Settings/ceiling`` frames and grew through a write that began with a
+/// checkpoint already due, the committing thread waits for a running background checkpoint and
+/// checkpoints passively itself, as SQLite's automatic checkpoint does. (One large write into a `-wal`
+/// that started again, a bulk insert, is still checkpointed in the background.) Closing the store waits
+/// for a running checkpoint (bounded), so that the writer is the last connection and its close
+/// checkpoints what is left and removes the `-wal`.
+final class Checkpointer: Sendable {
+    /// When checkpoints run.
+    struct Settings: Sendable {
+        /// Frames in the `-wal` from which a commit starts a background checkpoint (SQLite's automatic
+        /// checkpoint runs from 1,000).
+        var threshold = 1_000
+        /// Frames in the `-wal` from which the committing thread checkpoints itself when the `-wal`
+        /// grew through writes while a checkpoint was due (background checkpoints not keeping up).
+        var ceiling = 4_000
+        /// How long closing waits for a background checkpoint to finish.
+        var closingWait: DispatchTimeInterval = .seconds(30)
+        /// Runs on the background thread before each checkpoint, its connection open (tests hold it there).
+        var beforeCheckpoint: (@Sendable () -> Void)? = nil
+
+        static let standard = Settings()
+    }
+
+    private struct State {
+        /// A background checkpoint is scheduled or running.
+        var running = false
+        /// A commit took the `-wal` past the threshold while one ran: it runs once more.
+        var again = false
+        /// The frames in the `-wal` after the previous commit.
+        var frames = 0
+        /// The store is closing: no checkpoint starts any more.
+        var closed = false
+        /// Checkpoints finished (background and on the committing thread), for tests.
+        var finished = 0
+    }
+
+    let settings: Settings
+    private let state = Locked(State())
+    /// Entered while a background checkpoint is scheduled or running.
+    private let running = DispatchGroup()
+    /// Opens the checkpoint's connection: read-write, checked to hold the store's files.
+    private let open: @Sendable () throws -> Connection
+
+    init(settings: Settings, open: @escaping @Sendable () throws -> Connection) {
+        self.settings = settings
+        self.open = open
+    }
+
+    /// Replaces `writer`'s automatic checkpoint with this one.
+    func watch(_ writer: Connection) {
+        writer.replaceAutomaticCheckpoint { [self] commit in committed(commit) }
+    }
+
+    /// After a commit of the writer connection, on its thread (the write lock released).
+    private func committed(_ commit: Connection.WALCommit) {
+        enum Step {
+            case none, background, here
+        }
+        let frames = commit.frames
+        let settings = settings
+        let step = state.withLock { state -> Step in
+            let before = state.frames
+            state.frames = frames
+            guard frames >= settings.threshold, !state.closed else { return .none }
+            // A checkpoint was due before this write began and the -wal only grew since (a write that
+            // began once everything was copied would have started it again from its beginning).
+            if frames >= settings.ceiling && before >= settings.threshold && frames > before { return .here }
+            if state.running {
+                state.again = true
+                return .none
+            }
+            state.running = true
+            running.enter()
+            return .background
+        }
+        switch step {
+        case .none:
+            return
+        case .background:
+            DispatchQueue.global(qos: .utility).async { [self] in runInBackground() }
+        case .here:
+            _ = running.wait(timeout: .now() + settings.closingWait)
+            _ = commit.checkpointPassively()
+            state.withLock { $0.finished += 1 }
+        }
+    }
+
+    private func runInBackground() {
+        defer { running.leave() }
+        while true {
+            let closing = state.withLock { $0.closed }
+            if !closing { checkpointOnce() }
+            let again = state.withLock { state -> Bool in
+                if !closing { state.finished += 1 }
+                if state.again && !state.closed {
+                    state.again = false
+                    return true
+                }
+                state.running = false
+                return false
+            }
+            if !again { return }
+        }
+    }
+
+    /// One passive checkpoint on a connection opened for it, best effort (as SQLite's automatic one:
+    /// a checkpoint that cannot run now leaves the pages in the `-wal`, where they are read as well).
+    private func checkpointOnce() {
+        guard let connection = try? open() else { return }
+        settings.beforeCheckpoint?()
+        _ = connection.checkpointPassively()
+    }
+
+    /// Waits (at most ``Settings/closingWait``) until no background checkpoint runs: before a checkpoint
+    /// of another mode (which fails at once while one holds SQLite's checkpoint lock), and for tests
+    /// that compare the file's bytes.
+    func waitUntilIdle() {
+        _ = running.wait(timeout: .now() + settings.closingWait)
+    }
+
+    /// How many checkpoints have finished so far, for tests.
+    var finishedCount: Int { state.withLock { $0.finished } }
+
+    /// Stops starting checkpoints and waits (at most ``Settings/closingWait``) for a running one: before
+    /// the writer connection closes, so that it is the last connection and may checkpoint on close.
+    func close() {
+        state.withLock { $0.closed = true }
+        _ = running.wait(timeout: .now() + settings.closingWait)
+    }
+}
+
+extension StoreOpener {
+    /// A new connection for a checkpoint of the file this opener opened, holding exactly `files` (those
+    /// of the store's first connection): read-write (a checkpoint writes the main file), with no
+    /// checkpoint on close, and used for nothing else.
+    func openCheckpointer(holding files: Connection.OpenedFiles) throws -> Connection {
+        let connection = try connect(.readWrite)
+        // The first read opens the -wal file, which the checkpoint copies and whose identity is checked.
+        _ = try connection.readTransaction { try connection.scalarInt("PRAGMA schema_version") }
+        try connection.verifyHolding(files)
+        return connection
+    }
+}

@@ -1,0 +1,181 @@
+import Dispatch
+import Foundation
+import SQLiteLayer
+import TestSupport
+import Testing
+
+@testable import ListStore
+
+/// The `-wal` is checkpointed off the writer's path (``Checkpointer``): a commit never copies pages
+/// into the main file itself, a background checkpoint does soon after, the `-wal` stays bounded under
+/// sustained writes, closing still leaves no `-wal`, and a reader's state is never disturbed.
+@Suite struct CheckpointTests {
+    /// The rows the main file holds by itself, its `-wal` ignored (SQLite's `immutable=1`). Read only
+    /// while no checkpoint runs.
+    static func rowsInMainFile(_ path: String) throws -> Int {
+        let connection = try Connection(path: path, mode: .readOnlyImmutable)
+        // A new file's schema may itself be only in the -wal yet.
+        guard try connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'rows'") == 1 else { return 0 }
+        return try connection.scalarInt("SELECT count(*) FROM rows") ?? -1
+    }
+
+    /// The frames the `-wal` file has room for (its size: SQLite writes it again from its start after a
+    /// checkpoint, so the size is the most it ever held).
+    static func walFrames(_ path: String) -> Int {
+        max(0, ((StorePath.size(path + "-wal") ?? 0) - 32) / (4_096 + 24))
+    }
+
+    /// Waits until `condition` holds, polling, for at most `seconds`; whether it held.
+    static func eventually(seconds: Double = 60, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(10_000)
+        }
+        return try condition()
+    }
+
+    /// `count` rows of about 100 bytes each: 10,000 of them fill some 300 pages.
+    static func titles(_ count: Int, _ tag: String) -> [NewRow] {
+        let padding = String(repeating: "x", count: 90)
+        return (0..<count).map { NewRow(title: "\(tag) \($0) \(padding)") }
+    }
+
+    /// Enough rows to take the `-wal` past SQLite's 1,000 frames in one commit.
+    static let largeWrite = 50_000
+
+    @Test func theCommitLeavesTheCheckpointToABackgroundThread() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        let gate = DispatchSemaphore(value: 0)
+        var settings = Checkpointer.Settings.standard
+        settings.beforeCheckpoint = { _ = gate.wait(timeout: .now() + 60) }
+        let store = try ListStore.open(at: path, checkpoints: settings)
+        _ = try store.insertSection(title: "s")
+        _ = try store.insertRows(Self.titles(Self.largeWrite, "r"), intoSection: 0)
+        try #require(Self.walFrames(path) >= 1_000, "the write must cross SQLite's automatic checkpoint")
+        // The write has returned: its pages are all still in the -wal (SQLite's automatic checkpoint
+        // would have copied them into the main file inside the commit).
+        #expect(try Self.rowsInMainFile(path) == 0)
+        #expect(store.checkpointer?.finishedCount == 0)
+        gate.signal()
+        #expect(Self.eventually { (store.checkpointer?.finishedCount ?? 0) >= 1 })
+        #expect(try Self.rowsInMainFile(path) == Self.largeWrite)
+        #expect(try store.totalRowCount() == Self.largeWrite)
+    }
+
+    /// The same write with no background checkpoint held back: the main file has the rows soon after.
+    @Test func aLargeWriteIsCheckpointedSoonAfter() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        let store = try ListStore.open(at: path)
+        _ = try store.insertSection(title: "s")
+        _ = try store.insertRows(Self.titles(Self.largeWrite, "r"), intoSection: 0)
+        #expect(Self.eventually { (store.checkpointer?.finishedCount ?? 0) >= 1 })
+        #expect(try Self.rowsInMainFile(path) == Self.largeWrite)
+    }
+
+    @Test(arguments: [false, true]) func theWALStaysBoundedUnderSustainedLargeWrites(slowCheckpoints: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        var settings = Checkpointer.Settings.standard
+        // Background checkpoints slower than the writes: without the ceiling the -wal would never be
+        // fully copied when a write begins, so never start again from its beginning.
+        if slowCheckpoints { settings.beforeCheckpoint = { usleep(300_000) } }
+        let store = try ListStore.open(at: path, checkpoints: settings)
+        _ = try store.insertSection(title: "s")
+        _ = try store.insertRows(Self.titles(10_000, "first"), intoSection: 0)
+        let oneWrite = Self.walFrames(path)
+        try #require(oneWrite >= 300)
+        for step in 0..<20 {
+            // A large write each time: 10,000 rows in, or the oldest 10,000 out.
+            if step % 2 == 0 {
+                _ = try store.insertRows(Self.titles(10_000, "w\(step)"), intoSection: 0)
+            } else {
+                _ = try store.deleteRows(at: (0..<10_000).map { ListIndexPath(section: 0, row: $0) })
+            }
+            #expect(
+                Self.walFrames(path) <= settings.ceiling + 3 * oneWrite,
+                "after write \(step): \(Self.walFrames(path)) frames, one write makes \(oneWrite)")
+        }
+        #expect(try store.totalRowCount() == 10_000)
+        #expect(try store.checkInvariants().isEmpty)
+    }
+
+    @Test func closingWaitsForTheBackgroundCheckpointAndLeavesNoWAL() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        var settings = Checkpointer.Settings.standard
+        let started = DispatchSemaphore(value: 0)
+        // Still running when the store is released.
+        settings.beforeCheckpoint = {
+            started.signal()
+            usleep(300_000)
+        }
+        do {
+            let store = try ListStore.open(at: path, checkpoints: settings)
+            _ = try store.insertSection(title: "s")
+            _ = try store.insertRows(Self.titles(Self.largeWrite, "r"), intoSection: 0)
+            try #require(started.wait(timeout: .now() + 60) == .success)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        #expect(try Self.rowsInMainFile(path) == Self.largeWrite)
+    }
+
+    @Test func aReaderHoldingAReadTransactionIsNeverDisturbed() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        let store = try ListStore.open(at: path)
+        _ = try store.insertSection(title: "s")
+        _ = try store.insertRows(Self.titles(1_000, "old"), intoSection: 0)
+        let reader = try Connection(path: path, mode: .readOnly)
+        let checkpointsBefore = store.checkpointer?.finishedCount ?? 0
+        try reader.readTransaction {
+            #expect(try reader.scalarInt("SELECT count(*) FROM rows") == 1_000)
+            for step in 0..<2 {
+                _ = try store.insertRows(Self.titles(Self.largeWrite, "w\(step)"), intoSection: 0)
+                #expect(try reader.scalarInt("SELECT count(*) FROM rows") == 1_000)
+                #expect(try reader.scalarText("SELECT title FROM rows ORDER BY position DESC LIMIT 1")?.hasPrefix("old 999 ") == true)
+            }
+            // Background checkpoints ran while the reader held its state, and left it as it was.
+            #expect(Self.eventually { (store.checkpointer?.finishedCount ?? 0) > checkpointsBefore })
+            #expect(try reader.scalarInt("SELECT count(*) FROM rows") == 1_000)
+            // Nothing past the reader's state was copied into the main file.
+            #expect(try Self.rowsInMainFile(path) <= 1_000)
+        }
+        // The reader gone, the next checkpoint copies everything.
+        let after = store.checkpointer?.finishedCount ?? 0
+        _ = try store.insertRows(Self.titles(Self.largeWrite, "last"), intoSection: 0)
+        #expect(Self.eventually { (store.checkpointer?.finishedCount ?? 0) > after })
+        #expect(Self.eventually { (try? Self.rowsInMainFile(path)) == 151_000 })
+        #expect(try store.totalRowCount() == 151_000)
+    }
+}
+
+/// A new file is built in a temporary one, whose `-wal` is folded in (`TRUNCATE`) before it gets its
+/// name: a background checkpoint of a large first write must not make that fail.
+@Suite struct NewFileCheckpointTests {
+    @Test func aNewFileWithALargeFirstWriteIsFinished() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("new.sqlite")
+        let rows = CheckpointTests.titles(CheckpointTests.largeWrite, "r")
+        try ListStore.creatingFile(at: path) { store in
+            _ = try store.insertSection(title: "s")
+            _ = try store.insertRows(rows, intoSection: 0)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(try CheckpointTests.rowsInMainFile(path) == CheckpointTests.largeWrite)
+    }
+
+    /// The same with a small first write, which no background checkpoint follows.
+    @Test func aNewFileWithASmallFirstWriteIsFinished() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("new.sqlite")
+        try ListStore.creatingFile(at: path) { store in
+            _ = try store.insertSection(title: "s")
+            _ = try store.insertRows(CheckpointTests.titles(10, "r"), intoSection: 0)
+        }
+        #expect(try CheckpointTests.rowsInMainFile(path) == 10)
+    }
+}

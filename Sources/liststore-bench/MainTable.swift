@@ -55,7 +55,7 @@ struct MainTable {
         }
         if let cli {
             print(
-                "(process rows: \(cli), \(Self.linksSwiftStatically(cli) ? "the Swift runtime linked in (--static-swift-stdlib)" : "the Swift runtime loaded dynamically: build it with swift build -c release --static-swift-stdlib --product liststore, as README recommends"))"
+                "(process rows: \(cli), \(Self.linkage(of: cli)))"
             )
         }
         printScaling(results)
@@ -230,15 +230,32 @@ struct MainTable {
             dense: shell == nil ? .nan : Measurement.median(times.shell), limit: .nan)
     }
 
-    /// Whether the executable at `path` carries the Swift runtime itself: a dynamically linked one
-    /// names `libswiftCore.so` among the libraries it loads.
-    static func linksSwiftStatically(_ path: String) -> Bool {
+    /// How the executable at `path` was linked, for the process row's note: a dynamically linked Swift
+    /// runtime names `libswiftCore.so` among the libraries it loads; a fully static executable (what a
+    /// Linux release build of `liststore` is, see Package.swift) has no program interpreter (no ELF
+    /// `PT_INTERP` header).
+    static func linkage(of path: String) -> String {
         #if os(Linux)
-            guard let bytes = FileManager.default.contents(atPath: path) else { return false }
-            return bytes.range(of: Data("libswiftCore.so".utf8)) == nil
+            guard let bytes = FileManager.default.contents(atPath: path) else { return "not readable" }
+            if bytes.range(of: Data("libswiftCore.so".utf8)) != nil {
+                return "the Swift runtime loaded dynamically: build it with swift build -c release --product liststore, as README says"
+            }
+            return hasProgramInterpreter(bytes) ? "the Swift runtime linked in (--static-swift-stdlib)" : "one fully static executable"
         #else
-            return false  // Apple platforms ship the Swift runtime with the system
+            return "the system's Swift runtime"  // Apple platforms ship it with the system
         #endif
+    }
+
+    /// Whether the 64-bit little-endian ELF file `bytes` asks for a program interpreter (the dynamic loader).
+    private static func hasProgramInterpreter(_ bytes: Data) -> Bool {
+        let elf = [UInt8](bytes.prefix(64))
+        guard elf.count == 64, elf[0..<4] == [0x7F, 0x45, 0x4C, 0x46], elf[4] == 2, elf[5] == 1 else { return true }
+        func integer(_ offset: Int, _ width: Int) -> Int {
+            (0..<width).reduce(0) { $0 | Int(bytes[bytes.startIndex + offset + $1]) << (8 * $1) }
+        }
+        let (table, entrySize, entries) = (integer(32, 8), integer(54, 2), integer(56, 2))
+        guard table > 0, entrySize >= 4, table <= bytes.count, entries <= (bytes.count - table) / entrySize else { return true }
+        return (0..<entries).contains { integer(table + $0 * entrySize, 4) == 3 }  // PT_INTERP
     }
 
     // MARK: - Summaries

@@ -33,7 +33,7 @@ enum Schema {
 
     /// Exactly the schema objects a file of `version` has. The latest version's are compiled in
     /// (``SchemaSnapshot``, which `SchemaSnapshotTests` proves equal to what the migrations make), so that
-    /// recognising a current file does not run every migration in memory first (about 6 ms of a
+    /// recognising a current file does not run every migration in memory first (about 10 ms of CPU time of a
     /// one-row `liststore add`); any other version's are made once per process by ``migratedObjects(version:)``.
     static func expectedObjects(version: Int) throws -> Set<Object> {
         if version == SchemaSnapshot.version { return SchemaSnapshot.objects }

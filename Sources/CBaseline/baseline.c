@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 struct baseline {
     sqlite3 *db;
@@ -357,4 +358,45 @@ int limit_move_one(baseline *store, int64_t from_section_id, int64_t from, int64
         "WHERE id = (SELECT id FROM rows WHERE section_id = ?1 AND position >= ?2 ORDER BY position LIMIT 1)", from_section_id, from, to_section_id, 0);
     if (!rc && sqlite3_changes(db) != 1) rc = SQLITE_NOTFOUND;
     return finish(db, rc);
+}
+
+static double now_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+int limit_hot_spot(baseline *store, int64_t section_id, int64_t count, int64_t per_write, double *seconds) {
+    if (count < 0 || per_write < 1) return SQLITE_MISUSE;
+    sqlite3 *db = store->db;
+    sqlite3_stmt *insert = NULL;
+    /* Position -1 - step: each new row goes before the previous one, the same spot of the unique index every time. */
+    int rc = sqlite3_prepare_v2(db, "INSERT INTO rows (section_id, position, title) VALUES (?1, ?2, 'squeezed')", -1, &insert, NULL);
+    int open = 0;
+    for (int64_t step = 0; rc == SQLITE_OK && step < count; step++) {
+        double start = now_seconds();
+        if (!open) {
+            rc = exec(db, "BEGIN IMMEDIATE");
+            open = rc == SQLITE_OK;
+            /* Several inserts per write: each is timed alone, as the positions engine's are (the BEGIN and COMMIT untimed). */
+            if (per_write > 1) start = now_seconds();
+        }
+        double inserted = 0;
+        if (rc == SQLITE_OK) {
+            sqlite3_reset(insert);
+            sqlite3_bind_int64(insert, 1, section_id);
+            sqlite3_bind_int64(insert, 2, -1 - step);
+            rc = sqlite3_step(insert) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
+            inserted = now_seconds();
+        }
+        if (rc == SQLITE_OK && ((step + 1) % per_write == 0 || step + 1 == count)) {
+            rc = exec(db, "COMMIT");
+            open = 0;
+        }
+        seconds[step] = (per_write > 1 ? inserted : now_seconds()) - start;
+        if (!open) baseline_settle(store); /* untimed */
+    }
+    if (open) exec(db, "ROLLBACK");
+    sqlite3_finalize(insert);
+    return rc;
 }

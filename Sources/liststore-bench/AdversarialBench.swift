@@ -7,7 +7,7 @@ import ListStore
 /// operation within 3× of its median). Timed two ways: each insert its own write (what an app sees,
 /// commits included) and 10,000 inserts per transaction (the positions engine alone), each against the
 /// physical limit: the same number of INSERTs into the plain table at one spot of its index, nothing
-/// renumbered (`limit_hot_spot`).
+/// renumbered (`limit_hot_spot` in `Sources/CBaseline/baseline.c`).
 ///
 /// Every pattern runs `runs` times, each on a fresh copy of the same fixture. The i-th insert does the
 /// same work in every run (the same rows, ids, keys, blocks and B-tree pages), while what the machine
@@ -87,9 +87,11 @@ struct AdversarialBench {
         switch side {
         case .limit:
             let path = try fixtures.copy(try fixtures.plainTemplate(rows: rows, layout: .oneSection), to: "work-adversarial-plain.sqlite")
+            guard let db = baseline_open(path) else { throw BenchmarkFailure("the C baseline could not open \(path)") }
+            defer { baseline_close(db) }
             var seconds = [Double](repeating: 0, count: inserts + 1)
             let code = seconds.withUnsafeMutableBufferPointer { buffer in
-                limit_hot_spot(path, 1, Int64(inserts + 1), eachOwnWrite ? 1 : 10_000, buffer.baseAddress)
+                limit_hot_spot(db, 1, Int64(inserts + 1), eachOwnWrite ? 1 : 10_000, buffer.baseAddress)
             }
             guard code == 0 else { throw BenchmarkFailure("the limit's hot-spot inserts failed: SQLite code \(code)") }
             return Array(seconds.dropFirst())

@@ -64,12 +64,10 @@ int limit_delete_every(baseline *store, int64_t section_id, int step, int count)
 /* The physical limit of a move: one UPDATE giving the row at (or first after) `from` a free position (the end of `to_section_id`). */
 int limit_move_one(baseline *store, int64_t from_section_id, int64_t from, int64_t to_section_id);
 
-/* The physical limit of 100,000 inserts at one index: `count` INSERTs into section `section_id` of the plain
- * file at `path` (opened on its own connection), each before the previous one — the same spot of the
- * (section_id, position) index every time, nothing renumbered — committed every `per_write` inserts. Like
- * baseline_open's connections, no commit checkpoints: a passive checkpoint runs, untimed, after a commit that
- * left 1,000 frames in the -wal. seconds[step] gets each insert's wall-clock time: with per_write = 1 its
- * BEGIN and COMMIT included, otherwise the INSERT alone. */
-int limit_hot_spot(const char *path, int64_t section_id, int64_t count, int64_t per_write, double *seconds);
+/* The physical limit of 100,000 inserts at one index: `count` INSERTs into section `section_id`, each before
+ * the previous one — the same spot of the (section_id, position) index every time, nothing renumbered —
+ * committed every `per_write` inserts, each commit followed by baseline_settle (untimed). seconds[step] gets
+ * each insert's wall-clock time: with per_write = 1 its BEGIN and COMMIT included, otherwise the INSERT alone. */
+int limit_hot_spot(baseline *store, int64_t section_id, int64_t count, int64_t per_write, double *seconds);
 
 #endif

@@ -77,7 +77,7 @@ public final class ListStore: Sendable {
                 checkpointer.watch(opened.connection)
                 // A large write's pages stay in the writer's cache (16 MiB, SQLite's default 2 MiB, taken
                 // only as used): 1,000 scattered deletes in a million rows touch some 2,100 pages. Best effort.
-                try? opened.connection.run("PRAGMA cache_size = -16384")
+                try? opened.connection.run("PRAGMA cache_size = -\(Self.writerPageCacheKiB)")
                 self.checkpointer = checkpointer
             } else {
                 self.checkpointer = nil
@@ -122,6 +122,10 @@ public final class ListStore: Sendable {
             checkpointer?.close()
         }
     }
+
+    /// The most page cache, in KiB, a store's writer connection keeps (SQLite's default is 2,048): a
+    /// constant the writer's memory may grow by with the size of a write, up to this.
+    static let writerPageCacheKiB = 16_384
 
     /// The schema version this build writes (`PRAGMA user_version` of a fully migrated file).
     public static var schemaVersion: Int { Schema.migrator.latestVersion }

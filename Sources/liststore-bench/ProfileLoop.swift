@@ -9,7 +9,7 @@ import ListStore
 /// the file's pages read once before the timed delete), `insert` (one row in the middle), or
 /// `read-after-commit` / `index-path-after-commit` (each read the first after another connection's
 /// commit); `empty` (a read transaction that reads nothing) and `count` (a section's checked count) time
-/// a read's fixed costs; ReadLoops.swift has more reads. `LISTSTORE_BENCH_KEEP=PREFIX` keeps copies of the two fixtures at PREFIX.*;
+/// a read's fixed costs; ReadLoops.swift has more reads. `LISTSTORE_BENCH_KEEP=PREFIX` keeps copies of the two fixtures at PREFIX.*, `LISTSTORE_BENCH_REUSE=PREFIX` uses them instead of building;
 /// `LISTSTORE_BENCH_CPU=1` prints each delete's wall and CPU time.
 struct ProfileLoop {
     let fixtures: Fixtures
@@ -76,8 +76,11 @@ struct ProfileLoop {
 
     func run() throws {
         if name == "bulk" { return try bulkLoop() }
-        let ours = try fixtures.template(rows: rows)
-        let plain = try fixtures.plainTemplate(rows: rows, layout: .oneSection)
+        // LISTSTORE_BENCH_REUSE=PREFIX: fixtures an earlier run kept (LISTSTORE_BENCH_KEEP), not built again
+        // (for a run under valgrind, where building a million rows would take minutes).
+        let reused = ProcessInfo.processInfo.environment["LISTSTORE_BENCH_REUSE"]
+        let ours = try reused.map { $0 + ".liststore.sqlite" } ?? fixtures.template(rows: rows)
+        let plain = try reused.map { $0 + ".plain.sqlite" } ?? fixtures.plainTemplate(rows: rows, layout: .oneSection)
         let middle = rows / 2
         if let keep = ProcessInfo.processInfo.environment["LISTSTORE_BENCH_KEEP"] {  // the fixtures, to look at by hand
             try? FileManager.default.copyItem(atPath: ours, toPath: keep + ".liststore.sqlite")

@@ -38,6 +38,24 @@ enum CanonicalJSON {
         Reader.writeString(text, to: &out, escapingSolidus: escapingSolidus)
     }
 
+    /// ``writeString(_:to:escapingSolidus:)`` onto JSON text being built as bytes (``JSONBytes``).
+    static func writeString(_ text: String, to out: inout JSONBytes, escapingSolidus: Bool = false) {
+        guard needsNoEscape(text, escapingSolidus: escapingSolidus) else {
+            var escaped = ""
+            Reader.writeString(text, to: &escaped, escapingSolidus: escapingSolidus)
+            return out.append(utf8: escaped)
+        }
+        out.append("\"")
+        out.append(utf8: text)
+        out.append("\"")
+    }
+
+    /// Whether `text` is written between its quotes as it is: no byte the canonical rule escapes.
+    static func needsNoEscape(_ text: String, escapingSolidus: Bool) -> Bool {
+        let solidus: UInt8 = escapingSolidus ? UInt8(ascii: "/") : UInt8(ascii: "\"")
+        return text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != solidus }
+    }
+
     private struct Reader {
         let bytes: [UInt8]
         var index = 0
@@ -254,8 +272,7 @@ enum CanonicalJSON {
         /// `JSONEncoder` writes it (the change-log record). A text that needs no escape is written whole.
         static func writeString(_ text: String, to out: inout String, escapingSolidus: Bool = false) {
             out += "\""
-            let solidus: UInt8 = escapingSolidus ? UInt8(ascii: "/") : UInt8(ascii: "\"")
-            if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != solidus }) {
+            if CanonicalJSON.needsNoEscape(text, escapingSolidus: escapingSolidus) {
                 out += text
                 out += "\""
                 return

@@ -148,13 +148,19 @@ extension ListTransaction {
                 sections[path.section] = rows
                 guard path.row >= 0, path.row < rows.count else { throw ListStoreError.rowIndexOutOfRange(path, rowCount: rows.count) }
             }
-            var places: [Int: [Int: RowPlace]] = [:]
+            // Found with their values and neighbours in the same look-ups when the history keeps them.
+            var found: [Int: [Int: (place: RowPlace, departing: DepartingRow?)]] = [:]
             for (section, paths) in Dictionary(grouping: indexPaths, by: \.section) {
-                places[section] = try sections[section]?.places(at: paths.map(\.row))
+                guard let rows = sections[section] else { continue }
+                if history != nil {
+                    found[section] = try rows.departingRows(at: paths.map(\.row)).mapValues { ($0.place, $0) }
+                } else {
+                    found[section] = try rows.places(at: paths.map(\.row)).mapValues { ($0, nil) }
+                }
             }
             let doomed = try indexPaths.map { path in
-                guard let place = places[path.section]?[path.row] else { throw ListStoreError.positionsDamaged(section: path.section) }
-                return DoomedRow(path: path, place: place)
+                guard let row = found[path.section]?[path.row] else { throw ListStoreError.positionsDamaged(section: path.section) }
+                return DoomedRow(path: path, place: row.place, departing: row.departing)
             }
             try delete(doomed, in: sections)
         }
@@ -169,7 +175,7 @@ extension ListTransaction {
             let doomed = try ids.map { id in
                 let (path, sectionID, place) = try db.rowPlace(of: id, list: list)
                 if sections[path.section] == nil { sections[path.section] = try SectionRows.load(sectionID: sectionID, index: path.section, db, sizes: sizes) }
-                return DoomedRow(path: path, place: place)
+                return DoomedRow(path: path, place: place, departing: nil)
             }
             try delete(doomed, in: sections)
         }
@@ -180,6 +186,8 @@ extension ListTransaction {
     private struct DoomedRow {
         let path: ListIndexPath
         let place: RowPlace
+        /// Its values and neighbours, when the look-up that found it read them too.
+        let departing: DepartingRow?
         var id: RowID { RowID(rawValue: place.id) }
     }
 
@@ -261,7 +269,10 @@ extension ListTransaction {
     private func delete(_ doomed: [DoomedRow], in sections: [Int: SectionRows]) throws {
         for (section, rows) in Dictionary(grouping: doomed, by: \.path.section) {
             guard var target = sections[section] else { continue }
-            try history?.rowsDeleting(rows.map(\.place), section: target.sectionID)
+            if let history {
+                let departing = rows.compactMap(\.departing)
+                history.rowsDeleting(departing.count == rows.count ? departing : try target.departingRows(rows.map(\.place)), section: target.sectionID)
+            }
             try target.delete(rows.map(\.place))
         }
         var changes = ChangeSet()

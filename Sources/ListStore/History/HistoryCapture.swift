@@ -4,8 +4,8 @@ import SQLiteLayer
 /// store's connections run without triggers, so nothing else could): the steps of its history entry.
 ///
 /// Each edit primitive calls one of these before (deletes, moves) or after (inserts, updates) it
-/// changes the file. A one-row edit adds one small step (a delete: one indexed statement for the
-/// row's values and neighbours); the rows of a deleted section are copied by SQL into
+/// changes the file. A one-row edit adds one small step (a delete: the row's values and neighbours,
+/// read where the delete found it); the rows of a deleted section are copied by SQL into
 /// `liststore_history_rows`, so deleting a section of any size costs no memory here.
 final class HistoryCapture {
     private let db: Connection
@@ -102,24 +102,11 @@ final class HistoryCapture {
         return runs.dropLast() + [[last[0], count]] + more.dropFirst()
     }
 
-    /// Before rows of section `section` are deleted: their values and their neighbours then.
-    func rowsDeleting(_ places: [RowPlace], section: Int64) throws {
-        let read = try db.cached(
-            """
-            SELECT r.title, r.payload,
-                   (SELECT id FROM rows WHERE section_id = r.section_id AND position < r.position ORDER BY position DESC LIMIT 1),
-                   (SELECT id FROM rows WHERE section_id = r.section_id AND position > r.position ORDER BY position LIMIT 1)
-            FROM rows AS r WHERE r.id = ?1
-            """)
-        var rows: [DeletedRow] = []
-        rows.reserveCapacity(places.count)
-        for place in places.sorted(by: { $0.index < $1.index }) {
-            guard
-                let found = try read.bind([.integer(place.id)]).first({
-                    (title: $0.text(0), payload: $0.optionalText(1), after: $0.isNull(2) ? nil : $0.int64(2), before: $0.isNull(3) ? nil : $0.int64(3))
-                })
-            else { throw ListStoreError.unknownRow(RowID(rawValue: place.id)) }
-            rows.append(DeletedRow(row: HistoryRow(id: place.id, title: found.title, payload: found.payload), index: place.index, after: found.after, before: found.before))
+    /// Before rows of section `section` are deleted: their values and their neighbours then, as the
+    /// look-up that found them read them (``SectionRows/departingRows(at:)``).
+    func rowsDeleting(_ departing: [DepartingRow], section: Int64) {
+        let rows = departing.sorted { $0.place.index < $1.place.index }.map {
+            DeletedRow(row: HistoryRow(id: $0.place.id, title: $0.title, payload: $0.payload), index: $0.place.index, after: $0.previous, before: $0.next)
         }
         steps.append(.rowsDeleted(section: section, rows: rows))
     }

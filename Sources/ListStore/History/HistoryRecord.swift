@@ -19,14 +19,16 @@ enum HistoryRecord {
     /// made a 1,000-row insert's transaction cost five times as much; decoding stays with `Decodable`
     /// (an undo reads one record).
     static func encode(_ steps: [HistoryStep]) throws -> String {
-        var out = ""
-        out.reserveCapacity(256)
-        out += "{\"steps\":["
+        var out = JSONBytes(capacity: 256)
+        out.append("{\"steps\":[")
         for (index, step) in steps.enumerated() {
-            if index > 0 { out += "," }
+            if index > 0 { out.append(",") }
             write(step, to: &out)
         }
-        return out + "],\"v\":\(version)}"
+        out.append("],\"v\":")
+        out.append(version)
+        out.append("}")
+        return out.text
     }
 
     /// The steps of a record; nil when `json` is not a record of a format ListStore reads (damaged or
@@ -171,7 +173,7 @@ private struct Step: Decodable {
 extension HistoryRecord {
     /// One step as its object, keys sorted (the order `JSONEncoder`'s `.sortedKeys` gives; the test of
     /// the format compares the bytes).
-    fileprivate static func write(_ step: HistoryStep, to out: inout String) {
+    fileprivate static func write(_ step: HistoryStep, to out: inout JSONBytes) {
         var object = ObjectWriter(&out)
         switch step {
         case .rowsInserted(let section, let rows):
@@ -216,7 +218,7 @@ extension HistoryRecord {
             object.string("title", title, &out)
         case .sectionInserted(let id, let title, let rows):
             object.string("kind", "section-inserted", &out)
-            object.array("rows", rows, &out) { run, out in out += "[" + run.map(String.init).joined(separator: ",") + "]" }
+            object.array("rows", rows, &out) { run, out in writeNumbers(run, to: &out) }
             object.int("section", id, &out)
             object.string("title", title, &out)
         case .sectionsDeleted(let sections):
@@ -247,50 +249,57 @@ extension HistoryRecord {
     }
 
     /// The members of format 2's `rows-inserted` step.
-    private static func writeInsertedRuns(section: Int64, ids: [[Int64]], digest: UInt64, to object: inout ObjectWriter, _ out: inout String) {
+    private static func writeInsertedRuns(section: Int64, ids: [[Int64]], digest: UInt64, to object: inout ObjectWriter, _ out: inout JSONBytes) {
         object.string("digest", RowDigest.hex(digest), &out)
-        object.array("ids", ids, &out) { run, out in out += "[" + run.map(String.init).joined(separator: ",") + "]" }
+        object.array("ids", ids, &out) { run, out in writeNumbers(run, to: &out) }
         object.string("kind", "rows-inserted", &out)
         object.int("section", section, &out)
     }
+
+    /// `[1,2,3]`.
+    private static func writeNumbers(_ values: [Int64], to out: inout JSONBytes) {
+        out.append("[")
+        for (index, value) in values.enumerated() {
+            if index > 0 { out.append(",") }
+            out.append(value)
+        }
+        out.append("]")
+    }
 }
 
-/// Writes one JSON object into a string it is lent, member by member in the order given; nil as `null`.
+/// Writes one JSON object into the text it is lent, member by member in the order given; nil as `null`.
 private struct ObjectWriter {
     private var first = true
 
-    init(_ out: inout String) { out += "{" }
+    init(_ out: inout JSONBytes) { out.append("{") }
 
-    private mutating func key(_ name: String, _ out: inout String) {
-        out += first ? "\"" : ",\""
+    private mutating func key(_ name: StaticString, _ out: inout JSONBytes) {
+        out.append(first ? "\"" : ",\"")
         first = false
-        out += name
-        out += "\":"
+        out.append(name)
+        out.append("\":")
     }
 
-    mutating func string(_ name: String, _ value: String?, _ out: inout String) {
+    mutating func string(_ name: StaticString, _ value: String?, _ out: inout JSONBytes) {
         key(name, &out)
-        guard let value else {
-            out += "null"
-            return
-        }
+        guard let value else { return out.append("null") }
         CanonicalJSON.writeString(value, to: &out)
     }
 
-    mutating func int(_ name: String, _ value: Int64?, _ out: inout String) {
+    mutating func int(_ name: StaticString, _ value: Int64?, _ out: inout JSONBytes) {
         key(name, &out)
-        out += value.map(String.init) ?? "null"
+        out.append(value)
     }
 
-    mutating func array<T>(_ name: String, _ items: [T], _ out: inout String, _ write: (T, inout String) -> Void) {
+    mutating func array<T>(_ name: StaticString, _ items: [T], _ out: inout JSONBytes, _ write: (T, inout JSONBytes) -> Void) {
         key(name, &out)
-        out += "["
+        out.append("[")
         for (index, item) in items.enumerated() {
-            if index > 0 { out += "," }
+            if index > 0 { out.append(",") }
             write(item, &out)
         }
-        out += "]"
+        out.append("]")
     }
 
-    func finish(_ out: inout String) { out += "}" }
+    func finish(_ out: inout JSONBytes) { out.append("}") }
 }

@@ -146,7 +146,7 @@ struct RowBlocks {
         let offset = index &- block.base
         guard offset >= 0 else { return nil }
         return try db.cached(
-            "SELECT id, position FROM rows WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position LIMIT 1 OFFSET ?4"
+            fixed: "SELECT id, position FROM rows WHERE section_id = ?1 AND position >= ?2 AND position < ?3 ORDER BY position LIMIT 1 OFFSET ?4"
         ).bind([.integer(sectionID), .int(block.start), .int(block.end ?? Int.max), .int(offset)]).first { ($0.int64(0), $0.int(1)) }
     }
 

@@ -76,8 +76,8 @@ struct SectionRows {
         memo?.verified[sectionID] = count
     }
 
-    private var blocks: RowBlocks { RowBlocks(sectionID: sectionID, db: db) }
-    private var db: Connection { connection }
+    var blocks: RowBlocks { RowBlocks(sectionID: sectionID, db: db) }
+    var db: Connection { connection }
     private let connection: Connection
 
     init(sectionID: Int64, sectionIndex: Int, count: Int, sizes: RowBlockSizes, db: Connection) {
@@ -114,17 +114,52 @@ struct SectionRows {
     /// The rows at `indexes` (any order, no repeats), found in one pass over the section's pages and the
     /// blocks of the pages they fall in, rather than one descent each: a delete of many rows.
     func places(at indexes: [Int]) throws -> [Int: RowPlace] {
+        let blocks = self.blocks
+        return try visitBlocks(holding: indexes) { block, page, wanted in
+            // Several in one block: its rows once; one or two: a look-up each.
+            let rows = wanted.count > 2 ? try blocks.rows(of: block) : nil
+            return try wanted.map { index in
+                let row: (id: Int64, position: Int)?
+                if let rows {
+                    let offset = index &- block.base
+                    row = offset >= 0 && offset < rows.count ? rows[offset] : nil
+                } else {
+                    row = try blocks.row(at: index, in: block)
+                }
+                return row.map { RowPlace(id: $0.id, position: $0.position, index: index, block: block, page: page) }
+            }
+        }
+    }
+
+    /// Finds the blocks holding `indexes` (any order, no repeats; out of range: `rowIndexOutOfRange`)
+    /// and hands each block, its page and the indexes in it (ascending) to `lookUp`, which returns what
+    /// it found at each of them (nil: the counts lead to no row, `positionsDamaged`). A few indexes are
+    /// found by a descent each; more in one pass over the section's pages and the blocks of the pages
+    /// they fall in.
+    func visitBlocks<Found>(
+        holding indexes: [Int], _ lookUp: (_ block: RowExtent, _ page: RowExtent, _ indexes: ArraySlice<Int>) throws -> [Found?]
+    ) throws -> [Int: Found] {
         for index in indexes where index < 0 || index >= count {
             throw ListStoreError.rowIndexOutOfRange(ListIndexPath(section: sectionIndex, row: index), rowCount: count)
         }
+        var found: [Int: Found] = [:]
+        found.reserveCapacity(indexes.count)
+        func keep(_ results: [Found?], for wanted: ArraySlice<Int>) throws {
+            for (index, result) in zip(wanted, results) {
+                guard let result else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
+                found[index] = result
+            }
+        }
         guard indexes.count > 8 else {
-            return Dictionary(try indexes.map { ($0, try place(at: $0)) }, uniquingKeysWith: { first, _ in first })
+            for index in indexes {
+                let (block, page) = try extents(at: index)
+                try keep(try lookUp(block, page, [index]), for: [index])
+            }
+            return found
         }
         let wanted = indexes.sorted()
         let blocks = self.blocks
         let pages = try blocks.pageCounts()
-        var found: [Int: RowPlace] = [:]
-        found.reserveCapacity(wanted.count)
         var next = 0
         var base = 0
         for (offset, page) in pages.enumerated() {
@@ -141,20 +176,9 @@ struct SectionRows {
                 blockBase = blockBase &+ block.count
                 var last = next
                 while last < wanted.count, wanted[last] < blockBase { last += 1 }
-                // Several in one block: its rows once; one or two: a look-up each.
-                let rows = last - next > 2 ? try blocks.rows(of: extent) : nil
-                while next < last {
-                    let offset = wanted[next] &- extent.base
-                    let row: (id: Int64, position: Int)?
-                    if let rows {
-                        row = offset >= 0 && offset < rows.count ? rows[offset] : nil
-                    } else {
-                        row = try blocks.row(at: wanted[next], in: extent)
-                    }
-                    guard let row else { throw ListStoreError.positionsDamaged(section: sectionIndex) }
-                    found[wanted[next]] = RowPlace(id: row.id, position: row.position, index: wanted[next], block: extent, page: pageExtent)
-                    next += 1
-                }
+                guard last > next else { continue }
+                try keep(try lookUp(extent, pageExtent, wanted[next..<last]), for: wanted[next..<last])
+                next = last
             }
             // Indexes the page counts but its blocks do not: the counts were damaged by hand.
             guard next >= wanted.count || wanted[next] >= base else { throw ListStoreError.positionsDamaged(section: sectionIndex) }

@@ -93,7 +93,7 @@ package final class Statement {
     }
 
     /// Calls `body` for every result row, then resets the statement.
-    package func forEachRow(_ body: (Statement) throws -> Void) throws {
+    @inlinable package func forEachRow(_ body: (Statement) throws -> Void) throws {
         defer { sqlite3_reset(handle) }
         while try step() { try body(self) }
     }
@@ -106,15 +106,16 @@ package final class Statement {
         }
     }
 
-    /// Maps every result row through `transform`.
-    package func map<T>(_ transform: (Statement) throws -> T) throws -> [T] {
+    /// Maps every result row through `transform`. Inlinable, as are ``first(_:)`` and the loops, so
+    /// that the caller's module specializes them: a generic call per row costs a type-metadata look-up.
+    @inlinable package func map<T>(_ transform: (Statement) throws -> T) throws -> [T] {
         var results: [T] = []
         try forEachRow { results.append(try transform($0)) }
         return results
     }
 
     /// The first result row, mapped through `transform`, or nil when there is none.
-    package func first<T>(_ transform: (Statement) throws -> T) throws -> T? {
+    @inlinable package func first<T>(_ transform: (Statement) throws -> T) throws -> T? {
         defer { sqlite3_reset(handle) }
         return try step() ? transform(self) : nil
     }

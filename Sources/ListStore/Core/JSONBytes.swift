@@ -16,16 +16,20 @@ struct JSONBytes {
     /// `text`'s bytes as they are (the caller knows they need no escape).
     mutating func append(utf8 text: String) { bytes.append(contentsOf: text.utf8) }
 
-    /// `value` in decimal, as `String(value)` writes it.
+    /// `value` in decimal, as `String(value)` writes it: its digits made last to first on the stack,
+    /// then appended at once.
     mutating func append(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let start = bytes.count
-        var magnitude = value.magnitude
-        repeat {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        bytes[start...].reverse()
+        var rest = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var first = digits.count
+            repeat {
+                first -= 1
+                digits[first] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+        }
     }
 
     mutating func append(_ value: Int) { append(Int64(value)) }

@@ -122,7 +122,8 @@ import Testing
         for (field, value) in searches {
             let search = RowSearch(where: [PayloadMatch(try PayloadField(field), equals: value)])
             for (handle, list) in [(store, Int64(1))] + (path == .list ? [] : [(other, Int64(2))]) {
-                #expect(try PayloadIndexTests.allPages(handle, search, limit: 2) == Self.expected(db, list: list, field: field, value: value), "\(field) = \(value) in list \(list)")
+                #expect(
+                    try PayloadIndexTests.allPages(handle, search, limit: 2) == Self.expected(db, list: list, field: field, value: value), "\(field) = \(value) in list \(list)")
             }
         }
     }

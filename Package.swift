@@ -14,6 +14,7 @@ let migrationFiles = [
     "0008_lists.sql",
     "0009_history.sql",
     "0010_payload_indexes.sql",
+    "0011_payload_values_without_row_key.sql",
 ]
 
 /// A release build of `liststore` on Linux is one fully static executable: the Swift runtime, Foundation,

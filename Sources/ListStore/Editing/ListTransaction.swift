@@ -63,8 +63,9 @@ public final class ListTransaction: ListReader {
         events += newEvents
     }
 
-    /// Notes the rows `events` wrote for the payload indexes (``PayloadIndex``), when there are any; a
-    /// deleted row's entries go with it, and a move changes no payload.
+    /// Notes the rows `events` wrote or deleted for the payload indexes (``PayloadIndex``), when there are
+    /// any; a move changes no payload. The rows of a deleted section are noted before it goes
+    /// (``notePayloadDeletes(sections:)``).
     private func notePayloadWrites(_ events: [EditEvent]) throws {
         for event in events {
             switch event {
@@ -77,10 +78,20 @@ public final class ListTransaction: ListReader {
             case .sectionRestored(let id, _):
                 guard try payloadsIndexed() else { return }
                 try PayloadIndex.markStale(section: id, db)
-            case .sectionInserted, .sectionsDeleted, .sectionMoved, .sectionRenamed, .rowsDeleted, .rowMoved:
+            case .rowsDeleted(let entries):
+                guard try payloadsIndexed() else { return }
+                // [section index, row index, id, section id]; a row moved to another list is noted too (harmless).
+                try PayloadIndex.noteDeleting(.rows(entries.compactMap { $0.count == 4 ? $0[2] : nil }), indexed: true, db)
+            case .sectionInserted, .sectionsDeleted, .sectionMoved, .sectionRenamed, .rowMoved:
                 continue
             }
         }
+    }
+
+    /// Notes the rows of sections `ids` for the payload indexes, when there are any: before the sections'
+    /// DELETE cascades to their rows, which are then no longer there to be found.
+    func notePayloadDeletes(sections ids: [Int64]) throws {
+        try PayloadIndex.noteDeleting(.sections(ids), indexed: try payloadsIndexed(), db)
     }
 
     private func payloadsIndexed() throws -> Bool {

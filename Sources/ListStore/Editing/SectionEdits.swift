@@ -95,6 +95,7 @@ extension ListTransaction {
     private func delete(_ doomed: [ChangeSet.SectionChange]) throws {
         guard let first = doomed.map(\.index).min() else { return }
         try history?.sectionsDeleting(doomed.map { ($0.index, $0.id.rawValue) })
+        try notePayloadDeletes(sections: doomed.map(\.id.rawValue))
         for section in doomed {
             try db.run("DELETE FROM sections WHERE id = ?1", [.integer(section.id.rawValue)])
         }

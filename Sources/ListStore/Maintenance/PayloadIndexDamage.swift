@@ -2,11 +2,13 @@ import SQLiteLayer
 
 /// Payload-field index entries that are not what the payloads give (``PayloadIndex``): only a hand edit
 /// of `liststore_payload_values` or `liststore_payload_indexes` makes them, and a search by that field
-/// would then miss rows or return rows that do not match. Rows written by other programs since
-/// ListStore's last write are noted stale, and their entries are not counted here.
+/// would then miss rows or return rows that do not match; or entries of rows deleted by a program with
+/// triggers off, which nothing noted (a search passes over them, but they take room and would count for
+/// a row given the same id by hand). Rows written by other programs since ListStore's last write are
+/// noted stale, and their entries are not counted here.
 enum PayloadIndexDamage {
     static func problems(_ db: Connection) throws -> [IntegrityProblem] {
-        try orphans(db).map { IntegrityProblem($0) }
+        try (orphans(db) + deadEntries(db)).map { IntegrityProblem($0) }
             + PayloadIndex.disagreements(db).map { field, rows in
                 rows < 0
                     ? IntegrityProblem("payload index \(ListStoreError.excerpt(field)) names no field a search can use (liststore_payload_indexes was edited by hand)")
@@ -23,13 +25,28 @@ enum PayloadIndexDamage {
         }
     }
 
-    /// Makes every entry again when any differs; one line per index rebuilt or dropped.
+    /// The line for entries whose row no longer exists, when there are any.
+    private static func deadEntries(_ db: Connection) throws -> [String] {
+        let (entries, rows) = try PayloadIndex.deadEntries(db)
+        guard entries > 0 else { return [] }
+        return [
+            "payload index entries of \(rows == 1 ? "1 row" : "\(rows) rows") that no longer exist: \(entries == 1 ? "1 entry" : "\(entries) entries") (rows deleted by a program with triggers off)"
+        ]
+    }
+
+    /// Makes every entry again when any differs, else drops those of rows that no longer exist; one line
+    /// per index rebuilt or dropped.
     static func repair(_ db: Connection) throws -> [String] {
         let found = try PayloadIndex.disagreements(db)
         let orphans = try orphans(db)
-        guard !found.isEmpty || !orphans.isEmpty else { return [] }
-        try PayloadIndex.rebuild(db)
-        return orphans.map { $0 + ": dropped them" }
+        let dead = try deadEntries(db)
+        guard !found.isEmpty || !orphans.isEmpty || !dead.isEmpty else { return [] }
+        if found.isEmpty && orphans.isEmpty {
+            try PayloadIndex.dropDeadEntries(db)
+        } else {
+            try PayloadIndex.rebuild(db)
+        }
+        return (orphans + dead).map { $0 + ": dropped them" }
             + found.map { field, rows in
                 rows < 0
                     ? "payload index \(ListStoreError.excerpt(field)): dropped (not a field name a search can use)"

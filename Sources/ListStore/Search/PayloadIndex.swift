@@ -9,8 +9,12 @@ import SQLiteLayer
 /// insert, restore or update there (``markStale(runs:_:)``, ``markStale(row:_:)``,
 /// ``markStale(section:_:)``), and so do other programs' writes (the schema's triggers); every ListStore
 /// write then brings the noted rows' entries up to date before it commits (``refreshStale(_:)``). A
-/// deleted row's entries go with it (a foreign-key cascade, or the refresh after a delete by a program
-/// that runs without foreign keys). A search reads the entries, and the stale rows themselves.
+/// deleted row is noted the same way — by ListStore as it deletes it (``noteDeleting(_:indexed:_:)``), by the
+/// schema's trigger for other programs — and the refresh drops its entries: since schema 11 the entries
+/// have no foreign key into `rows`, whose cascade cost every row delete a sub-program and a temporary
+/// B-tree even with no field indexed. A search reads the entries, and the stale rows themselves, joined
+/// with `rows`: an entry whose row is gone (a delete with triggers off) is never returned, and `check`
+/// counts it (``deadEntries(_:)``).
 enum PayloadIndex {
     /// The indexed fields, by name; a name that ``PayloadField`` refuses (a hand edit of
     /// `liststore_payload_indexes`) is left out here and reported by `check`.
@@ -43,11 +47,43 @@ enum PayloadIndex {
         try db.run("INSERT OR IGNORE INTO liststore_payload_stale (row_id) SELECT id FROM rows WHERE section_id = ?1", [.integer(id)])
     }
 
+    /// Rows ListStore deletes, as ``noteDeleting(_:indexed:_:)`` finds them.
+    enum Deleting {
+        /// Rows by id: noted before or after their delete (the note is the id alone).
+        case rows([Int64])
+        /// Every row of these sections: noted before the sections' DELETE cascades to their rows.
+        case sections([Int64])
+        /// Every row of every section of list `id`: noted before the list's (or its sections') DELETE.
+        case list(Int64)
+    }
+
+    /// Notes rows ListStore deletes, so that the refresh before the commit drops their entries; nothing
+    /// when no field is indexed (`indexed`, when the caller already knows, else asked here). Every path that
+    /// deletes rows, directly or through a section's or list's cascade, calls this: the entries have no
+    /// foreign key into `rows` (schema 11).
+    static func noteDeleting(_ going: Deleting, indexed: Bool? = nil, _ db: Connection) throws {
+        guard try indexed ?? anyField(db) else { return }
+        switch going {
+        case .rows(let ids):
+            let note = try db.cached("INSERT OR IGNORE INTO liststore_payload_stale (row_id) VALUES (?1)")
+            for id in ids { try note.bind([.integer(id)]).run() }
+        case .sections(let ids):
+            for id in ids { try markStale(section: id, db) }
+        case .list(let id):
+            try db.run(
+                "INSERT OR IGNORE INTO liststore_payload_stale (row_id) SELECT id FROM rows WHERE section_id IN (SELECT id FROM sections WHERE list_id = ?1)",
+                [.integer(id)])
+        }
+    }
+
     /// Brings the entries of every noted row up to date and forgets the notes; inside a write
     /// transaction, before it commits. Costs one statement when nothing was noted.
     static func refreshStale(_ db: Connection) throws {
         guard try db.scalarInt("SELECT EXISTS (SELECT 1 FROM liststore_payload_stale)") == 1 else { return }
-        let many = try db.scalarInt("SELECT count(*) FROM (SELECT 1 FROM liststore_payload_stale LIMIT ?1)", [.int(manyRows)]) == manyRows
+        // Counted among the noted rows that still exist: those of a deleted section get no entries.
+        let many =
+            try db.scalarInt(
+                "SELECT count(*) FROM (SELECT 1 FROM liststore_payload_stale s JOIN rows r ON r.id = s.row_id LIMIT ?1)", [.int(manyRows)]) == manyRows
         try db.run("DELETE FROM liststore_payload_values WHERE row_id IN (SELECT row_id FROM liststore_payload_stale)")
         try withValueIndexBuiltAfter(many, db) {
             for field in try fields(db) {
@@ -120,7 +156,10 @@ enum PayloadIndex {
                 continue
             }
             let expected = valuesOfRows(field, where: "id NOT IN (SELECT row_id FROM liststore_payload_stale)")
-            let kept = "SELECT row_id AS id, value FROM liststore_payload_values WHERE field = ?1 AND row_id NOT IN (SELECT row_id FROM liststore_payload_stale)"
+            let kept = """
+                SELECT row_id AS id, value FROM liststore_payload_values WHERE field = ?1 AND row_id NOT IN (SELECT row_id FROM liststore_payload_stale) \
+                AND EXISTS (SELECT 1 FROM rows WHERE rows.id = row_id)
+                """
             let count =
                 try db.scalarInt(
                     "SELECT count(*) FROM (SELECT id FROM (\(expected) EXCEPT \(kept)) UNION SELECT id FROM (\(kept) EXCEPT \(expected)))",
@@ -136,6 +175,23 @@ enum PayloadIndex {
         try db.cached(
             "SELECT field, count(*) FROM liststore_payload_values WHERE field NOT IN (SELECT field FROM liststore_payload_indexes) GROUP BY field ORDER BY field"
         ).map { ($0.text(0), Int($0.int64(1))) }
+    }
+
+    /// Entries whose row no longer exists and is not noted stale — the row deleted by a program running
+    /// with triggers off (nothing noted it) — counted with their rows; for `check`. Those of rows noted
+    /// stale are not counted: the next write drops them. ``disagreements(_:)`` leaves them out.
+    static func deadEntries(_ db: Connection) throws -> (entries: Int, rows: Int) {
+        try db.cached(
+            """
+            SELECT count(*), count(DISTINCT row_id) FROM liststore_payload_values v
+            WHERE NOT EXISTS (SELECT 1 FROM rows WHERE rows.id = v.row_id) AND NOT EXISTS (SELECT 1 FROM liststore_payload_stale s WHERE s.row_id = v.row_id)
+            """
+        ).bind([]).first { (Int($0.int64(0)), Int($0.int64(1))) } ?? (0, 0)
+    }
+
+    /// Drops every entry whose row no longer exists (``deadEntries(_:)``); for `repair`.
+    static func dropDeadEntries(_ db: Connection) throws {
+        try db.run("DELETE FROM liststore_payload_values WHERE NOT EXISTS (SELECT 1 FROM rows WHERE rows.id = liststore_payload_values.row_id)")
     }
 
     /// `SELECT id, value` for the rows meeting `condition` whose payload gives `field` a value (valid JSON,

@@ -15,6 +15,7 @@ extension ListStore {
                 .map { ChangeSet.SectionChange(index: $0.int(0), id: SectionID(rawValue: $0.int64(1))) }
             if !existing.isEmpty {
                 guard replacing else { throw ListStoreError.storeNotEmpty(sectionCount: existing.count) }
+                try PayloadIndex.noteDeleting(.list(listID), db)
                 try db.run("DELETE FROM sections WHERE list_id = ?1", [.integer(listID)])
             }
             let importer = try ListImporter(db, list: listID, tracksChanges: tracksChanges, sectionsReplaced: existing.count)

@@ -26,6 +26,7 @@ extension ListStore {
                 let existing = try SectionOrder.count(db, list: id)
                 if existing > 0 {
                     guard replacing else { throw ListStoreError.storeNotEmpty(sectionCount: existing) }
+                    try PayloadIndex.noteDeleting(.list(id), db)
                     try db.run("DELETE FROM sections WHERE list_id = ?1", [.integer(id)])
                 }
                 replaced.append(existing)

@@ -114,6 +114,7 @@ extension ListStore {
             let sections = try db.cached("SELECT position, id FROM sections WHERE list_id = ?1 ORDER BY position").bind([.integer(id)])
                 .map { ChangeSet.SectionChange(index: $0.int(0), id: SectionID(rawValue: $0.int64(1))) }
             var order = try Self.listOrder(db)
+            try PayloadIndex.noteDeleting(.list(id), db)
             try db.run("DELETE FROM lists WHERE id = ?1", [.integer(id)])  // its sections, rows, blocks and pages go with it
             try HistoryTable.forget(list: id, db)
             order.removeAll { $0 == id }

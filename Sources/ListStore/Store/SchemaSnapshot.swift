@@ -5,7 +5,7 @@
 /// `LISTSTORE_SCHEMA_SNAPSHOT=Sources/ListStore/Store/SchemaSnapshot.swift swift test --filter SchemaSnapshotTests`.
 enum SchemaSnapshot {
     /// The schema version these objects are of; another version's are made by migrating.
-    static let version = 10
+    static let version = 11
 
     /// `sqlite_schema`'s rows (type, name, table, SQL) of a file of ``version``.
     static let objects: Set<Schema.Object> = [
@@ -88,8 +88,8 @@ enum SchemaSnapshot {
         Schema.Object(
             type: "table", name: "liststore_payload_values", table: "liststore_payload_values",
             sql: #"""
-                CREATE TABLE liststore_payload_values (
-                    row_id INTEGER NOT NULL REFERENCES rows (id) ON DELETE CASCADE ON UPDATE CASCADE,
+                CREATE TABLE "liststore_payload_values" (
+                    row_id INTEGER NOT NULL,  -- rows.id, without a foreign key (schema 11): a deleted row is noted in liststore_payload_stale, and its entries dropped
                     field  TEXT NOT NULL REFERENCES liststore_payload_indexes (field) ON DELETE CASCADE,
                     value  ANY NOT NULL,  -- json_extract(payload, '$.' || field): text, integer or real (true is 1, false 0)
                     PRIMARY KEY (row_id, field)

@@ -51,7 +51,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "SQLiteLayer", dependencies: ["CSQLite"]),
+        // The VFS the writer's connections use: the default one, with a -wal file's writes gathered into large ones.
+        .target(name: "CWALWrites", dependencies: ["CSQLite"]),
+        .target(name: "SQLiteLayer", dependencies: ["CSQLite", "CWALWrites"]),
         .target(
             name: "ListStoreMigrations",
             path: "Migrations",

@@ -1,4 +1,5 @@
 import CSQLite
+import CWALWrites
 import Foundation
 
 /// One SQLite connection with a cache of prepared statements.
@@ -72,7 +73,11 @@ package final class Connection {
         }
         let name = mode == .readOnlyImmutable ? Self.immutableURI(path) : Self.fileName(for: path)
         var opened: OpaquePointer?
-        let code = sqlite3_open_v2(name, &opened, flags, nil)
+        // A connection that may write appends to the -wal through the VFS that gathers those writes
+        // (`Sources/CWALWrites`); the default VFS where it cannot be registered.
+        let writes = mode == .readWrite || mode == .readWriteCreate
+        let vfs = writes && liststore_wal_writes_register() == SQLITE_OK ? liststore_wal_writes_vfs_name : nil
+        let code = sqlite3_open_v2(name, &opened, flags, vfs)
         guard code == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             let extended = opened.map { sqlite3_extended_errcode($0) } ?? code
@@ -83,6 +88,15 @@ package final class Connection {
         self.handle = opened
         sqlite3_extended_result_codes(opened, 1)
         StatementRecorder.attach(opened, path: path)
+    }
+
+    /// The names of the VFS stack the main file was opened with (`SQLITE_FCNTL_VFSNAME`), the outermost
+    /// first: `liststore-wal-writes/unix` for a connection that may write (``init(path:mode:)``).
+    package func vfsNames() -> String? {
+        var names: UnsafeMutablePointer<CChar>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_VFSNAME, &names) == SQLITE_OK, let names else { return nil }
+        defer { sqlite3_free(names) }
+        return String(cString: names)
     }
 
     /// The name to give SQLite for the file at `path`, so that it is read as a plain file name even

@@ -18,9 +18,8 @@ import SQLiteLayer
 /// ever being fully copied when a write begins (each checkpoint leaves the frames committed while it
 /// ran), so it would never start again from its beginning and would grow. Once it holds
 /// ``Settings/catchUp`` frames, a running background checkpoint is not followed at once by another:
-/// the first commit after it copies what it left itself, passively, without waiting for anyone, when
-/// that is little (at most ``Settings/threshold`` frames, the writes made while it ran; otherwise
-/// another background checkpoint runs first),
+/// the first commit after it copies what it left itself, passively, without waiting for anyone (the
+/// frames of the writes made while it ran: what the ceiling's checkpoint would copy after waiting),
 /// and the write after that starts the `-wal` again. Only if the `-wal` still reaches
 /// ``Settings/ceiling`` frames, and grew through a write that began with a checkpoint already due,
 /// does the committing thread wait for a running background checkpoint and checkpoint passively
@@ -60,10 +59,8 @@ final class Checkpointer: Sendable {
         /// The store is closing: no checkpoint starts any more.
         var closed = false
         /// The `-wal` reached ``Settings/catchUp`` frames while a background checkpoint ran: the first
-        /// commit after it checkpoints on the committing thread, if little is left to copy.
+        /// commit after it checkpoints on the committing thread.
         var catchUpDue = false
-        /// The frames in the `-wal` when the latest background checkpoint began (what it copies at most).
-        var framesAtLastStart = 0
         /// Checkpoints finished (background and on the committing thread), for tests.
         var finished = 0
         /// Commits that waited for a background checkpoint (at the ceiling), for tests.
@@ -105,15 +102,8 @@ final class Checkpointer: Sendable {
             // began once everything was copied would have started it again from its beginning).
             if frames >= settings.ceiling && before >= settings.threshold && frames > before { return .here }
             if state.catchUpDue && !state.running {
-                if frames - state.framesAtLastStart <= settings.threshold {
-                    state.catchUpDue = false
-                    return .catchUp
-                }
-                // More left than SQLite's automatic checkpoint would copy (a large write came meanwhile):
-                // one more in the background first.
-                state.running = true
-                running.enter()
-                return .background
+                state.catchUpDue = false
+                return .catchUp
             }
             if state.running {
                 if frames >= settings.catchUp {
@@ -148,10 +138,7 @@ final class Checkpointer: Sendable {
     private func runInBackground() {
         defer { running.leave() }
         while true {
-            let closing = state.withLock { state in
-                state.framesAtLastStart = state.frames
-                return state.closed
-            }
+            let closing = state.withLock { $0.closed }
             if !closing { checkpointOnce() }
             let again = state.withLock { state -> Bool in
                 if !closing { state.finished += 1 }

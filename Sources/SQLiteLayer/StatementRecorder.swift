@@ -9,9 +9,11 @@ package enum StatementRecorder {
     /// One statement run by a profiled connection (``start(folder:profiling:)``): its text, how long its
     /// execution took (from its first step, `SQLITE_TRACE_STMT`, to its reset, `SQLITE_TRACE_PROFILE`, by
     /// the uptime clock: SQLite's own profile time counts whole milliseconds), when it ended (the uptime
-    /// clock, in nanoseconds) and which connection ran it.
+    /// clock, in nanoseconds), which connection ran it and how many result rows it returned
+    /// (`SQLITE_TRACE_ROW`): what the library read, for a test that bounds it.
     package struct Profiled: Sendable {
         package let sql: String
+        package let rows: Int
         package let nanoseconds: Int64
         package let endedAt: UInt64
         package let connection: UInt
@@ -32,6 +34,8 @@ package enum StatementRecorder {
         var profiled: [Profiled] = []
         /// When each statement now running under profiling began (SQLite's own clock counts milliseconds).
         var started: [UInt: UInt64] = [:]
+        /// The result rows each statement now running under profiling has returned so far.
+        var rows: [UInt: Int] = [:]
     }
 
     private final class State: @unchecked Sendable {
@@ -90,7 +94,7 @@ package enum StatementRecorder {
             })
         else { return }
         let context = Unmanaged.passRetained(folder as NSString).toOpaque()  // one small string per traced connection, kept
-        let mask = UInt32(SQLITE_TRACE_STMT) | (profiling ? UInt32(SQLITE_TRACE_PROFILE) : 0)
+        let mask = UInt32(SQLITE_TRACE_STMT) | (profiling ? UInt32(SQLITE_TRACE_PROFILE) | UInt32(SQLITE_TRACE_ROW) : 0)
         sqlite3_trace_v2(
             handle, mask,
             { type, context, statement, detail in
@@ -98,14 +102,19 @@ package enum StatementRecorder {
                 let folder = Unmanaged<NSString>.fromOpaque(context).takeUnretainedValue() as String
                 let now = DispatchTime.now().uptimeNanoseconds
                 let key = UInt(bitPattern: statement)
+                if type == UInt32(SQLITE_TRACE_ROW) {
+                    StatementRecorder.state.lock.withLock { StatementRecorder.state.recordings[folder]?.rows[key, default: 0] += 1 }
+                    return 0
+                }
                 if type == UInt32(SQLITE_TRACE_PROFILE) {
                     guard let statement, let text = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
                     let sql = String(cString: text)
                     let connection = UInt(bitPattern: sqlite3_db_handle(OpaquePointer(statement)))
                     StatementRecorder.state.lock.withLock {
+                        let rows = StatementRecorder.state.recordings[folder]?.rows.removeValue(forKey: key) ?? 0
                         guard let began = StatementRecorder.state.recordings[folder]?.started.removeValue(forKey: key) else { return }
                         StatementRecorder.state.recordings[folder]?.profiled.append(
-                            Profiled(sql: sql, nanoseconds: Int64(now - began), endedAt: now, connection: connection))
+                            Profiled(sql: sql, rows: rows, nanoseconds: Int64(now - began), endedAt: now, connection: connection))
                     }
                     return 0
                 }
@@ -117,6 +126,7 @@ package enum StatementRecorder {
                     guard StatementRecorder.state.recordings[folder] != nil else { return }
                     if StatementRecorder.state.recordings[folder]?.profiling == true {
                         StatementRecorder.state.recordings[folder]?.started[key] = now
+                        StatementRecorder.state.recordings[folder]?.rows[key] = nil
                     } else {
                         StatementRecorder.state.recordings[folder]?.executed.append(sql)
                     }

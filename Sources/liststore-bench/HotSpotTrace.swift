@@ -19,7 +19,7 @@ struct HotSpotTrace {
 
     private struct Step {
         /// (statement number, nanoseconds, ran on another connection than the writer)
-        var statements: [(sql: Int32, nanoseconds: Int64, other: Bool, endedAt: UInt64)]
+        var statements: [(sql: Int32, nanoseconds: Int64, other: Bool, endedAt: UInt64, rows: Int)]
         var start: UInt64
         var seconds: Double
     }
@@ -78,7 +78,7 @@ struct HotSpotTrace {
                     let typical = usualTime[entry.sql] ?? 0
                     guard entry.nanoseconds > 20_000, entry.nanoseconds > 3 * typical else { continue }
                     print(
-                        "      \(String(format: "%7.1f", Double(entry.nanoseconds) / 1e3)) µs (usually \(String(format: "%.1f", Double(typical) / 1e3))) "
+                        "      \(String(format: "%7.1f", Double(entry.nanoseconds) / 1e3)) µs (usually \(String(format: "%.1f", Double(typical) / 1e3))), \(entry.rows) rows "
                             + Self.short(names.texts[Int(entry.sql)]))
                 }
                 // The longest stretch between two of the writer's statements (or before the first, after the last).
@@ -124,7 +124,7 @@ struct HotSpotTrace {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             let entries = StatementRecorder.takeProfiled(folder: folder)
             steps.append(
-                Step(statements: entries.map { (names.number($0.sql), $0.nanoseconds, $0.connection != writer, $0.endedAt) }, start: start, seconds: seconds))
+                Step(statements: entries.map { (names.number($0.sql), $0.nanoseconds, $0.connection != writer, $0.endedAt, $0.rows) }, start: start, seconds: seconds))
         }
         if perWrite == 1 {
             for step in 0..<inserts {

@@ -77,7 +77,7 @@ let package = Package(
             ]),
         .executableTarget(name: "liststore", dependencies: ["ListStoreCLI"], linkerSettings: staticExecutable),
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("sqlite3")]),
-        .executableTarget(name: "liststore-bench", dependencies: ["ListStore", "CBaseline"]),
+        .executableTarget(name: "liststore-bench", dependencies: ["ListStore", "SQLiteLayer", "CBaseline"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SQLiteLayerTests", dependencies: ["SQLiteLayer", "TestSupport"]),
         .testTarget(name: "ListStoreTests", dependencies: ["ListStore", "ListStoreMigrations", "SQLiteLayer", "TestSupport"]),

@@ -6,6 +6,19 @@ import Foundation
 /// Off unless a test starts it; several tests may record at once, each under its own folder. While off,
 /// preparing a statement or opening a connection costs one uncontended lock.
 package enum StatementRecorder {
+    /// One statement run by a profiled connection (``start(folder:profiling:)``): its text, how long its
+    /// execution took (from its first step, `SQLITE_TRACE_STMT`, to its reset, `SQLITE_TRACE_PROFILE`, by
+    /// the uptime clock: SQLite's own profile time counts whole milliseconds), when it ended (the uptime
+    /// clock, in nanoseconds), which connection ran it and how many result rows it returned
+    /// (`SQLITE_TRACE_ROW`): what the library read, for a test that bounds it.
+    package struct Profiled: Sendable {
+        package let sql: String
+        package let rows: Int
+        package let nanoseconds: Int64
+        package let endedAt: UInt64
+        package let connection: UInt
+    }
+
     /// A statement as prepared: its text and how many parameters it binds.
     package struct Recorded: Hashable, Sendable {
         package let sql: String
@@ -16,6 +29,13 @@ package enum StatementRecorder {
         var prepared: Set<Recorded> = []
         /// Every statement run, in order (the first step of each execution, as `SQLITE_TRACE_STMT` reports it).
         var executed: [String] = []
+        /// Whether connections opened from now on also report each statement's time (``Profiled``).
+        var profiling = false
+        var profiled: [Profiled] = []
+        /// When each statement now running under profiling began (SQLite's own clock counts milliseconds).
+        var started: [UInt: UInt64] = [:]
+        /// The result rows each statement now running under profiling has returned so far.
+        var rows: [UInt: Int] = [:]
     }
 
     private final class State: @unchecked Sendable {
@@ -31,8 +51,20 @@ package enum StatementRecorder {
     private static func key(_ folder: String) -> String { folder.hasSuffix("/") ? folder : folder + "/" }
 
     /// Records statements prepared and run from now on by connections whose path lies under `folder`.
-    package static func start(folder: String) {
-        state.lock.withLock { state.recordings[key(folder)] = Recording() }
+    /// With `profiling`, connections opened from now on under `folder` report each statement's time
+    /// instead of its text, taken with ``takeProfiled(folder:)``: for a benchmark that looks for what
+    /// made one call slow.
+    package static func start(folder: String, profiling: Bool = false) {
+        state.lock.withLock { state.recordings[key(folder)] = Recording(profiling: profiling) }
+    }
+
+    /// The statements profiled under `folder` since the last call (or since ``start(folder:profiling:)``).
+    package static func takeProfiled(folder: String) -> [Profiled] {
+        state.lock.withLock {
+            let taken = state.recordings[key(folder)]?.profiled ?? []
+            state.recordings[key(folder)]?.profiled.removeAll(keepingCapacity: true)
+            return taken
+        }
     }
 
     /// Stops recording under `folder` and returns the statements prepared there since ``start(folder:)``.
@@ -56,17 +88,49 @@ package enum StatementRecorder {
 
     /// Called by each new connection: while its path is being recorded, it reports every statement it runs.
     static func attach(_ handle: OpaquePointer, path: String) {
-        guard let folder = state.lock.withLock({ state.folder(of: path) }) else { return }
+        guard
+            let (folder, profiling) = state.lock.withLock({ () -> (String, Bool)? in
+                state.folder(of: path).map { ($0, state.recordings[$0]?.profiling ?? false) }
+            })
+        else { return }
         let context = Unmanaged.passRetained(folder as NSString).toOpaque()  // one small string per traced connection, kept
+        let mask = UInt32(SQLITE_TRACE_STMT) | (profiling ? UInt32(SQLITE_TRACE_PROFILE) | UInt32(SQLITE_TRACE_ROW) : 0)
         sqlite3_trace_v2(
-            handle, UInt32(SQLITE_TRACE_STMT),
-            { _, context, _, text in
+            handle, mask,
+            { type, context, statement, detail in
+                guard let context else { return 0 }
+                let folder = Unmanaged<NSString>.fromOpaque(context).takeUnretainedValue() as String
+                let now = DispatchTime.now().uptimeNanoseconds
+                let key = UInt(bitPattern: statement)
+                if type == UInt32(SQLITE_TRACE_ROW) {
+                    StatementRecorder.state.lock.withLock { StatementRecorder.state.recordings[folder]?.rows[key, default: 0] += 1 }
+                    return 0
+                }
+                if type == UInt32(SQLITE_TRACE_PROFILE) {
+                    guard let statement, let text = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
+                    let sql = String(cString: text)
+                    let connection = UInt(bitPattern: sqlite3_db_handle(OpaquePointer(statement)))
+                    StatementRecorder.state.lock.withLock {
+                        let rows = StatementRecorder.state.recordings[folder]?.rows.removeValue(forKey: key) ?? 0
+                        guard let began = StatementRecorder.state.recordings[folder]?.started.removeValue(forKey: key) else { return }
+                        StatementRecorder.state.recordings[folder]?.profiled.append(
+                            Profiled(sql: sql, rows: rows, nanoseconds: Int64(now - began), endedAt: now, connection: connection))
+                    }
+                    return 0
+                }
                 // For SQLITE_TRACE_STMT the last argument is the statement's text; a trigger's body starts with "--".
-                guard let context, let text else { return 0 }
+                guard let text = detail else { return 0 }
                 let sql = String(cString: text.assumingMemoryBound(to: CChar.self))
                 guard !sql.hasPrefix("--") else { return 0 }
-                let folder = Unmanaged<NSString>.fromOpaque(context).takeUnretainedValue() as String
-                StatementRecorder.state.lock.withLock { StatementRecorder.state.recordings[folder]?.executed.append(sql) }
+                StatementRecorder.state.lock.withLock {
+                    guard StatementRecorder.state.recordings[folder] != nil else { return }
+                    if StatementRecorder.state.recordings[folder]?.profiling == true {
+                        StatementRecorder.state.recordings[folder]?.started[key] = now
+                        StatementRecorder.state.recordings[folder]?.rows[key] = nil
+                    } else {
+                        StatementRecorder.state.recordings[folder]?.executed.append(sql)
+                    }
+                }
                 return 0
             }, context)
     }

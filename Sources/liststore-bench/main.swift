@@ -8,6 +8,7 @@ import ListStore
 //   swift run -c release liststore-bench --only observation|search [--quick | --large]   (only those rows)
 //   swift run -c release liststore-bench --adversarial [--quick | --large]   (every one of 100,000 inserts at one index timed, 3 runs)
 //   swift run -c release liststore-bench --loop hot-spot [ROWS] [COUNT]   (the same inserts, each by its thread's CPU time too)
+//   swift run -c release liststore-bench --loop hot-spot-trace [ROWS] [COUNT]   (each its own write, every statement's time; the slow inserts' statements)
 //   swift run -c release liststore-bench --loop read|index-path|delete|insert [ROWS] [COUNT]   (one operation repeated, for a profiler)
 //   swift run -c release liststore-bench --loop table-reads [ROWS] [COUNT]   (the main table's read rows alone, COUNT runs each)
 //   swift run -c release liststore-bench --history-rows [--large]   (only the rows the undo history costs: bulk insert, one-row edits, process, file size)
@@ -74,6 +75,11 @@ if arguments.first == "--loop", arguments.count >= 2 {
         if arguments[1] == "hot-spot" {  // HotSpotLoop.swift
             try HotSpotLoop(
                 fixtures: fixtures, rows: arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000,
+                inserts: arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000
+            ).run()
+        } else if arguments[1] == "hot-spot-trace" {  // HotSpotTrace.swift
+            try HotSpotTrace(
+                fixtures: fixtures, rows: arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000,
                 inserts: arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000
             ).run()
         } else if arguments[1] == "table-reads" {

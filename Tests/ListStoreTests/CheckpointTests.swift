@@ -102,6 +102,30 @@ import Testing
         #expect(try store.checkInvariants().isEmpty)
     }
 
+    /// Single-row writes one after another, background checkpoints slower than they are: each
+    /// checkpoint leaves the frames committed while it ran, so the `-wal` is never fully copied when a
+    /// write begins. From ``Checkpointer/Settings/catchUp`` frames on, the first commit after a
+    /// checkpoint copies the rest itself and the `-wal` starts again from its beginning well before the
+    /// ceiling: no commit waits for a background checkpoint (each such wait cost milliseconds).
+    @Test func sustainedSmallWritesNeverWaitForABackgroundCheckpoint() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        var settings = Checkpointer.Settings.standard
+        settings.catchUp = 1_500
+        settings.ceiling = 8_000
+        settings.beforeCheckpoint = { usleep(10_000) }
+        let store = try ListStore.open(at: path, checkpoints: settings)
+        _ = try store.insertSection(title: "s")
+        _ = try store.insertRows(Self.titles(2_000, "r"), intoSection: 0)
+        // Some 9 frames each: the -wal would pass the ceiling more than once.
+        for step in 0..<2_500 { _ = try store.insertRow(NewRow(title: "hot \(step)"), intoSection: 0, at: 1) }
+        #expect(store.checkpointer?.waitedCount == 0)
+        #expect((store.checkpointer?.finishedCount ?? 0) >= 2)
+        #expect(Self.walFrames(path) < settings.ceiling, "\(Self.walFrames(path)) frames")
+        #expect(try store.totalRowCount() == 4_500)
+        #expect(try store.checkInvariants().isEmpty)
+    }
+
     @Test func closingWaitsForTheBackgroundCheckpointAndLeavesNoWAL() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("store.sqlite")

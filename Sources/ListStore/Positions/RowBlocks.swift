@@ -340,12 +340,21 @@ struct RowBlocks {
     }
 
     /// ``splitPageIfFull(at:sizes:)`` for the page from `start` to `end` (nil: the section's last):
-    /// its blocks are counted first, and read only when there are too many.
+    /// its blocks are counted first. A page one block over capacity (a block split filled it) is cut
+    /// in two by SQLite alone — the second page's first block found by an offset, each page's rows
+    /// summed — so that the insert that splits it reads two numbers rather than every block of the
+    /// page (a hot spot splits a page every few thousand inserts); one with more (a bulk insert's
+    /// blocks) is read and cut into pages of ``RowBlockSizes/pageFill`` blocks.
     func splitPageIfFull(at start: Int, end: Int?, sizes: RowBlockSizes) throws {
         let members =
             try db.cached("SELECT count(*) FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3")
             .bind([.integer(sectionID), .int(start), .int(end ?? Int.max)]).first { $0.int(0) } ?? 0
         guard members > sizes.pageCapacity else { return }
+        let cuts = Self.evenCuts(members, fill: sizes.pageFill)
+        if cuts.count == 1, let cut = cuts.first {
+            try splitPage(at: start, end: end, cuttingAt: cut)
+            return
+        }
         let blocks = try blockCounts(from: start, upTo: end)
         guard blocks.count > sizes.pageCapacity else { return }
         let bounds = [0] + Self.evenCuts(blocks.count, fill: sizes.pageFill) + [blocks.count]
@@ -360,6 +369,24 @@ struct RowBlocks {
                 try insert.bind([.integer(sectionID), .int(first.start), .int(rows)]).run()
             }
         }
+    }
+
+    /// Cuts the page from `start` to `end` in two at its `cut`-th block (`0 < cut` < its blocks): the
+    /// first page keeps the rows of the blocks before it, a new page starting at that block's start
+    /// gets the rest.
+    private func splitPage(at start: Int, end: Int?, cuttingAt cut: Int) throws {
+        guard
+            let second = try db.cached(
+                "SELECT start FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3 ORDER BY start LIMIT 1 OFFSET ?4"
+            ).bind([.integer(sectionID), .int(start), .int(end ?? Int.max), .int(cut)]).first({ $0.int(0) })
+        else { return }
+        let sum = try db.cached("SELECT coalesce(sum(row_count), 0) FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3")
+        let first = try sum.bind([.integer(sectionID), .int(start), .int(second)]).first { $0.int(0) } ?? 0
+        let rest = try sum.bind([.integer(sectionID), .int(second), .int(end ?? Int.max)]).first { $0.int(0) } ?? 0
+        try db.cached("UPDATE row_pages SET row_count = ?3 WHERE section_id = ?1 AND start = ?2")
+            .bind([.integer(sectionID), .int(start), .int(first)]).run()
+        try db.cached("INSERT INTO row_pages (section_id, start, row_count) VALUES (?1, ?2, ?3)")
+            .bind([.integer(sectionID), .int(second), .int(rest)]).run()
     }
 
     /// Merges the block now holding `position` with a neighbour in its page when it has fallen below

@@ -14,11 +14,16 @@ import SQLiteLayer
 /// `-wal` again from its beginning past a reader — Litestream's, for one. The next write that begins once
 /// everything is copied starts the `-wal` again from its beginning, as after SQLite's own checkpoint.
 ///
-/// Bounded: writes that follow each other faster than the background checkpoints would keep the `-wal`
-/// from ever being fully copied when a write begins, so it would never start again from its beginning
-/// and would grow; once it holds ``Settings/ceiling`` frames and grew through a write that began with a
-/// checkpoint already due, the committing thread waits for a running background checkpoint and
-/// checkpoints passively itself, as SQLite's automatic checkpoint does. (One large write into a `-wal`
+/// Bounded: writes that follow each other faster than the background checkpoints keep the `-wal` from
+/// ever being fully copied when a write begins (each checkpoint leaves the frames committed while it
+/// ran), so it would never start again from its beginning and would grow. Once it holds
+/// ``Settings/catchUp`` frames, a running background checkpoint is not followed at once by another:
+/// the first commit after it copies what it left itself, passively, without waiting for anyone (the
+/// frames of the writes made while it ran: what the ceiling's checkpoint would copy after waiting),
+/// and the write after that starts the `-wal` again. Only if the `-wal` still reaches
+/// ``Settings/ceiling`` frames, and grew through a write that began with a checkpoint already due,
+/// does the committing thread wait for a running background checkpoint and checkpoint passively
+/// itself, as SQLite's automatic checkpoint does. (One large write into a `-wal`
 /// that started again, a bulk insert, is still checkpointed in the background.) Closing the store waits
 /// for a running checkpoint (bounded), so that the writer is the last connection and its close
 /// checkpoints what is left and removes the `-wal`.
@@ -28,8 +33,13 @@ final class Checkpointer: Sendable {
         /// Frames in the `-wal` from which a commit starts a background checkpoint (SQLite's automatic
         /// checkpoint runs from 1,000).
         var threshold = 1_000
-        /// Frames in the `-wal` from which the committing thread checkpoints itself when the `-wal`
-        /// grew through writes while a checkpoint was due (background checkpoints not keeping up).
+        /// Frames in the `-wal` from which a running background checkpoint is not followed by another:
+        /// the first commit after it copies the frames it left itself, so that the `-wal` starts again
+        /// from its beginning. (Waiting for it there, at the ceiling, cost that commit milliseconds.)
+        var catchUp = 3_000
+        /// Frames in the `-wal` from which the committing thread waits for a running background
+        /// checkpoint and checkpoints itself, when the `-wal` grew through writes while a checkpoint
+        /// was due (background checkpoints not keeping up even so).
         var ceiling = 4_000
         /// How long closing waits for a background checkpoint to finish.
         var closingWait: DispatchTimeInterval = .seconds(30)
@@ -48,8 +58,13 @@ final class Checkpointer: Sendable {
         var frames = 0
         /// The store is closing: no checkpoint starts any more.
         var closed = false
+        /// The `-wal` reached ``Settings/catchUp`` frames while a background checkpoint ran: the first
+        /// commit after it checkpoints on the committing thread.
+        var catchUpDue = false
         /// Checkpoints finished (background and on the committing thread), for tests.
         var finished = 0
+        /// Commits that waited for a background checkpoint (at the ceiling), for tests.
+        var waited = 0
     }
 
     let settings: Settings
@@ -72,19 +87,31 @@ final class Checkpointer: Sendable {
     /// After a commit of the writer connection, on its thread (the write lock released).
     private func committed(_ commit: Connection.WALCommit) {
         enum Step {
-            case none, background, here
+            case none, background, catchUp, here
         }
         let frames = commit.frames
         let settings = settings
         let step = state.withLock { state -> Step in
             let before = state.frames
             state.frames = frames
-            guard frames >= settings.threshold, !state.closed else { return .none }
+            guard frames >= settings.threshold, !state.closed else {
+                state.catchUpDue = false
+                return .none
+            }
             // A checkpoint was due before this write began and the -wal only grew since (a write that
             // began once everything was copied would have started it again from its beginning).
             if frames >= settings.ceiling && before >= settings.threshold && frames > before { return .here }
+            if state.catchUpDue && !state.running {
+                state.catchUpDue = false
+                return .catchUp
+            }
             if state.running {
-                state.again = true
+                if frames >= settings.catchUp {
+                    state.catchUpDue = true
+                    state.again = false
+                } else if !state.catchUpDue {
+                    state.again = true
+                }
                 return .none
             }
             state.running = true
@@ -96,7 +123,12 @@ final class Checkpointer: Sendable {
             return
         case .background:
             DispatchQueue.global(qos: .utility).async { [self] in runInBackground() }
+        case .catchUp:
+            // No checkpoint runs: nobody to wait for, and only the frames committed while the last one ran to copy.
+            _ = commit.checkpointPassively()
+            state.withLock { $0.finished += 1 }
         case .here:
+            state.withLock { $0.waited += 1 }
             _ = running.wait(timeout: .now() + settings.closingWait)
             _ = commit.checkpointPassively()
             state.withLock { $0.finished += 1 }
@@ -138,6 +170,9 @@ final class Checkpointer: Sendable {
 
     /// How many checkpoints have finished so far, for tests.
     var finishedCount: Int { state.withLock { $0.finished } }
+
+    /// How many commits waited for a background checkpoint (at ``Settings/ceiling``), for tests.
+    var waitedCount: Int { state.withLock { $0.waited } }
 
     /// Stops starting checkpoints and waits (at most ``Settings/closingWait``) for a running one: before
     /// the writer connection closes, so that it is the last connection and may checkpoint on close.

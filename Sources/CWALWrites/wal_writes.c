@@ -190,7 +190,7 @@ static int gatherUnfetch(sqlite3_file *file, sqlite3_int64 offset, void *page) {
      gatherShmBarrier, gatherShmUnmap,  gatherFetch,     gatherUnfetch}
 static const sqlite3_io_methods gatheringMethods[3] = {GATHERING_METHODS(1), GATHERING_METHODS(2), GATHERING_METHODS(3)};
 
-static int gatherOpen(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *file, int flags, int *outFlags) {
+static int gatherOpen(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int flags, int *outFlags) {
     (void)vfs;
     GatheringFile *gathering = (GatheringFile *)file;
     memset(gathering, 0, sizeof(GatheringFile));

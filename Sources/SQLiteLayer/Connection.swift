@@ -33,6 +33,8 @@ package final class Connection {
     package var memo: (stamp: ReadStamp, value: AnyObject)?
     /// What ``replaceAutomaticCheckpoint(_:)`` installed, kept as long as SQLite may call it.
     var walCommitHook: AnyObject?
+    /// The busy handler's state (``setBusyTimeout(milliseconds:)``), kept as long as the connection.
+    private var busyWait: BusyWait?
 
     /// Identifies the state of the file this connection reads: equal stamps, both taken inside read
     /// transactions, mean that nothing was committed in between — by another connection or by this one
@@ -130,9 +132,12 @@ package final class Connection {
         sqlite3_close_v2(handle)
     }
 
-    /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`.
+    /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`,
+    /// trying again every millisecond (``BusyWait``).
     package func setBusyTimeout(milliseconds: Int32) {
-        sqlite3_busy_timeout(handle, milliseconds)
+        let wait = BusyWait(milliseconds: milliseconds)
+        busyWait = wait
+        BusyWait.install(wait, on: handle)
     }
 
     /// Hardens the connection against files from elsewhere (SQLite's "Defense Against the Dark Arts"):

@@ -113,14 +113,11 @@ final class HistoryCapture {
 
     /// Before the row at `place` of section `fromSection` moves into `toSection`.
     func rowMoving(_ place: RowPlace, fromSection: Int64, toSection: Int64) throws {
-        let neighbours = try db.cached(
-            """
-            SELECT (SELECT id FROM rows WHERE section_id = ?1 AND position < ?2 ORDER BY position DESC LIMIT 1),
-                   (SELECT id FROM rows WHERE section_id = ?1 AND position > ?2 ORDER BY position LIMIT 1)
-            """
-        ).bind([.integer(fromSection), .int(place.position)]).first { ($0.isNull(0) ? nil : $0.int64(0), $0.isNull(1) ? nil : $0.int64(1)) }
+        let rows = RowBlocks(sectionID: fromSection, db: db)
         steps.append(
-            .rowMoved(id: place.id, fromSection: fromSection, fromIndex: place.index, after: neighbours?.0, before: neighbours?.1, toSection: toSection))
+            .rowMoved(
+                id: place.id, fromSection: fromSection, fromIndex: place.index, after: try rows.rowBefore(place.position),
+                before: try rows.rowAfter(place.position), toSection: toSection))
     }
 
     /// After a row's title or payload changed.

@@ -63,14 +63,8 @@ extension SectionRows {
             let values = try db.cached(fixed: "SELECT title, payload FROM rows WHERE id = ?1").bind([.integer(row.id)])
                 .first({ (title: $0.text(0), payload: $0.optionalText(1)) })
         else { return nil }
-        let before =
-            try previous
-            ?? db.cached(fixed: "SELECT id FROM rows WHERE section_id = ?1 AND position < ?2 ORDER BY position DESC LIMIT 1")
-            .bind([.integer(sectionID), .int(row.position)]).first { $0.int64(0) }
-        let after =
-            try next
-            ?? db.cached(fixed: "SELECT id FROM rows WHERE section_id = ?1 AND position > ?2 ORDER BY position LIMIT 1")
-            .bind([.integer(sectionID), .int(row.position)]).first { $0.int64(0) }
+        let before = try previous ?? blocks.rowBefore(row.position)
+        let after = try next ?? blocks.rowAfter(row.position)
         return DepartingRow(
             place: RowPlace(id: row.id, position: row.position, index: index, block: block, page: page), title: values.title, payload: values.payload,
             previous: before, next: after)

@@ -150,6 +150,18 @@ struct RowBlocks {
         ).bind([.integer(sectionID), .int(block.start), .int(block.end ?? Int.max), .int(offset)]).first { ($0.int64(0), $0.int(1)) }
     }
 
+    /// The id of the row just before `position` in the section, by position (whatever the counts say); nil: none.
+    func rowBefore(_ position: Int) throws -> Int64? {
+        try db.cached(fixed: "SELECT id FROM rows WHERE section_id = ?1 AND position < ?2 ORDER BY position DESC LIMIT 1")
+            .bind([.integer(sectionID), .int(position)]).first { $0.int64(0) }
+    }
+
+    /// The id of the row just after `position` in the section, by position; nil: none.
+    func rowAfter(_ position: Int) throws -> Int64? {
+        try db.cached(fixed: "SELECT id FROM rows WHERE section_id = ?1 AND position > ?2 ORDER BY position LIMIT 1")
+            .bind([.integer(sectionID), .int(position)]).first { $0.int64(0) }
+    }
+
     /// The block holding `position` and its page (the page holding the block's start), with their bases.
     func extents(holding position: Int) throws -> (block: RowExtent, page: RowExtent)? {
         guard

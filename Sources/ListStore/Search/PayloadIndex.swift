@@ -65,8 +65,7 @@ enum PayloadIndex {
         guard try indexed ?? anyField(db) else { return }
         switch going {
         case .rows(let ids):
-            let note = try db.cached("INSERT OR IGNORE INTO liststore_payload_stale (row_id) VALUES (?1)")
-            for id in ids { try note.bind([.integer(id)]).run() }
+            for id in ids { try markStale(row: id, db) }
         case .sections(let ids):
             for id in ids { try markStale(section: id, db) }
         case .list(let id):

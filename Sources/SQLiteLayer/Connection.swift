@@ -35,6 +35,8 @@ package final class Connection {
     var walCommitHook: AnyObject?
     /// The busy handler's state (``setBusyTimeout(milliseconds:)``), kept as long as the connection.
     private var busyWait: BusyWait?
+    /// Whether closing may checkpoint (``setCheckpointOnClose(_:)``); SQLite's default is yes.
+    private var checkpointsOnClose = true
 
     /// Identifies the state of the file this connection reads: equal stamps, both taken inside read
     /// transactions, mean that nothing was committed in between — by another connection or by this one
@@ -129,6 +131,7 @@ package final class Connection {
     deinit {
         fixedStatements.removeAll()
         statementCache.removeAll()
+        if checkpointsOnClose { _ = csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0) }
         sqlite3_close_v2(handle)
     }
 
@@ -158,10 +161,15 @@ package final class Connection {
     /// then remove the `-wal` and `-shm` files). SQLite does so by default; a connection that must not
     /// change the main file's bytes — one that only reads, or has not yet recognised the file — turns
     /// it off (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`), leaving committed frames in the `-wal` file.
+    ///
+    /// Turning it off takes effect at once. Turning it on takes effect when the connection closes:
+    /// changing a connection's flags makes SQLite expire every statement it has prepared, and each would
+    /// be compiled again on its next use (a store turns it on after its first commit, which made the
+    /// second write after opening cost three times a usual one).
     package func setCheckpointOnClose(_ enabled: Bool) throws {
-        try check(
-            csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1),
-            sql: "sqlite3_db_config(SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE)")
+        checkpointsOnClose = enabled
+        guard !enabled else { return }
+        try check(csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1), sql: "sqlite3_db_config(SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE)")
     }
 
     /// A prepared statement for `sql`, reused across calls. Use for fixed SQL text.
@@ -181,6 +189,13 @@ package final class Connection {
         let statement = try cached(sql.description)
         fixedStatements[key] = statement
         return statement
+    }
+
+    /// How many times SQLite has compiled this connection's cached statements again since they were
+    /// prepared (`SQLITE_STMTSTATUS_REPREPARE`): each time a change of the schema or of the connection's
+    /// flags expired them. Edits in a steady state compile nothing again.
+    package var recompilations: Int {
+        statementCache.values.reduce(0) { $0 + Int(sqlite3_stmt_status($1.handle, SQLITE_STMTSTATUS_REPREPARE, 0)) }
     }
 
     /// A fresh prepared statement for `sql`, not cached.

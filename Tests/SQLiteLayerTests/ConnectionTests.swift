@@ -82,6 +82,26 @@ import Testing
         #expect(try db.prepare("SELECT 1") !== db.cached("SELECT 1"))
     }
 
+    /// Turning checkpoint-on-close on waits for the close: changing the connection's flags at once would
+    /// expire every prepared statement. Closing then checkpoints and removes the `-wal`; turned off, it leaves it.
+    @Test func checkpointOnCloseTakesEffectAtCloseWithoutRecompilingStatements() throws {
+        let directory = try TemporaryDirectory(prefix: "sqlite-layer")
+        for enabled in [true, false] {
+            let path = directory.path("close-\(enabled).sqlite")
+            do {
+                let db = try Connection(path: path, mode: .readWriteCreate)
+                try db.setCheckpointOnClose(false)
+                try db.executeScript("PRAGMA journal_mode = WAL; CREATE TABLE t (x)")
+                try db.run("INSERT INTO t VALUES (?1)", [.integer(1)])
+                try db.setCheckpointOnClose(enabled)
+                try db.run("INSERT INTO t VALUES (?1)", [.integer(2)])
+                #expect(db.recompilations == 0)
+            }
+            #expect(FileManager.default.fileExists(atPath: path + "-wal") == !enabled)
+            #expect(try Connection(path: path, mode: .readOnly).scalarInt("SELECT count(*) FROM t") == 2)
+        }
+    }
+
     @Test func aSecondWriterGetsBusyAfterTheTimeout() throws {
         let directory = try TemporaryDirectory(prefix: "sqlite-layer")
         let path = directory.path("busy.sqlite")

@@ -420,6 +420,10 @@ public final class ListStore: Sendable {
         try guardingReentrancy { try lock.withLock { try body(&$0) } }
     }
 
+    /// How many times the writer connection's statements were compiled again (``Connection/recompilations``),
+    /// for tests: an edit after the first pays for no statement twice.
+    func writerRecompilations() throws -> Int { try locked { $0.connection.recompilations } }
+
     /// Runs `body` marked, in the thread's storage (``CallMarks``), as inside a call on this store (its
     /// lock, shared by its list handles); throws ``ListStoreError/reentrantCall`` when the thread already is.
     private func guardingReentrancy<T>(_ body: () throws -> T) throws -> T {

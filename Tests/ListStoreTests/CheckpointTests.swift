@@ -102,27 +102,67 @@ import Testing
         #expect(try store.checkInvariants().isEmpty)
     }
 
-    /// Single-row writes one after another, background checkpoints slower than they are: each
-    /// checkpoint leaves the frames committed while it ran, so the `-wal` is never fully copied when a
-    /// write begins. From ``Checkpointer/Settings/catchUp`` frames on, the first commit after a
-    /// checkpoint copies the rest itself and the `-wal` starts again from its beginning well before the
-    /// ceiling: no commit waits for a background checkpoint (each such wait cost milliseconds).
+    /// Single-row writes one after another while a background checkpoint runs: it leaves the frames
+    /// committed meanwhile, so the `-wal` would never be fully copied when a write begins. From
+    /// ``Checkpointer/Settings/catchUp`` frames on, the first commit after the checkpoint copies the rest
+    /// itself and the next write starts the `-wal` again from its beginning, well before the ceiling: no
+    /// commit waits for a background checkpoint (each such wait cost milliseconds). The checkpoint is held
+    /// after copying until the writes have passed `catchUp`, and any later one before copying, so the
+    /// order is the same however the machine schedules the threads.
     @Test func sustainedSmallWritesNeverWaitForABackgroundCheckpoint() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("store.sqlite")
+        let started = DispatchSemaphore(value: 0)
+        let copy = DispatchSemaphore(value: 0)
+        let copied = DispatchSemaphore(value: 0)
+        let finish = DispatchSemaphore(value: 0)
         var settings = Checkpointer.Settings.standard
         settings.catchUp = 1_500
         settings.ceiling = 8_000
-        settings.beforeCheckpoint = { usleep(10_000) }
+        settings.beforeCheckpoint = {
+            started.signal()
+            _ = copy.wait(timeout: .now() + 60)
+        }
+        settings.afterCheckpoint = {
+            copied.signal()
+            _ = finish.wait(timeout: .now() + 60)
+        }
         let store = try ListStore.open(at: path, checkpoints: settings)
+        let checkpointer = try #require(store.checkpointer)
+        defer {
+            // Whatever failed: nothing left waiting for the test when the store closes.
+            for _ in 0..<10 {
+                copy.signal()
+                finish.signal()
+            }
+        }
         _ = try store.insertSection(title: "s")
         _ = try store.insertRows(Self.titles(2_000, "r"), intoSection: 0)
-        // Some 9 frames each: the -wal would pass the ceiling more than once.
-        for step in 0..<2_500 { _ = try store.insertRow(NewRow(title: "hot \(step)"), intoSection: 0, at: 1) }
-        #expect(store.checkpointer?.waitedCount == 0)
-        #expect((store.checkpointer?.finishedCount ?? 0) >= 2)
+        var inserted = 0
+        func insert() throws {
+            _ = try store.insertRow(NewRow(title: "hot \(inserted)"), intoSection: 0, at: 1)
+            inserted += 1
+        }
+        for round in 0..<3 {
+            // Some 9 frames each: past the threshold a background checkpoint starts.
+            while checkpointer.framesAtLastCommit < settings.threshold { try insert() }
+            try #require(started.wait(timeout: .now() + 60) == .success, "round \(round): no background checkpoint started")
+            copy.signal()
+            try #require(copied.wait(timeout: .now() + 60) == .success, "round \(round): the checkpoint did not copy")
+            // Written while it runs: left in the -wal.
+            while checkpointer.framesAtLastCommit < settings.catchUp + 100 { try insert() }
+            let finished = checkpointer.finishedCount
+            finish.signal()
+            try #require(Self.eventually { checkpointer.finishedCount > finished }, "round \(round): the checkpoint did not finish")
+            // The first commit copies what the checkpoint left; the write after it starts the -wal again.
+            try insert()
+            try insert()
+            #expect(checkpointer.framesAtLastCommit < 100, "round \(round): \(checkpointer.framesAtLastCommit) frames")
+            #expect(started.wait(timeout: .now()) == .timedOut, "round \(round): another background checkpoint started")
+        }
+        #expect(checkpointer.waitedCount == 0)
         #expect(Self.walFrames(path) < settings.ceiling, "\(Self.walFrames(path)) frames")
-        #expect(try store.totalRowCount() == 4_500)
+        #expect(try store.totalRowCount() == 2_000 + inserted)
         #expect(try store.checkInvariants().isEmpty)
     }
 

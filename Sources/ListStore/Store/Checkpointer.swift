@@ -45,6 +45,9 @@ final class Checkpointer: Sendable {
         var closingWait: DispatchTimeInterval = .seconds(30)
         /// Runs on the background thread before each checkpoint, its connection open (tests hold it there).
         var beforeCheckpoint: (@Sendable () -> Void)? = nil
+        /// Runs on the background thread after each checkpoint, before it counts as finished (tests hold
+        /// it there, so that the writes made meanwhile are left in the `-wal`).
+        var afterCheckpoint: (@Sendable () -> Void)? = nil
 
         static let standard = Settings()
     }
@@ -159,6 +162,7 @@ final class Checkpointer: Sendable {
         guard let connection = try? open() else { return }
         settings.beforeCheckpoint?()
         _ = connection.checkpointPassively()
+        settings.afterCheckpoint?()
     }
 
     /// Waits (at most ``Settings/closingWait``) until no background checkpoint runs: before a checkpoint
@@ -170,6 +174,9 @@ final class Checkpointer: Sendable {
 
     /// How many checkpoints have finished so far, for tests.
     var finishedCount: Int { state.withLock { $0.finished } }
+
+    /// How many frames the `-wal` held after the writer's last commit, for tests.
+    var framesAtLastCommit: Int { state.withLock { $0.frames } }
 
     /// How many commits waited for a background checkpoint (at ``Settings/ceiling``), for tests.
     var waitedCount: Int { state.withLock { $0.waited } }

@@ -19,7 +19,8 @@ struct AdversarialBench {
     let fixtures: Fixtures
     let rows: Int
     let inserts: Int
-    /// How many times each pattern runs (3).
+    /// How many times each pattern runs (5; 2 with `--quick`): the more runs, the likelier that one of them
+    /// finds the machine quiet for any given insert.
     let runs: Int
 
     private enum Side {

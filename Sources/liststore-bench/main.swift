@@ -6,7 +6,7 @@ import ListStore
 //   swift run -c release liststore-bench [--quick | --large] [--repetitions N]
 //   swift run -c release liststore-bench --litestream [--quick]   (write cost and replica lag with Litestream)
 //   swift run -c release liststore-bench --only observation|search [--quick | --large]   (only those rows)
-//   swift run -c release liststore-bench --adversarial [--quick | --large]   (every one of 100,000 inserts at one index timed, 3 runs)
+//   swift run -c release liststore-bench --adversarial [--quick | --large]   (every one of 100,000 inserts at one index timed, 5 runs)
 //   swift run -c release liststore-bench --loop hot-spot [ROWS] [COUNT]   (the same inserts, each by its thread's CPU time too)
 //   swift run -c release liststore-bench --loop hot-spot-trace [ROWS] [COUNT]   (each its own write, every statement's time; the slow inserts' statements)
 //   swift run -c release liststore-bench --loop read|index-path|delete|insert [ROWS] [COUNT]   (one operation repeated, for a profiler)
@@ -49,7 +49,7 @@ if arguments.first == "--adversarial" {
         defer { fixtures.remove() }
         try AdversarialBench(
             fixtures: fixtures, rows: quickRun ? 1_000 : arguments.contains("--large") ? 1_000_000 : 100_000,
-            inserts: quickRun ? 2_000 : 100_000, runs: quickRun ? 2 : 3
+            inserts: quickRun ? 2_000 : 100_000, runs: quickRun ? 2 : 5
         ).run()
     } catch {
         FileHandle.standardError.write(Data("error: adversarial: \(error)\n".utf8))

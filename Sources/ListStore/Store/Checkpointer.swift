@@ -76,11 +76,16 @@ final class Checkpointer: Sendable {
     private let running = DispatchGroup()
     /// Opens the checkpoint's connection: read-write, checked to hold the store's files.
     private let open: @Sendable () throws -> Connection
+    /// Where background checkpoints run.
+    private let thread = CheckpointThread()
 
     init(settings: Settings, open: @escaping @Sendable () throws -> Connection) {
         self.settings = settings
         self.open = open
+        thread.start { [weak self] in self?.runInBackground() }
     }
+
+    deinit { thread.stop() }
 
     /// Replaces `writer`'s automatic checkpoint with this one.
     func watch(_ writer: Connection) {
@@ -125,7 +130,7 @@ final class Checkpointer: Sendable {
         case .none:
             return
         case .background:
-            DispatchQueue.global(qos: .utility).async { [self] in runInBackground() }
+            thread.run()
         case .catchUp:
             // No checkpoint runs: nobody to wait for, and only the frames committed while the last one ran to copy.
             _ = commit.checkpointPassively()
@@ -186,6 +191,7 @@ final class Checkpointer: Sendable {
     func close() {
         state.withLock { $0.closed = true }
         _ = running.wait(timeout: .now() + settings.closingWait)
+        thread.stop()
     }
 }
 

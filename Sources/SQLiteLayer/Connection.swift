@@ -198,6 +198,9 @@ package final class Connection {
         statementCache.values.reduce(0) { $0 + Int(sqlite3_stmt_status($1.handle, SQLITE_STMTSTATUS_REPREPARE, 0)) }
     }
 
+    /// Whether ``cached(_:)`` has a statement for `sql` already (compiled, nothing run).
+    package func isCached(_ sql: String) -> Bool { statementCache[sql] != nil }
+
     /// A fresh prepared statement for `sql`, not cached.
     package func prepare(_ sql: String) throws -> Statement {
         try Statement(connection: self, sql: sql)

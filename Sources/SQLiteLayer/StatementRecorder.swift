@@ -73,6 +73,11 @@ package enum StatementRecorder {
         state.lock.withLock { state.recordings.removeValue(forKey: key(folder))?.prepared ?? [] }
     }
 
+    /// The statements connections under `folder` have prepared since ``start(folder:)``; recording goes on.
+    package static func prepared(folder: String) -> Set<Recorded> {
+        state.lock.withLock { state.recordings[key(folder)]?.prepared ?? [] }
+    }
+
     /// The statements connections under `folder` have run since ``start(folder:)``, in order, one entry
     /// per execution (statements of scripts included, triggers' bodies not); recording goes on.
     package static func executed(folder: String) -> [String] {

@@ -304,6 +304,7 @@ struct SectionRows {
         // The run of earlier inserts is on the side of the newer neighbour; the room is taken from its end.
         let runIsAbove = (upperRecent ?? Int64.min) > (lowerRecent ?? Int64.min)
         var bounds = bounds
+        if bounds.upper - bounds.lower <= (width + 48) * gap { try compileRefillAhead(shiftingUpper: !runIsAbove) }
         if bounds.upper - bounds.lower <= (width + 16) * gap, try refill(bounds, shiftingUpper: !runIsAbove) {
             bounds = try insertionBounds(at: index)
         }
@@ -321,17 +322,11 @@ struct SectionRows {
     private func refill(_ bounds: InsertionBounds, shiftingUpper up: Bool) throws -> Bool {
         let fetched = RowSpacing.refillRows + 2
         // The rows from the neighbour away from the hot spot, and the block starts that way.
-        let rows = try db.cached(
-            up
-                ? "SELECT id, position FROM rows WHERE section_id = ?1 AND position > ?2 ORDER BY position LIMIT ?3"
-                : "SELECT id, position FROM rows WHERE section_id = ?1 AND position <= ?2 ORDER BY position DESC LIMIT ?3"
-        ).bind([.integer(sectionID), .int(bounds.lower), .int(fetched)]).map { (id: $0.int64(0), position: $0.int(1)) }
+        let rows = try db.cached(up ? RefillSQL.rowsAbove : RefillSQL.rowsBelow)
+            .bind([.integer(sectionID), .int(bounds.lower), .int(fetched)]).map { (id: $0.int64(0), position: $0.int(1)) }
         let startLimit = 2 * fetched + 2
-        let starts = try db.cached(
-            up
-                ? "SELECT start FROM row_blocks WHERE section_id = ?1 AND start > ?2 ORDER BY start LIMIT ?3"
-                : "SELECT start FROM row_blocks WHERE section_id = ?1 AND start <= ?2 ORDER BY start DESC LIMIT ?3"
-        ).bind([.integer(sectionID), .int(bounds.lower), .int(startLimit)]).map { $0.int(0) }
+        let starts = try db.cached(up ? RefillSQL.blockStartsAbove : RefillSQL.blockStartsBelow)
+            .bind([.integer(sectionID), .int(bounds.lower), .int(startLimit)]).map { $0.int(0) }
         guard let neighbour = rows.first, neighbour.id == (up ? bounds.after : bounds.before) else { return false }
         for far in rows.indices.prefix(RowSpacing.refillRows + 1) {
             let position = rows[far].position
@@ -375,12 +370,36 @@ struct SectionRows {
     /// furthest in the shift's direction first, so no two ever share a start.
     private func shiftStarts(_ starts: [Int], by shift: Int) throws {
         let ordered = shift > 0 ? starts.sorted(by: >) : starts.sorted()
-        let block = try db.cached("UPDATE row_blocks SET start = ?3 WHERE section_id = ?1 AND start = ?2")
-        let page = try db.cached("UPDATE row_pages SET start = ?3 WHERE section_id = ?1 AND start = ?2")
+        let block = try db.cached(RefillSQL.moveBlockStart)
+        let page = try db.cached(RefillSQL.movePageStart)
         for start in ordered {
             try block.bind([.integer(sectionID), .int(start), .int(start + shift)]).run()
             try page.bind([.integer(sectionID), .int(start), .int(start + shift)]).run()
         }
+    }
+
+    /// The statements of a refill (``refill(_:shiftingUpper:)``), which a hot spot runs once every
+    /// few thousand inserts.
+    private enum RefillSQL {
+        static let rowsAbove = "SELECT id, position FROM rows WHERE section_id = ?1 AND position > ?2 ORDER BY position LIMIT ?3"
+        static let rowsBelow = "SELECT id, position FROM rows WHERE section_id = ?1 AND position <= ?2 ORDER BY position DESC LIMIT ?3"
+        static let blockStartsAbove = "SELECT start FROM row_blocks WHERE section_id = ?1 AND start > ?2 ORDER BY start LIMIT ?3"
+        static let blockStartsBelow = "SELECT start FROM row_blocks WHERE section_id = ?1 AND start <= ?2 ORDER BY start DESC LIMIT ?3"
+        static let moveRow = "UPDATE rows SET position = ?2 WHERE id = ?1"
+        static let moveBlockStart = "UPDATE row_blocks SET start = ?3 WHERE section_id = ?1 AND start = ?2"
+        static let movePageStart = "UPDATE row_pages SET start = ?3 WHERE section_id = ?1 AND start = ?2"
+
+        static func all(shiftingUpper up: Bool) -> [String] {
+            [up ? rowsAbove : rowsBelow, up ? blockStartsAbove : blockStartsBelow, moveRow, moveBlockStart, movePageStart]
+        }
+    }
+
+    /// Compiles one statement of the coming refill that the connection has not compiled yet, if any: a
+    /// hot spot whose room runs low compiles them one per insert, ahead of the refill, which then compiles
+    /// nothing (compiling its five statements made the first refill on a connection 5× a usual insert).
+    private func compileRefillAhead(shiftingUpper up: Bool) throws {
+        guard let sql = RefillSQL.all(shiftingUpper: up).first(where: { !db.isCached($0) }) else { return }
+        _ = try db.cached(sql)
     }
 
     /// Spaces out the rows of `block` around the insert — 8 on each side, else 32, else the whole block
@@ -455,8 +474,7 @@ struct SectionRows {
         guard newStart > first.start, newStart < (second.end ?? Int.max) else { return nil }
         try move(rows, to: moved)
         if newStart != second.start {
-            try db.cached("UPDATE row_blocks SET start = ?3 WHERE section_id = ?1 AND start = ?2")
-                .bind([.integer(sectionID), .int(second.start), .int(newStart)]).run()
+            try db.cached(RefillSQL.moveBlockStart).bind([.integer(sectionID), .int(second.start), .int(newStart)]).run()
         }
         return Array(slots[hole..<(hole + width)])
     }
@@ -498,7 +516,7 @@ struct SectionRows {
     /// Gives `rows` (in order) the increasing `positions`, all within their block's range: rows moving
     /// down in ascending order, then rows moving up in descending order, so that no two ever share a position.
     private func move(_ rows: [(id: Int64, position: Int)], to positions: [Int]) throws {
-        let update = try db.cached("UPDATE rows SET position = ?2 WHERE id = ?1")
+        let update = try db.cached(RefillSQL.moveRow)
         for (row, position) in zip(rows, positions) where position < row.position {
             try update.bind([.integer(row.id), .int(position)]).run()
         }

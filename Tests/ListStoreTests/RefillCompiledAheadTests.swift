@@ -18,10 +18,7 @@ import Testing
         let store = try ListStore.open(at: directory.path("refill.sqlite"))
         try store.insertSection(title: "S")
         _ = try store.insertRows((0..<300).map { NewRow(title: "r\($0)") }, intoSection: 0)
-        let refill =
-            eachAfterThePrevious
-            ? "SELECT id, position FROM rows WHERE section_id = ?1 AND position > ?2 ORDER BY position LIMIT ?3"
-            : "SELECT id, position FROM rows WHERE section_id = ?1 AND position <= ?2 ORDER BY position DESC LIMIT ?3"
+        let refill = eachAfterThePrevious ? SectionRows.RefillSQL.rowsAbove : SectionRows.RefillSQL.rowsBelow
         var refills = 0
         try store.writeUntracked { transaction in
             for step in 0..<6_000 where refills < 2 {

@@ -380,7 +380,7 @@ struct SectionRows {
 
     /// The statements of a refill (``refill(_:shiftingUpper:)``), which a hot spot runs once every
     /// few thousand inserts; the respacings move rows and block starts with the same ones.
-    private enum RefillSQL {
+    enum RefillSQL {
         static let rowsAbove = "SELECT id, position FROM rows WHERE section_id = ?1 AND position > ?2 ORDER BY position LIMIT ?3"
         static let rowsBelow = "SELECT id, position FROM rows WHERE section_id = ?1 AND position <= ?2 ORDER BY position DESC LIMIT ?3"
         static let blockStartsAbove = "SELECT start FROM row_blocks WHERE section_id = ?1 AND start > ?2 ORDER BY start LIMIT ?3"

@@ -16,5 +16,6 @@ package enum MigrationFiles {
         ("0009_history.sql", PackageResources._009_history_sql),
         ("0010_payload_indexes.sql", PackageResources._010_payload_indexes_sql),
         ("0011_payload_values_without_row_key.sql", PackageResources._011_payload_values_without_row_key_sql),
+        ("0012_section_counts.sql", PackageResources._012_section_counts_sql),
     ]
 }

@@ -198,6 +198,13 @@ package final class Connection {
         statementCache.values.reduce(0) { $0 + Int(sqlite3_stmt_status($1.handle, SQLITE_STMTSTATUS_REPREPARE, 0)) }
     }
 
+    /// How many steps SQLite's virtual machine has run for this connection's cached statements since they
+    /// were prepared (`SQLITE_STMTSTATUS_VM_STEP`): for tests that prove an edit's work does not grow with
+    /// the file (one step per row a statement visits, about).
+    package var virtualMachineSteps: Int {
+        (Array(statementCache.values) + Array(fixedStatements.values)).reduce(0) { $0 + Int(sqlite3_stmt_status($1.handle, SQLITE_STMTSTATUS_VM_STEP, 0)) }
+    }
+
     /// Whether ``cached(_:)`` has a statement for `sql` already (compiled, nothing run).
     package func isCached(_ sql: String) -> Bool { statementCache[sql] != nil }
 

@@ -55,6 +55,17 @@ import Testing
         "UPDATE rows SET title = '' WHERE title = 'S1 r2'",
         "UPDATE rows SET title = CAST(x'ff41' AS TEXT) WHERE title = 'S1 r3'",
         "UPDATE sections SET title = 'a' || char(0) || 'b' WHERE title = 'S2'",
+        // The list's recorded section count (schema 12) left behind or set by hand. A gap in the middle
+        // leaves the highest position where it was: edits go on (no index names the gap), `check` finds it.
+        Shell.uncounted("DELETE FROM sections WHERE title = 'S1'", without: "sections_counted_on_delete"),
+        Shell.uncounted("DELETE FROM sections WHERE title = 'S2'", without: "sections_counted_on_delete"),
+        Shell.uncounted("INSERT INTO sections (position, title) VALUES (3, 'uncounted')", without: "sections_counted_on_insert"),
+        Shell.uncounted("UPDATE sections SET list_id = 2 WHERE title = 'S2'", without: "sections_counted_on_list_change")
+            .replacingOccurrences(of: "UPDATE sections", with: "INSERT INTO lists (id, name, position) VALUES (2, 'other', 1); UPDATE sections"),
+        "UPDATE lists SET section_count = section_count + 1",
+        "UPDATE lists SET section_count = 0",
+        "UPDATE lists SET section_count = \(max)",
+        "UPDATE lists SET section_count = \(min)",
     ]
 
     /// Blocks of at most four rows: each section of five has two blocks (three rows and two), so that

@@ -38,6 +38,7 @@ import Testing
                 "sections", "rows", "list_rows", "sqlite_sequence", "lists", "lists_logged_changes", "lists_logged_deletes",
                 "row_blocks", "row_pages", "sections_given_blocks", "sections_blocks_follow_ids", "sections_blocks_deleted",
                 "rows_counted_on_insert", "rows_counted_on_delete", "rows_counted_on_move",
+                "sections_counted_on_insert", "sections_counted_on_delete", "sections_counted_on_list_change",
                 "row_blocks_logged_changes", "row_blocks_logged_inserts", "row_blocks_logged_deletes",
                 "row_pages_logged_changes", "row_pages_logged_inserts", "row_pages_logged_deletes",
                 "liststore_state", "liststore_log", "rows_logged_content", "rows_logged_moves", "rows_logged_inserts",

@@ -228,14 +228,14 @@ import Testing
         #expect(before.count == 600)
         let store = try ListStore.open(at: path)
         try store.insertRow("new", intoSection: 0)  // the first write migrates
-        #expect(try store.fileSchemaVersion() == 11)
+        #expect(try store.fileSchemaVersion() == Schema.migrator.latestVersion)
         let db = try Connection(path: path, mode: .readOnly)
         #expect(try db.prepare(entries).map { [$0.int64(0).description, $0.text(1), $0.text(2), $0.text(3)] } == before)
         #expect(
             try db.prepare("SELECT \"table\", \"from\" FROM pragma_foreign_key_list('liststore_payload_values')").map { "\($0.text(0)).\($0.text(1))" }
                 == ["liststore_payload_indexes.field"])
         #expect(try db.scalarInt("SELECT count(*) FROM pragma_index_list('liststore_payload_values') WHERE name = 'liststore_payload_values_by_value'") == 1)
-        #expect(try Schema.differences(in: db, version: 11).isEmpty)
+        #expect(try Schema.differences(in: db, version: Schema.migrator.latestVersion).isEmpty)
         #expect(try store.checkInvariants().isEmpty)
         let search = RowSearch(where: [try PayloadMatch(field: "c", equals: "c7")])
         #expect(try PayloadIndexTests.allPages(store, search, limit: 100) == [7, 107, 207])
@@ -259,7 +259,7 @@ import Testing
         #expect(try Connection(path: path, mode: .readOnly).scalarInt("SELECT count(*) FROM liststore_payload_values WHERE field = 's'") == 20)
         let store = try ListStore.open(at: path)
         try store.insertRow("new", intoSection: 0)
-        #expect(try store.fileSchemaVersion() == 11)
+        #expect(try store.fileSchemaVersion() == Schema.migrator.latestVersion)
         let db = try Connection(path: path, mode: .readOnly)
         #expect(try db.prepare("SELECT DISTINCT field FROM liststore_payload_values").map { $0.text(0) } == ["c"])
         #expect(try db.scalarInt("SELECT count(*) FROM liststore_payload_values") == 20)

@@ -108,6 +108,7 @@ public final class ListImporter {
         }
         let newID = db.lastInsertedRowID
         if newID == Int64.max { largestIDGiven.sections = true }
+        try SectionOrder.recordCountChange(by: 1, db, list: list)
         try finishSection()
         try RowBlocks.createFirstExtents(ofSection: newID, db)
         currentSection = (newID, index, 0)

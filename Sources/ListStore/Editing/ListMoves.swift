@@ -39,6 +39,8 @@ extension ListTransaction {
             let from = section.sectionIndex
             try SectionOrder.shift(from: at, by: 1, db, list: target.list)
             try db.run("UPDATE sections SET list_id = ?2, position = ?3 WHERE id = ?1", [.integer(id.rawValue), .integer(target.list), .int(at)])
+            try SectionOrder.recordCountChange(by: -1, db, list: list)
+            try SectionOrder.recordCountChange(by: 1, db, list: target.list)
             try SectionOrder.closeGaps(from: from, db, list: list)
             var out = ChangeSet()
             out.deletedSections = [.init(index: from, id: id)]

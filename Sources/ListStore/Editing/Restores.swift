@@ -44,6 +44,7 @@ extension ListTransaction {
         } catch let error as SQLiteError where error.extendedCode == 1555 {
             throw UndoConflict("section #\(id) exists again (an import or a hand edit gave its id to another section)")
         } catch { throw db.explainingFull(error, inserting: "sections") }
+        try SectionOrder.recordCountChange(by: 1, db, list: list)
         try RowBlocks.createFirstExtents(ofSection: id, db)
         history?.sectionInserted(id, title: title, restored: true)
         var changes = ChangeSet()

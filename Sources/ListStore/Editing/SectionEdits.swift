@@ -17,6 +17,7 @@ extension ListTransaction {
                 try db.run("INSERT INTO sections (list_id, position, title) VALUES (?3, ?1, ?2)", [.int(position), .text(title), .integer(list)])
             } catch { throw db.explainingFull(error, inserting: "sections") }
             let id = SectionID(rawValue: db.lastInsertedRowID)
+            try SectionOrder.recordCountChange(by: 1, db, list: list)
             try RowBlocks.createFirstExtents(ofSection: id.rawValue, db)
             history?.sectionInserted(id.rawValue, title: title)
             var changes = ChangeSet()
@@ -99,6 +100,7 @@ extension ListTransaction {
         for section in doomed {
             try db.run("DELETE FROM sections WHERE id = ?1", [.integer(section.id.rawValue)])
         }
+        try SectionOrder.recordCountChange(by: -doomed.count, db, list: list)
         try SectionOrder.closeGaps(from: first, db, list: list)
         var changes = ChangeSet()
         changes.deletedSections = doomed

@@ -28,6 +28,25 @@ enum ListDamage {
         return order
     }
 
+    /// A list whose recorded section count (`lists.section_count`, schema 12) is not the number of
+    /// sections it has.
+    struct WrongSectionCount {
+        let list: Int64
+        let recorded: Int
+        let counted: Int
+    }
+
+    /// The lists whose recorded section count is wrong (counting every list's sections: one pass over the
+    /// sections' position index).
+    static func wrongSectionCounts(_ db: Connection) throws -> [WrongSectionCount] {
+        try db.cached(
+            """
+            SELECT l.id, l.section_count, count(s.id) FROM lists AS l LEFT JOIN sections AS s ON s.list_id = l.id
+            GROUP BY l.id HAVING l.section_count IS NOT count(s.id) ORDER BY l.id
+            """
+        ).bind([]).map { WrongSectionCount(list: $0.int64(0), recorded: $0.int(1), counted: $0.int(2)) }
+    }
+
     static func problems(_ db: Connection) throws -> [IntegrityProblem] {
         var problems: [IntegrityProblem] = []
         if try db.scalarInt("SELECT count(*) FROM lists WHERE id = ?1", [.integer(defaultList)]) == 0 {
@@ -55,7 +74,9 @@ enum ListDamage {
                 suffix += 1
             }
             let position = (try db.scalarInt("SELECT max(position) FROM lists") ?? -1) + 1
-            try db.run("INSERT INTO lists (id, name, position) VALUES (?1, ?2, ?3)", [.integer(defaultList), .text(name), .int(position)])
+            try db.run(
+                "INSERT INTO lists (id, name, position, section_count) VALUES (?1, ?2, ?3, (SELECT count(*) FROM sections WHERE list_id = ?1))",
+                [.integer(defaultList), .text(name), .int(position)])
             fixes.append("lists: the default list was deleted outside ListStore; made again as \(ListStoreError.excerpt(name))")
         }
         let orphans = try db.cached("SELECT id FROM sections WHERE list_id NOT IN (SELECT id FROM lists) ORDER BY list_id, position, id").bind([])
@@ -69,6 +90,7 @@ enum ListDamage {
         for (offset, id) in orphans.enumerated() {
             try db.run("UPDATE sections SET position = ?2 WHERE id = ?1", [.integer(id), .int(end + offset)])
         }
+        try SectionOrder.recordCountChange(by: orphans.count, db, list: defaultList)
         fixes.append("sections: moved \(orphans.count == 1 ? "1 section" : "\(orphans.count) sections") of lists deleted outside ListStore to the end of the default list")
         return fixes
     }

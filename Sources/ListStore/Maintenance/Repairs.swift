@@ -12,7 +12,7 @@ enum Repairs {
         let orphans = try StoreDamage.orphans(db)
         guard !orphans.isEmpty else { return [] }
         let list = ListDamage.defaultList
-        let order = try SectionOrderState.read(db, list: list)
+        let order = try SectionOrderState.counted(db, list: list)
         let position: Int
         if order.count == 0 {
             position = 0
@@ -25,6 +25,7 @@ enum Repairs {
         }
         try db.run("INSERT INTO sections (list_id, position, title) VALUES (?3, ?1, ?2)", [.int(position), .text(recoveredSectionTitle), .integer(list)])
         let sectionID = db.lastInsertedRowID
+        try SectionOrder.recordCountChange(by: 1, db, list: list)
         try RowBlocks.createFirstExtents(ofSection: sectionID, db)
         try db.run(
             """
@@ -39,15 +40,25 @@ enum Repairs {
         }
     }
 
-    /// Renumbers each list's sections whose positions are not `0..<count`, keeping their order.
+    /// Renumbers each list's sections whose positions are not `0..<count` (counted, not the recorded
+    /// count), keeping their order.
     static func sectionPositions(_ db: Connection) throws -> [String] {
         try ListDamage.listIDs(db).compactMap { list in
-            let order = try SectionOrderState.read(db, list: list)
+            let order = try SectionOrderState.counted(db, list: list)
             guard order.isDamaged else { return nil }
             try renumber(
                 db, table: "sections", filter: "list_id = ?1", [.integer(list)], count: order.count, low: order.low, high: order.high,
                 what: "the sections")
             return "sections\(try ListDamage.inList(list, db)): renumbered \(order.count) sections (positions ran from \(order.low) to \(order.high))"
+        }
+    }
+
+    /// Records each list's section count afresh where the recorded one (`lists.section_count`, schema 12)
+    /// differs from the sections it has: changed by hand, or sections written with triggers off.
+    static func sectionCounts(_ db: Connection) throws -> [String] {
+        try ListDamage.wrongSectionCounts(db).map { wrong in
+            try SectionOrder.recount(db, list: wrong.list)
+            return "sections\(try ListDamage.inList(wrong.list, db)): counted \(wrong.counted) sections (the list recorded \(wrong.recorded))"
         }
     }
 

@@ -13,9 +13,10 @@ enum SectionOrder {
         return highest == Int.max ? Int.max : max(highest + 1, 0)
     }
 
-    /// Throws `sectionOrderDamaged` unless the section positions are exactly `0..<count`, and returns
-    /// the count. Every edit that names sections by index runs it first: on a damaged order an index
-    /// would not name the section a table view shows at that index. Reads the sections' position index once.
+    /// Throws `sectionOrderDamaged` unless the section positions are exactly `0..<count`, where `count`
+    /// is the list's recorded section count (`lists.section_count`, schema 12), and returns the count.
+    /// Every edit that names sections by index runs it first: on a damaged order an index would not name
+    /// the section a table view shows at that index. Three index look-ups, however many sections there are.
     @discardableResult
     static func verify(_ db: Connection, list: Int64) throws -> Int {
         let state = try SectionOrderState.read(db, list: list)
@@ -23,6 +24,20 @@ enum SectionOrder {
             throw ListStoreError.sectionOrderDamaged(sectionCount: state.count, lowest: state.low, highest: state.high)
         }
         return state.count
+    }
+
+    /// Adds `delta` to the list's recorded section count: every insert (`+1`), delete (`-1` each) and move
+    /// between lists (both lists) of a section runs it, since ListStore's connections run without the
+    /// triggers that count other programs' writes.
+    static func recordCountChange(by delta: Int, _ db: Connection, list: Int64) throws {
+        guard delta != 0 else { return }
+        try db.cached("UPDATE lists SET section_count = section_count + ?2 WHERE id = ?1").bind([.integer(list), .int(delta)]).run()
+    }
+
+    /// Records the number of sections the list has now, counting them: after an import or a repair, which
+    /// write many sections at once.
+    static func recount(_ db: Connection, list: Int64) throws {
+        try db.run("UPDATE lists SET section_count = (SELECT count(*) FROM sections WHERE list_id = ?1) WHERE id = ?1", [.integer(list)])
     }
 
     /// Adds `delta` to the position of every section with `lower <= position < upper`.
@@ -68,24 +83,48 @@ enum SectionOrder {
     }
 }
 
-/// One list's section order as it is in the file (check, repair and every edit read it the same way).
+/// One list's section order as it is in the file (check, repair and every edit read it the same way):
+/// its section count, recorded (``read(_:list:)``) or counted (``counted(_:list:)``), and the lowest and
+/// highest of its sections' positions.
 struct SectionOrderState {
     let count: Int
     let low: Int
     let high: Int
 
-    /// True unless the positions are exactly `0..<count`.
-    var isDamaged: Bool { count > 0 && (low != 0 || high != count - 1) }
+    /// True unless the positions are exactly `0..<count` (none when `count` is 0). Positions are unique
+    /// per list, so the lowest being 0 and the highest `count - 1` means exactly that.
+    var isDamaged: Bool { count > 0 ? low != 0 || high != count - 1 : count < 0 || high != -1 }
 
+    /// The order with the list's recorded count (three index look-ups), as edits and reads check it. A
+    /// list without a row in `lists` (deleted by hand with foreign keys off) has its sections counted.
     static func read(_ db: Connection, list: Int64) throws -> SectionOrderState {
         let memo = try ExtentMemo.current(db)
         if let known = memo?.orders[list] { return known }
-        let state =
-            try db.cached("SELECT count(*), coalesce(min(position), 0), coalesce(max(position), -1) FROM sections WHERE list_id = ?1").bind([.integer(list)])
-            .first { SectionOrderState(count: $0.int(0), low: $0.int(1), high: $0.int(2)) } ?? SectionOrderState(count: 0, low: 0, high: -1)
+        let found =
+            try db.cached(
+                """
+                SELECT (SELECT section_count FROM lists WHERE id = ?1),
+                       coalesce((SELECT min(position) FROM sections WHERE list_id = ?1), 0),
+                       coalesce((SELECT max(position) FROM sections WHERE list_id = ?1), -1)
+                """
+            ).bind([.integer(list)]).first { row in (recorded: row.isNull(0) ? nil : row.int(0), low: row.int(1), high: row.int(2)) }
+        guard let found, let recorded = found.recorded else { return try counted(db, list: list) }
+        let state = SectionOrderState(count: recorded, low: found.low, high: found.high)
         // Once this statement has read, the stamp describes the state it read (the first statement of
         // a read transaction has no stamp before it).
         ExtentMemo.record(db) { $0.orders[list] = state }
         return state
+    }
+
+    /// The order with the list's sections counted (a scan of the list's entries in the position index):
+    /// for `check` and `repair`, which must not take the recorded count on trust.
+    static func counted(_ db: Connection, list: Int64) throws -> SectionOrderState {
+        try db.cached("SELECT count(*), coalesce(min(position), 0), coalesce(max(position), -1) FROM sections WHERE list_id = ?1").bind([.integer(list)])
+            .first { SectionOrderState(count: $0.int(0), low: $0.int(1), high: $0.int(2)) } ?? SectionOrderState(count: 0, low: 0, high: -1)
+    }
+
+    /// The list's recorded section count, or nil when the list has no row in `lists`.
+    static func recordedCount(_ db: Connection, list: Int64) throws -> Int? {
+        try db.cached("SELECT section_count FROM lists WHERE id = ?1").bind([.integer(list)]).first { $0.int(0) }
     }
 }

@@ -48,12 +48,17 @@ extension ListStore {
             problems += try StoreDamage.orphans(db).map(\.problem)
             problems += try ListDamage.problems(db)
             for list in try ListDamage.listIDs(db) {
-                let order = try SectionOrderState.read(db, list: list)
+                let order = try SectionOrderState.counted(db, list: list)
                 if order.isDamaged {
                     problems.append(
                         IntegrityProblem(
                             "section positions\(try ListDamage.inList(list, db)) are not 0…\(order.count - 1): they run from \(order.low) to \(order.high)"))
                 }
+            }
+            for wrong in try ListDamage.wrongSectionCounts(db) {
+                problems.append(
+                    IntegrityProblem(
+                        "section count\(try ListDamage.inList(wrong.list, db)): the list records \(wrong.recorded) sections but has \(wrong.counted)"))
             }
             problems += try OrphanExtents.problems(db)
             for section in try RowPositionState.damaged(db) { problems += section.problems }

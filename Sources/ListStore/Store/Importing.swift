@@ -17,6 +17,7 @@ extension ListStore {
                 guard replacing else { throw ListStoreError.storeNotEmpty(sectionCount: existing.count) }
                 try PayloadIndex.noteDeleting(.list(listID), db)
                 try db.run("DELETE FROM sections WHERE list_id = ?1", [.integer(listID)])
+                try SectionOrder.recount(db, list: listID)
             }
             let importer = try ListImporter(db, list: listID, tracksChanges: tracksChanges, sectionsReplaced: existing.count)
             defer { importer.close() }

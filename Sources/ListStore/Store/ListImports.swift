@@ -28,6 +28,7 @@ extension ListStore {
                     guard replacing else { throw ListStoreError.storeNotEmpty(sectionCount: existing) }
                     try PayloadIndex.noteDeleting(.list(id), db)
                     try db.run("DELETE FROM sections WHERE list_id = ?1", [.integer(id)])
+                    try SectionOrder.recount(db, list: id)
                 }
                 replaced.append(existing)
             }

@@ -424,6 +424,10 @@ public final class ListStore: Sendable {
     /// for tests: an edit after the first pays for no statement twice.
     func writerRecompilations() throws -> Int { try locked { $0.connection.recompilations } }
 
+    /// How many virtual-machine steps the writer connection's cached statements have run
+    /// (``Connection/virtualMachineSteps``), for tests: what an edit visits, in rows and index entries.
+    func writerVirtualMachineSteps() throws -> Int { try locked { $0.connection.virtualMachineSteps } }
+
     /// Runs `body` marked, in the thread's storage (``CallMarks``), as inside a call on this store (its
     /// lock, shared by its list handles); throws ``ListStoreError/reentrantCall`` when the thread already is.
     private func guardingReentrancy<T>(_ body: () throws -> T) throws -> T {

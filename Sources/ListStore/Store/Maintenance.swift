@@ -35,7 +35,7 @@ extension ListStore {
             let before = try readSnapshot(db)
             fixes =
                 try ListDamage.repair(db) + Repairs.recoverOrphans(db) + OrphanExtents.remove(db) + Repairs.listPositions(db) + Repairs.sectionPositions(db)
-                + Repairs.rowPositions(db) + Repairs.sequences(db)
+                + Repairs.sectionCounts(db) + Repairs.rowPositions(db) + Repairs.sequences(db)
                 + Repairs.changeLog(db, found: logState) + PayloadIndexDamage.repair(db)
             unresolved = try ValueDamage.scan(db) + IDExhaustion.problems(db)
             return (ChangeSet.between(before, try readSnapshot(db)), .structure(lists: nil))

@@ -5,7 +5,7 @@
 /// `LISTSTORE_SCHEMA_SNAPSHOT=Sources/ListStore/Store/SchemaSnapshot.swift swift test --filter SchemaSnapshotTests`.
 enum SchemaSnapshot {
     /// The schema version these objects are of; another version's are made by migrating.
-    static let version = 11
+    static let version = 12
 
     /// `sqlite_schema`'s rows (type, name, table, SQL) of a file of ``version``.
     static let objects: Set<Schema.Object> = [
@@ -31,7 +31,7 @@ enum SchemaSnapshot {
                     id       INTEGER PRIMARY KEY AUTOINCREMENT,
                     name     TEXT    NOT NULL UNIQUE CHECK (length(name) > 0),
                     position INTEGER NOT NULL UNIQUE   -- display order, 0..k-1
-                ) STRICT
+                , section_count INTEGER NOT NULL DEFAULT 0) STRICT
                 """#),
         Schema.Object(
             type: "table", name: "liststore_history", table: "liststore_history",
@@ -357,6 +357,29 @@ enum SchemaSnapshot {
                 CREATE TRIGGER sections_blocks_follow_ids AFTER UPDATE OF id ON sections WHEN NEW.id IS NOT OLD.id BEGIN
                     UPDATE row_blocks SET section_id = NEW.id WHERE section_id = OLD.id;
                     UPDATE row_pages SET section_id = NEW.id WHERE section_id = OLD.id;
+                END
+                """#),
+        Schema.Object(
+            type: "trigger", name: "sections_counted_on_delete", table: "sections",
+            sql: #"""
+                CREATE TRIGGER sections_counted_on_delete AFTER DELETE ON sections BEGIN
+                    UPDATE lists SET section_count = section_count - 1 WHERE id = OLD.list_id;
+                END
+                """#),
+        Schema.Object(
+            type: "trigger", name: "sections_counted_on_insert", table: "sections",
+            sql: #"""
+                CREATE TRIGGER sections_counted_on_insert AFTER INSERT ON sections BEGIN
+                    UPDATE lists SET section_count = section_count + 1 WHERE id = NEW.list_id;
+                END
+                """#),
+        Schema.Object(
+            type: "trigger", name: "sections_counted_on_list_change", table: "sections",
+            sql: #"""
+                CREATE TRIGGER sections_counted_on_list_change AFTER UPDATE OF list_id ON sections
+                WHEN NEW.list_id IS NOT OLD.list_id BEGIN
+                    UPDATE lists SET section_count = section_count - 1 WHERE id = OLD.list_id;
+                    UPDATE lists SET section_count = section_count + 1 WHERE id = NEW.list_id;
                 END
                 """#),
         Schema.Object(

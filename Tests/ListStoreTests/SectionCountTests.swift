@@ -100,6 +100,24 @@ import Testing
         #expect(try store.sections().map(\.title) == ["S0", "S1", "S2", "S3"])
     }
 
+    /// A section deleted by hand with the counting trigger dropped, its rows left behind: repair reports
+    /// the count the list recorded before it, then adds the section of recovered rows to the right count.
+    @Test func repairCountsBeforeItAddsTheRecoveredSection() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("recovered.sqlite")
+        let store = try ListStore.open(at: path)
+        for index in 0..<3 {
+            try store.insertSection(title: "S\(index)")
+            _ = try store.insertRows([NewRow(title: "r\(index)")], intoSection: index)
+        }
+        try Shell.run(Shell.uncounted("DELETE FROM sections WHERE title = 'S2'", without: "sections_counted_on_delete"), on: path)
+        let report = try store.repair()
+        #expect(report.fixes.first == "sections: counted 2 sections (the list recorded 3)", "\(report.fixes)")
+        #expect(try store.sections().map(\.title) == ["S0", "S1", ListStore.recoveredSectionTitle])
+        #expect(try store.checkInvariants().isEmpty)
+        try Self.expectCountsRight(path, "after repair")
+    }
+
     /// The check an edit makes of the section order visits no section: an edit of a row in a list of
     /// 2,000 sections runs as many SQLite steps as the same edit in a list of 10 (counting the sections
     /// cost one step each, about 90 µs per edit at 1,000 sections).

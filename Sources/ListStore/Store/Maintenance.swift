@@ -34,8 +34,9 @@ extension ListStore {
             }
             let before = try readSnapshot(db)
             fixes =
-                try ListDamage.repair(db) + Repairs.recoverOrphans(db) + OrphanExtents.remove(db) + Repairs.listPositions(db) + Repairs.sectionPositions(db)
-                + Repairs.sectionCounts(db) + Repairs.rowPositions(db) + Repairs.sequences(db)
+                // The recorded section counts first: the fixes after them that add sections add to right counts.
+                try Repairs.sectionCounts(db) + ListDamage.repair(db) + Repairs.recoverOrphans(db) + OrphanExtents.remove(db) + Repairs.listPositions(db)
+                + Repairs.sectionPositions(db) + Repairs.rowPositions(db) + Repairs.sequences(db)
                 + Repairs.changeLog(db, found: logState) + PayloadIndexDamage.repair(db)
             unresolved = try ValueDamage.scan(db) + IDExhaustion.problems(db)
             return (ChangeSet.between(before, try readSnapshot(db)), .structure(lists: nil))

@@ -33,8 +33,8 @@ extension ListStore {
                 throw ListStoreError.corrupt("integrity_check: \(integrity.prefix(3).joined(separator: "; ")); repair only renumbers positions")
             }
             let before = try readSnapshot(db)
+            // The recorded section counts first: the fixes after them that add sections add to right counts.
             fixes =
-                // The recorded section counts first: the fixes after them that add sections add to right counts.
                 try Repairs.sectionCounts(db) + ListDamage.repair(db) + Repairs.recoverOrphans(db) + OrphanExtents.remove(db) + Repairs.listPositions(db)
                 + Repairs.sectionPositions(db) + Repairs.rowPositions(db) + Repairs.sequences(db)
                 + Repairs.changeLog(db, found: logState) + PayloadIndexDamage.repair(db)

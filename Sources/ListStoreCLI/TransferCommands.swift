@@ -184,37 +184,14 @@ enum TransferCommands {
 
     /// `import --all`: a lists document (format 2, as `export --all` writes it) loaded into the lists of
     /// those names — made when the file has none, each else empty unless `--replace` — in one
-    /// transaction. The document is parsed whole (each list then checked as a document of its own)
-    /// before the store is opened, so its memory is a few times its size.
+    /// transaction. The document is walked, not built in memory: its lists are found first (each list's
+    /// sections by where they start in the document), each list's sections are checked as a document of
+    /// its own before the store is opened, then fed to the import from there. Memory is the document's
+    /// bytes, held once, plus a constant, as for one list.
     private static func importLists(_ document: [UInt8], name: String, _ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        func fail(_ problem: String) -> CommandFailure {
-            CommandFailure("\(name): \(problem); nothing was imported (expected {\"format\":2,\"lists\":[{\"name\":…,\"sections\":[…]}]}, as `export --all` writes it)")
-        }
-        let parsed: JSONValue
-        do { parsed = try JSONParser.parse(String(decoding: document, as: UTF8.self)) } catch let error as JSONSyntaxError {
-            throw CommandFailure("\(name) is not valid JSON: \(error.reason) at byte \(error.offset); nothing was imported")
-        }
-        guard case .object(let members) = parsed else { throw fail("the document is not a JSON object") }
-        for (key, _) in members where key != "format" && key != "lists" { throw fail("the document has an unknown member \(quoted(key)) (allowed: format, lists)") }
-        guard case .number(let format)? = parsed["format"], format == String(listsFormat) else {
-            throw fail("the document has no \"format\":\(listsFormat) (a document of one list imports without --all)")
-        }
-        guard case .array(let lists)? = parsed["lists"] else { throw fail("the document has no \"lists\" array") }
-        var names: [String] = []
-        var documents: [[UInt8]] = []
-        for (index, list) in lists.enumerated() {
-            guard case .object(let listMembers) = list, case .string(let listName)? = list["name"], let sections = list["sections"] else {
-                throw fail("lists[\(index)] is not an object with a \"name\" string and \"sections\"")
-            }
-            for (key, _) in listMembers where key != "name" && key != "sections" {
-                throw fail("lists[\(index)] has an unknown member \(quoted(key)) (allowed: name, sections)")
-            }
-            let one = Array(JSONValue.object([("sections", sections)]).serialized().utf8)
-            _ = try DocumentReader.check(one, name: "\(name), list \(quoted(listName))")
-            if let first = names.firstIndex(of: listName) { throw fail("lists[\(index)] names list \(quoted(listName)) twice (lists[\(first)] too)") }
-            names.append(listName)
-            documents.append(one)
-        }
+        let lists = try ListsDocumentReader.lists(in: document, name: name)
+        let names = lists.map(\.name)
+        for list in lists { _ = try DocumentReader.check(document, name: "\(name), list \(quoted(list.name))", sectionsAt: list.sectionsAt) }
         let counts = try context.withStoreForWriting { store -> [ListSummary] in
             // Named here; the import checks again under the write lock (as storeNotEmpty).
             if !command[replace], let busy = try store.lists().first(where: { names.contains($0.name) && $0.sectionCount > 0 }) {
@@ -223,7 +200,7 @@ enum TransferCommands {
                 )
             }
             try store.importLists(named: names, replacing: command[replace]) { index, importer in
-                try DocumentReader.feed(documents[index], name: "\(name), list \(quoted(names[index]))", into: importer) { _ in }
+                try DocumentReader.feed(document, name: "\(name), list \(quoted(names[index]))", sectionsAt: lists[index].sectionsAt, into: importer) { _ in }
             }
             return try store.lists()
         }
@@ -289,12 +266,14 @@ enum DocumentReader {
         return true
     }
 
-    /// Checks the whole document (payload depths included) and counts its sections and rows, keeping nothing.
-    static func check(_ bytes: [UInt8], name: String) throws -> StoreCounts {
+    /// Checks the whole document (payload depths included) and counts its sections and rows, keeping
+    /// nothing. With `sectionsAt`, checks instead the `"sections"` array that starts at that byte of
+    /// `bytes` (one list of a lists document, ``ListsDocumentReader``) and nothing around it.
+    static func check(_ bytes: [UInt8], name: String, sectionsAt start: Int? = nil) throws -> StoreCounts {
         var sections = 0
         var rows = 0
         try walk(
-            bytes, name: name, section: { _, _ in sections += 1 },
+            bytes, name: name, sectionsAt: start, section: { _, _ in sections += 1 },
             row: { _, _, payload in
                 if let payload { try ListStore.checkPayloadDepth(payload) }
                 rows += 1
@@ -302,10 +281,11 @@ enum DocumentReader {
         return StoreCounts(sections: sections, rows: rows)
     }
 
-    /// Hands every section and row to `importer`, calling `progress` with the rows written so far.
-    static func feed(_ bytes: [UInt8], name: String, into importer: ListImporter, progress: (Int) -> Void) throws {
+    /// Hands every section and row to `importer`, calling `progress` with the rows written so far (of
+    /// the `"sections"` array at byte `sectionsAt` only, when given, as ``check(_:name:sectionsAt:)``).
+    static func feed(_ bytes: [UInt8], name: String, sectionsAt start: Int? = nil, into importer: ListImporter, progress: (Int) -> Void) throws {
         try walk(
-            bytes, name: name,
+            bytes, name: name, sectionsAt: start,
             section: { id, title in try importer.addSection(id: id.map(SectionID.init), title: title) },
             row: { id, title, payload in
                 try importer.addRow(id: id.map(RowID.init), title: title, payload: payload)
@@ -316,7 +296,7 @@ enum DocumentReader {
     private typealias Failing = (_ place: String, _ problem: String) -> CommandFailure
 
     private static func walk(
-        _ bytes: [UInt8], name: String, section: (Int64?, String) throws -> Void,
+        _ bytes: [UInt8], name: String, sectionsAt start: Int?, section: (Int64?, String) throws -> Void,
         row: (Int64?, String, String?) throws -> Void
     ) throws {
         func fail(_ place: String, _ problem: String) -> CommandFailure {
@@ -324,6 +304,10 @@ enum DocumentReader {
         }
         var parser = JSONParser(bytes: bytes)
         do {
+            if let start {
+                parser.position = start
+                return try walkSections(&parser, name: name, fail, section, row)
+            }
             parser.skipWhitespace()
             guard parser.atObject else { throw try syntaxFirst(&parser, depth: 0, fail("the document", "is not a JSON object")) }
             var sawSections = false
@@ -339,17 +323,25 @@ enum DocumentReader {
                 guard key == "sections" else { throw fail("the document", "has an unknown member \(quoted(key)) (allowed: sections, version)") }
                 guard !sawSections else { throw fail("the document", "has \"sections\" twice") }
                 sawSections = true
-                var index = 0
-                guard parser.atArray else { throw try syntaxFirst(&parser, depth: 1, fail("the document", "has \"sections\" that is not an array")) }
-                try parser.forEachElement(depth: 1) { parser in
-                    try readSection(&parser, place: "sections[\(index)]", name: name, fail, section, row)
-                    index += 1
-                }
+                try walkSections(&parser, name: name, fail, section, row)
             }
             guard sawSections else { throw fail("the document", "has no \"sections\" array") }
             try parser.expectEnd()
         } catch let error as JSONSyntaxError {
             throw CommandFailure("\(name) is not valid JSON: \(error.reason) at byte \(error.offset); nothing was imported")
+        }
+    }
+
+    /// The `"sections"` array that starts where `parser` is: each section, then its rows, as they stand.
+    private static func walkSections(
+        _ parser: inout JSONParser, name: String, _ fail: Failing, _ section: (Int64?, String) throws -> Void,
+        _ row: (Int64?, String, String?) throws -> Void
+    ) throws {
+        var index = 0
+        guard parser.atArray else { throw try syntaxFirst(&parser, depth: 1, fail("the document", "has \"sections\" that is not an array")) }
+        try parser.forEachElement(depth: 1) { parser in
+            try readSection(&parser, place: "sections[\(index)]", name: name, fail, section, row)
+            index += 1
         }
     }
 

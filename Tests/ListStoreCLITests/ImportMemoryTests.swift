@@ -76,6 +76,32 @@ import Testing
         #expect(shown.status == 0, "\(shown.stdout)")
     }
 
+    /// `import --all` walks the lists document as `import` walks one list's: each list's sections are found
+    /// by where they start, checked, then fed from there, so memory is again the document's bytes once
+    /// plus a constant (it parsed the whole document into a tree and wrote each list out again before).
+    @Test func importAllMemoryIsTheDocumentOncePlusAConstant() throws {
+        let binary = try #require(CLIHarness.binary).path
+        let directory = try TemporaryDirectory()
+        let small = directory.path("small.json")
+        let large = directory.path("large.json")
+        try Data(#"{"format":2,"lists":[{"name":"default","sections":[{"title":"A","rows":[{"title":"r"}]}]}]}"#.utf8).write(to: URL(fileURLWithPath: small))
+        let sections = Self.document(megabytes: 40).dropFirst(#"{"sections":"#.utf8.count).dropLast(1)
+        var document = Data(#"{"format":2,"lists":[{"sections":"#.utf8)
+        document += sections
+        document += Data(#","name":"default"},{"name":"Second","sections":[{"title":"B","rows":[{"title":"b","payload":{"deep":[[[1]]]}}]}]}]}"#.utf8)
+        try document.write(to: URL(fileURLWithPath: large))
+        let baseline = try Self.peakMemory(binary, ["--db", directory.path("small.sqlite"), "import", "--all", small])
+        #expect(baseline.status == 0)
+        let measured = try Self.peakMemory(binary, ["--db", directory.path("large.sqlite"), "import", "--all", large])
+        #expect(measured.status == 0)
+        let growth = Double(measured.bytes - baseline.bytes) / Double(document.count)
+        #expect(growth < 1.6, "peak \(measured.bytes >> 20) MB for a \(document.count >> 20) MB document over a \(baseline.bytes >> 20) MB baseline: \(growth)×")
+        let lists = try CLIHarness.process(binary, ["--db", directory.path("large.sqlite"), "--json", "lists"], in: directory.url)
+        #expect(lists.stdout.contains(#"{"name":"Second","index":1,"default":false,"sections":1,"rows":1}"#), "\(lists.stdout)")
+        let shown = try CLIHarness.process(binary, ["--db", directory.path("large.sqlite"), "check"], in: directory.url)
+        #expect(shown.status == 0, "\(shown.stdout)")
+    }
+
     /// The document's UTF-8 is checked a megabyte at a time, so no second copy is made: characters cut
     /// by a piece's end are still read whole, and bad bytes anywhere are still refused.
     @Test func theUTF8CheckInPiecesAcceptsAndRefusesWhatTheWholeCheckDid() throws {

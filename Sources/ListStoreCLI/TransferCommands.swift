@@ -199,14 +199,20 @@ enum TransferCommands {
                     "cannot import \(name): list \(quoted(busy.name)) is not empty (\(StoreCounts(sections: busy.sectionCount, rows: busy.rowCount).text)); pass --replace to replace the lists the document names; nothing was imported"
                 )
             }
-            try store.importLists(named: names, replacing: command[replace]) { index, importer in
-                try DocumentReader.feed(document, name: "\(name), list \(quoted(names[index]))", sectionsAt: lists[index].sectionsAt, into: importer) { _ in }
+            do {
+                try store.importLists(named: names, replacing: command[replace]) { index, importer in
+                    try DocumentReader.feed(document, name: "\(name), list \(quoted(names[index]))", sectionsAt: lists[index].sectionsAt, into: importer) { _ in }
+                }
+            } catch ListStoreError.invalidListName(let listName, let reason) {
+                throw CommandFailure("\(name): the list name \(quoted(listName)) is not allowed: \(reason); nothing was imported")
             }
             return try store.lists()
         }
         let imported = counts.filter { names.contains($0.name) }
         return CommandOutput(
-            human: "imported " + imported.map { "\(quoted($0.name)): \(StoreCounts(sections: $0.sectionCount, rows: $0.rowCount).text)" }.joined(separator: "; "),
+            human: imported.isEmpty
+                ? "imported no list: the document names none"
+                : "imported " + imported.map { "\(quoted($0.name)): \(StoreCounts(sections: $0.sectionCount, rows: $0.rowCount).text)" }.joined(separator: "; "),
             json: .object([
                 ("lists", .array(imported.map { .object([("name", .string($0.name)), ("sections", .int($0.sectionCount)), ("rows", .int($0.rowCount))]) }))
             ]))

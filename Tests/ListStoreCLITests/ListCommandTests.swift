@@ -147,6 +147,23 @@ import Testing
         #expect(try other.run(["export"]).stdout == #"{"sections":[]}"# + "\n")
     }
 
+    /// The lists document's own refusals name the document and the place, and leave no file; an empty
+    /// one says that it imported nothing.
+    @Test func aListsDocumentWithABadNameOrNoListIsReportedAsSuch() throws {
+        let target = try CLIHarness()
+        let badName = try target.run(["import", "--all", "-"], stdin: Data(#"{"format":2,"lists":[{"name":"","sections":[]}]}"#.utf8))
+        #expect(badName.status == 1)
+        #expect(badName.stderr == "error: standard input: the list name \"\" is not allowed: a list name cannot be empty; nothing was imported\n")
+        let twice = try target.run(["import", "--all", "-"], stdin: Data(#"{"format":2,"lists":[{"name":"a","sections":[],"name":"b"}]}"#.utf8))
+        #expect(twice.status == 1 && twice.stderr.hasPrefix("error: standard input: lists[0] has \"name\" twice; nothing was imported"), "\(twice.stderr)")
+        let badRow = try target.run(
+            ["import", "--all", "-"], stdin: Data(#"{"format":2,"lists":[{"name":"a","sections":[]},{"name":"b","sections":[{"title":"t","rows":[{"title":""}]}]}]}"#.utf8))
+        #expect(badRow.stderr.hasPrefix("error: standard input, list \"b\": sections[0].rows[0] has an empty \"title\""), "\(badRow.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target.database))
+        let none = try target.run(["import", "--all", "-"], stdin: Data(#"{"format":2,"lists":[]}"#.utf8))
+        #expect(none.status == 0 && none.stdout == "imported no list: the document names none\n", "\(none.stdout) \(none.stderr)")
+    }
+
     @Test func aListsDocumentNeedsAllAndANonEmptyListNeedsReplaceWithNothingImported() throws {
         let cli = try ListCommandTests.twoLists()
         let all = try cli.run(["export", "--all"]).stdout

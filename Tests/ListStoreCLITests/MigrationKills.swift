@@ -1,6 +1,9 @@
 import Foundation
+import SQLiteLayer
 import TestSupport
 import Testing
+
+@testable import ListStore
 
 /// The loop every migration kill test runs: a first write that migrates a file, run once whole (to learn
 /// how long it takes here), then again and again on fresh copies of the same file, each killed with
@@ -72,5 +75,29 @@ struct MigrationKills {
     private func start() throws -> Process {
         try ChangeLogMigrationTests.startOnFreshCopy(
             binary, database, pristine, arguments, standardInput: try standardInput.map { try FileHandle(forReadingFrom: $0) })
+    }
+}
+
+extension MigrationKills {
+    /// The version of the file at `path` after a run, checked whole: its schema exactly its version's,
+    /// what `expect` checks of its contents at that version, and `check` clean.
+    static func checkedVersion(of path: String, _ expect: (_ db: Connection, _ version: Int) throws -> Void) throws -> Int {
+        let version: Int
+        do {
+            let db = try Connection(path: path, mode: .readWrite)
+            version = try Migrator.version(of: db)
+            #expect(try Schema.differences(in: db, version: version).isEmpty, "version \(version)")
+            try expect(db, version)
+        }
+        #expect(try ListStore.open(at: path, mode: .inspect).checkInvariants().isEmpty)
+        return version
+    }
+
+    /// Expects at least five kills inside the write, landing both before and after its commit.
+    static func expectKillsOnBothSides(_ tally: Tally, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(tally.kills >= 5, "the kills must land inside the write: \(tally.kills)", sourceLocation: sourceLocation)
+        #expect(
+            tally.before > 0 && tally.after > 0, "kills should land both before and after the commit: \(tally) (the write takes \(tally.duration) s)",
+            sourceLocation: sourceLocation)
     }
 }

@@ -44,19 +44,14 @@ import Testing
             }
             return kills.side(of: version, before: Self.earlier, after: Self.latest, attempt: attempt, killed: killed)
         }
-        #expect(tally.kills >= 5, "the kills must land inside the write: \(tally.kills)")
-        #expect(tally.before > 0 && tally.after > 0, "kills should land both before and after the commit: \(tally) (the write takes \(tally.duration) s)")
+        MigrationKills.expectKillsOnBothSides(tally)
     }
 
     /// The file's version after a kill, checked whole: its schema exactly its version's; at 10 every row
     /// and entry and the foreign key into `rows`; at 11 row 6 and its two entries gone, every other entry
     /// there, no foreign key into `rows`; `check` clean either way.
     static func outcome(_ path: String) throws -> Int {
-        let version: Int
-        do {
-            let db = try Connection(path: path, mode: .readWrite)
-            version = try Migrator.version(of: db)
-            #expect(try Schema.differences(in: db, version: version).isEmpty, "version \(version)")
+        try MigrationKills.checkedVersion(of: path) { db, version in
             let keys = try db.prepare("SELECT \"table\" FROM pragma_foreign_key_list('liststore_payload_values') ORDER BY 1").map { $0.text(0) }
             let rowCount = try db.scalarInt("SELECT count(*) FROM rows")
             let entries = try db.scalarInt("SELECT count(*) FROM liststore_payload_values")
@@ -73,7 +68,5 @@ import Testing
             default: break
             }
         }
-        #expect(try ListStore.open(at: path, mode: .inspect).checkInvariants().isEmpty)
-        return version
     }
 }

@@ -49,19 +49,14 @@ import Testing
             }
             return kills.side(of: version, before: Self.earlier, after: Self.latest, attempt: attempt, killed: killed)
         }
-        #expect(tally.kills >= 5, "the kills must land inside the write: \(tally.kills)")
-        #expect(tally.before > 0 && tally.after > 0, "kills should land both before and after the commit: \(tally) (the write takes \(tally.duration) s)")
+        MigrationKills.expectKillsOnBothSides(tally)
     }
 
     /// The file's version after a kill, checked whole: its schema exactly its version's; every list's
     /// sections there, dense; at 12 each list's recorded count its number of sections and "new" first in
     /// the default list; `check` clean either way.
     static func outcome(_ path: String) throws -> Int {
-        let version: Int
-        do {
-            let db = try Connection(path: path, mode: .readWrite)
-            version = try Migrator.version(of: db)
-            #expect(try Schema.differences(in: db, version: version).isEmpty, "version \(version)")
+        try MigrationKills.checkedVersion(of: path) { db, version in
             let added = version == latest ? 1 : 0
             for (list, count) in sections {
                 let order = try SectionOrderState.counted(db, list: list)
@@ -74,7 +69,5 @@ import Testing
             #expect(first == (version == latest ? "new" : "S"), "version \(version)")
             #expect(try db.scalarInt("SELECT count(*) FROM rows") == 100)
         }
-        #expect(try ListStore.open(at: path, mode: .inspect).checkInvariants().isEmpty)
-        return version
     }
 }

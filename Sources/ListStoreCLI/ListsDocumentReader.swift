@@ -41,6 +41,8 @@ enum ListsDocumentReader {
                         throw fail("the document has no \"lists\" array")
                     }
                     lists = try readLists(&parser, fail)
+                case "sections", "version":
+                    throw CommandFailure("\(name) is a document of one list (as `export` writes it): import it without --all, into the --list list; nothing was imported")
                 default:
                     throw fail("the document has an unknown member \(quoted(key)) (allowed: format, lists)")
                 }

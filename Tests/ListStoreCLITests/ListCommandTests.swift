@@ -160,6 +160,10 @@ import Testing
             ["import", "--all", "-"], stdin: Data(#"{"format":2,"lists":[{"name":"a","sections":[]},{"name":"b","sections":[{"title":"t","rows":[{"title":""}]}]}]}"#.utf8))
         #expect(badRow.stderr.hasPrefix("error: standard input, list \"b\": sections[0].rows[0] has an empty \"title\""), "\(badRow.stderr)")
         #expect(!FileManager.default.fileExists(atPath: target.database))
+        let oneList = try target.run(["import", "--all", "-"], stdin: Data(#"{"sections":[{"title":"A"}]}"#.utf8))
+        #expect(
+            oneList.stderr
+                == "error: standard input is a document of one list (as `export` writes it): import it without --all, into the --list list; nothing was imported\n")
         let none = try target.run(["import", "--all", "-"], stdin: Data(#"{"format":2,"lists":[]}"#.utf8))
         #expect(none.status == 0 && none.stdout == "imported no list: the document names none\n", "\(none.stdout) \(none.stderr)")
     }

@@ -9,10 +9,11 @@
 --
 -- ListStore keeps the count itself (its connections run without triggers); the triggers below keep it for
 -- every other program's writes (the sqlite3 shell, Python), so inserting, deleting or moving a section
--- between lists by hand needs nothing more. A program that changes sections with triggers off leaves the
--- count behind: edits then refuse the list (the positions no longer run 0..count-1) until `repair`
--- counts the sections afresh; a hand deletion in the middle with triggers off, which leaves the highest
--- position where it was, is found by `check`.
+-- between lists by hand needs nothing more. A program that changes sections with triggers off, or deletes
+-- one by REPLACE (SQLite fires no delete trigger for it), leaves the count behind: edits then refuse the
+-- list (the positions no longer run 0..count-1) until `repair` counts the sections afresh. A deletion in
+-- the middle that way leaves the highest position where it was: edits and index reads still agree (no
+-- index names the gap), reads that hand out the sections in an array refuse it, and `check` finds it.
 
 ALTER TABLE lists ADD COLUMN section_count INTEGER NOT NULL DEFAULT 0;  -- sections of the list (kept by ListStore and the triggers below)
 

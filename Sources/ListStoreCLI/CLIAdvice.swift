@@ -9,7 +9,7 @@ enum CLIAdvice {
         switch error {
         case .sectionIndexOutOfRange, .rowIndexOutOfRange:
             return "\(error) (`liststore show` prints them)"
-        case .positionsDamaged, .sectionOrderDamaged:
+        case .positionsDamaged, .sectionOrderDamaged, .sectionCountDamaged:
             return "\(error); run `liststore repair`"
         case .storeNotEmpty:
             return "\(error) (--replace)"

@@ -66,6 +66,9 @@ import Testing
         "UPDATE lists SET section_count = 0",
         "UPDATE lists SET section_count = \(max)",
         "UPDATE lists SET section_count = \(min)",
+        // REPLACE deletes the section it lands on without firing the delete trigger, even with triggers on.
+        "UPDATE OR REPLACE sections SET position = 0 WHERE title = 'S1'",
+        "INSERT INTO lists (id, name, position) VALUES (2, 'other', 1); REPLACE INTO sections (id, list_id, position, title) VALUES (2, 2, 0, 'x')",
     ]
 
     /// Blocks of at most four rows: each section of five has two blocks (three rows and two), so that
@@ -118,7 +121,12 @@ import Testing
         _ damage: String, agreed: Int, refusals: [ListStoreError],
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        let orderDamaged = refusals.allSatisfy { if case .sectionOrderDamaged = $0 { return true } else { return false } }
+        let orderDamaged = refusals.allSatisfy {
+            switch $0 {
+            case .sectionOrderDamaged, .sectionCountDamaged: return true
+            default: return false
+            }
+        }
         #expect(
             agreed > 0 || orderDamaged, "\(damage): every read and edit was refused, not for damaged section positions: \(refusals.prefix(3))",
             sourceLocation: sourceLocation)
@@ -188,6 +196,32 @@ import Testing
             agreed += 1
         }
         Self.expectSomethingChecked(damage, agreed: agreed, refusals: refusals)
+    }
+
+    /// Reads that hand out arrays (`sections()`, `snapshot()`) give each section and row at the array
+    /// position an index read and an edit use, or refuse.
+    @Test(arguments: damages)
+    func arrayReadsAgreeWithIndexesOrRefuse(damage: String) throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.damagedStore(directory, damage)
+        var refusals: [ListStoreError] = []
+        if let sections = try Self.unlessRefused(&refusals, { try store.sections() }) {
+            // An array of sections is handed out only when every position in it is an index that names its section.
+            for (index, section) in sections.enumerated() {
+                let read = try Self.unlessRefused(&refusals) { try store.section(at: index).id }
+                #expect(read == section.id, "\(damage): sections()[\(index)]")
+            }
+        }
+        if let snapshot = try Self.unlessRefused(&refusals, { try store.snapshot() }) {
+            for (index, section) in snapshot.sections.enumerated() {
+                let read = try Self.unlessRefused(&refusals) { try store.section(at: index).id }
+                #expect(read == section.id, "\(damage): snapshot().sections[\(index)]")
+                for (row, value) in section.rows.enumerated() {
+                    let read = try Self.unlessRefused(&refusals) { try store.row(at: ListIndexPath(section: index, row: row)).id }
+                    #expect(read == nil || read == value.id, "\(damage): snapshot row \(index):\(row)")
+                }
+            }
+        }
     }
 
     @Test(arguments: damages)

@@ -87,14 +87,16 @@ import Testing
         let store = try ListStore.open(at: path)
         for index in 0..<3 { try store.insertSection(title: "S\(index)") }
         try Shell.run("UPDATE lists SET section_count = 5 WHERE id = 1", on: path)
-        #expect(throws: ListStoreError.sectionOrderDamaged(sectionCount: 5, lowest: 0, highest: 2)) { try store.insertSection(title: "x") }
-        #expect(throws: ListStoreError.sectionOrderDamaged(sectionCount: 5, lowest: 0, highest: 2)) { try store.snapshot() }
-        let message = ListStoreError.sectionOrderDamaged(sectionCount: 5, lowest: 0, highest: 2).description
-        #expect(message.contains("the list records 5 sections, but their positions run from 0 to 2, not from 0 to 4"), "\(message)")
-        #expect(ListStoreError.sectionOrderDamaged(sectionCount: Int.min, lowest: 0, highest: -1).description.contains("but it has none"))
-        #expect(try store.checkInvariants().map(\.description).contains { $0.contains("the list records 5 sections but has 3") })
+        #expect(throws: ListStoreError.sectionCountDamaged(recorded: 5, counted: 3)) { try store.insertSection(title: "x") }
+        #expect(throws: ListStoreError.sectionCountDamaged(recorded: 5, counted: 3)) { try store.snapshot() }
+        let message = ListStoreError.sectionCountDamaged(recorded: 5, counted: 3).description
+        #expect(message.hasPrefix("the list's section count was changed outside ListStore (it records 5 sections and has 3)"), "\(message)")
+        try Shell.run("UPDATE lists SET section_count = -9223372036854775808 WHERE id = 1", on: path)
+        #expect(throws: ListStoreError.sectionCountDamaged(recorded: Int.min, counted: 3)) { try store.insertSection(title: "x") }
+        #expect(ListStoreError.sectionOrderDamaged(sectionCount: 0, lowest: 0, highest: 2).description.contains("(0 sections at positions 0…2, where none should be)"))
+        #expect(try store.checkInvariants().map(\.description).contains { $0.contains("the list records -9223372036854775808 sections but has 3") })
         let report = try store.repair()
-        #expect(report.fixes == ["sections: counted 3 sections (the list recorded 5)"], "\(report.fixes)")
+        #expect(report.fixes == ["sections: counted 3 sections (the list recorded -9223372036854775808)"], "\(report.fixes)")
         #expect(try store.checkInvariants().isEmpty)
         try store.insertSection(title: "S3")
         #expect(try store.sections().map(\.title) == ["S0", "S1", "S2", "S3"])
@@ -116,6 +118,74 @@ import Testing
         #expect(try store.sections().map(\.title) == ["S0", "S1", ListStore.recoveredSectionTitle])
         #expect(try store.checkInvariants().isEmpty)
         try Self.expectCountsRight(path, "after repair")
+    }
+
+    /// A gap below the highest position with a recorded count one too high — a section deleted by
+    /// `UPDATE OR REPLACE`, which fires no delete trigger even in the shell — passes the check edits make
+    /// (its three look-ups cannot see it): edits and index reads still agree, no index names the gap, and
+    /// every read that hands out the sections in an array refuses, since an array position would not be
+    /// the index edits act on. `check` reports it and `repair` renumbers and counts.
+    @Test func aGapTheRecordedCountHidesIsRefusedByArrayReadsAndObservers() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("gap.sqlite")
+        let store = try ListStore.open(at: path)
+        for index in 0..<4 {
+            try store.insertSection(title: "S\(index)")
+            _ = try store.insertRows([NewRow(title: "r\(index)")], intoSection: index)
+        }
+        try Shell.run("UPDATE OR REPLACE sections SET position = 1 WHERE title = 'S2'", on: path)  // S1 goes, S2 takes its place; 2 is free
+        let gap = ListStoreError.sectionOrderDamaged(sectionCount: 3, lowest: 0, highest: 3)
+        #expect(throws: gap) { try store.sections() }
+        #expect(throws: gap) { try store.snapshot() }
+        var updates = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
+        await #expect(throws: gap) { _ = try await updates.next() }
+        // Index reads and edits agree: index 1 is S2, index 3 is S3, index 2 is no section.
+        #expect(try store.section(at: 1).title == "S2")
+        #expect(try store.section(at: 3).title == "S3")
+        #expect(throws: (any Error).self) { try store.section(at: 2) }
+        try store.renameSection(at: 3, to: "S3 renamed")
+        #expect(try store.section(at: 3).title == "S3 renamed")
+        #expect(try store.checkInvariants().map(\.description).contains { $0.hasPrefix("section positions are not 0…2: they run from 0 to 3") })
+        _ = try store.repair()
+        #expect(try store.sections().map(\.title) == ["S0", "S2", "S3 renamed", ListStore.recoveredSectionTitle])
+        #expect(try store.checkInvariants().isEmpty)
+        try Self.expectCountsRight(path, "after repair")
+    }
+
+    /// Sections of a list deleted by hand go to the end of the default list, even when a hand edit put a
+    /// section of the default list at the largest position: its positions are renumbered first (moving
+    /// two sections past 2^63 − 1 trapped on the overflow; one failed on UNIQUE).
+    @Test func repairMovesOrphanedSectionsPastADefaultListAtTheLargestPosition() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("orphans.sqlite")
+        let store = try ListStore.open(at: path)
+        let other = try store.addList(named: "other")
+        try store.insertSection(title: "D0")
+        try store.insertSection(title: "D1")
+        try other.insertSection(title: "O0")
+        try other.insertSection(title: "O1")
+        try Shell.run("UPDATE sections SET position = 9223372036854775807 WHERE title = 'D1'; DELETE FROM lists WHERE name = 'other'", on: path)
+        let report = try store.repair()
+        #expect(report.fixes.contains { $0.hasPrefix("sections: renumbered 2 sections") }, "\(report.fixes)")
+        #expect(try store.sections().map(\.title) == ["D0", "D1", "O0", "O1"])
+        #expect(try store.checkInvariants().isEmpty)
+        try Self.expectCountsRight(path, "after repair")
+    }
+
+    /// A file of schema 8 to 11 opened to inspect (not migrated) still reads: its section order is
+    /// checked by counting, since it records no section count.
+    @Test func anOlderFileUnderInspectionReadsWithoutTheRecordedCount() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("v11.sqlite")
+        do {
+            let db = try Connection(path: path, mode: .readWriteCreate)
+            try Migrator(migrations: Array(Schema.migrations.prefix(11)), applicationID: Schema.applicationID).migrate(db)
+            try db.executeScript("INSERT INTO sections (position, title) VALUES (0, 'A'), (1, 'B'); INSERT INTO rows (section_id, position, title) VALUES (1, 0, 'a')")
+        }
+        let store = try ListStore.open(at: path, mode: .inspect)
+        #expect(try store.sections().map(\.title) == ["A", "B"])
+        #expect(try store.snapshot().sections.map { $0.rows.map(\.title) } == [["a"], []])
+        #expect(try store.fileSchemaVersion() == 11)
     }
 
     /// The check an edit makes of the section order visits no section: an edit of a row in a list of

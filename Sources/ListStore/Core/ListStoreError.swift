@@ -63,10 +63,15 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     case corrupt(String)
     /// Any other SQLite failure: its result code, SQLite's message and the SQL that failed.
     case database(DatabaseFailure)
-    /// The section positions, or the list's recorded section count, were changed outside ListStore: the
-    /// positions do not run from 0 to `sectionCount - 1` (the recorded count). Edits and reads are refused
-    /// until they are repaired, because an index would not name the section a table view shows.
+    /// The section positions were changed outside ListStore (a gap, or not starting at 0): the list's
+    /// `sectionCount` sections are at positions `lowest…highest`, not `0…sectionCount - 1`. Edits and reads
+    /// are refused until they are repaired, because an index would not name the section a table view shows.
     case sectionOrderDamaged(sectionCount: Int, lowest: Int, highest: Int)
+    /// The list's recorded section count (`lists.section_count`, schema 12) was changed outside ListStore,
+    /// or sections were written with the counting triggers off: it records `recorded` sections and has
+    /// `counted`. Edits and reads are refused until it is repaired, because the section order is checked
+    /// against it.
+    case sectionCountDamaged(recorded: Int, counted: Int)
     /// A table's automatic ids are used up: an id of 2^63 − 1, the largest SQLite allows, was written by
     /// hand, and ids are never reused, so no section (or row) can be added; nothing was changed.
     case identifiersExhausted(table: String)
@@ -231,10 +236,12 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
         case .database(let error):
             return error.description
         case .sectionOrderDamaged(let count, let lowest, let highest):
+            let expected = count > 0 ? "not 0…\(count - 1)" : "where none should be"
             return
-                "the sections were changed outside ListStore (the list records \(Self.countText(count, "section")), but "
-                + (highest < lowest ? "it has none" : "their positions run from \(lowest) to \(highest)" + (count > 0 ? ", not from 0 to \(count - 1)" : ""))
-                + "); nothing was changed — repair the store to renumber and count them, keeping their order"
+                "the section positions were changed outside ListStore (\(Self.countText(count, "section")) at positions \(lowest)…\(highest), \(expected)); nothing was changed — repair the store to renumber them, keeping their order"
+        case .sectionCountDamaged(let recorded, let counted):
+            return
+                "the list's section count was changed outside ListStore (it records \(Self.countText(recorded, "section")) and has \(counted)); nothing was changed — repair the store to count them afresh"
         case .readReplica(let path):
             return
                 "\(path) is a read replica that Litestream keeps following its primary (\(path)-txid is beside it); nothing was changed — an edit here would be overwritten: edit the primary, or open this copy for reading"

@@ -82,7 +82,9 @@ enum ListDamage {
         let orphans = try db.cached("SELECT id FROM sections WHERE list_id NOT IN (SELECT id FROM lists) ORDER BY list_id, position, id").bind([])
             .map { $0.int64(0) }
         guard !orphans.isEmpty else { return fixes }
-        let end = try SectionOrder.count(db, list: defaultList)
+        // The default list's own positions made 0..<count first, so that its end and the far negatives are free.
+        if let renumbered = try Repairs.sectionPositions(ofList: defaultList, db) { fixes.append(renumbered) }
+        let end = try SectionOrderState.counted(db, list: defaultList).count
         // Far below every position first (UNIQUE per list), then to the end of the default list in order.
         for (offset, id) in orphans.enumerated() {
             try db.run("UPDATE sections SET list_id = ?2, position = ?3 WHERE id = ?1", [.integer(id), .integer(defaultList), .int(Int.min + offset)])

@@ -43,14 +43,18 @@ enum Repairs {
     /// Renumbers each list's sections whose positions are not `0..<count` (counted, not the recorded
     /// count), keeping their order.
     static func sectionPositions(_ db: Connection) throws -> [String] {
-        try ListDamage.listIDs(db).compactMap { list in
-            let order = try SectionOrderState.counted(db, list: list)
-            guard order.isDamaged else { return nil }
-            try renumber(
-                db, table: "sections", filter: "list_id = ?1", [.integer(list)], count: order.count, low: order.low, high: order.high,
-                what: "the sections")
-            return "sections\(try ListDamage.inList(list, db)): renumbered \(order.count) sections (positions ran from \(order.low) to \(order.high))"
-        }
+        try ListDamage.listIDs(db).compactMap { list in try sectionPositions(ofList: list, db) }
+    }
+
+    /// Renumbers the sections of `list` when their positions are not `0..<count`, keeping their order;
+    /// the fix made, or nil.
+    static func sectionPositions(ofList list: Int64, _ db: Connection) throws -> String? {
+        let order = try SectionOrderState.counted(db, list: list)
+        guard order.isDamaged else { return nil }
+        try renumber(
+            db, table: "sections", filter: "list_id = ?1", [.integer(list)], count: order.count, low: order.low, high: order.high,
+            what: "the sections")
+        return "sections\(try ListDamage.inList(list, db)): renumbered \(order.count) sections (positions ran from \(order.low) to \(order.high))"
     }
 
     /// Records each list's section count afresh where the recorded one (`lists.section_count`, schema 12)

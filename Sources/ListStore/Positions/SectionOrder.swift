@@ -20,10 +20,29 @@ enum SectionOrder {
     @discardableResult
     static func verify(_ db: Connection, list: Int64) throws -> Int {
         let state = try SectionOrderState.read(db, list: list)
-        if state.isDamaged {
-            throw ListStoreError.sectionOrderDamaged(sectionCount: state.count, lowest: state.low, highest: state.high)
+        guard state.isDamaged else { return state.count }
+        throw try damage(db, list: list, recorded: state.count)
+    }
+
+    /// The error that refuses a list whose section order failed a check: the sections are counted to say
+    /// which is wrong, the positions (`sectionOrderDamaged`) or only the recorded count (`sectionCountDamaged`).
+    static func damage(_ db: Connection, list: Int64, recorded: Int? = nil) throws -> ListStoreError {
+        let counted = try SectionOrderState.counted(db, list: list)
+        if counted.isDamaged {
+            return ListStoreError.sectionOrderDamaged(sectionCount: counted.count, lowest: counted.low, highest: counted.high)
         }
-        return state.count
+        return ListStoreError.sectionCountDamaged(recorded: try recorded ?? SectionOrderState.recordedCount(db, list: list) ?? counted.count, counted: counted.count)
+    }
+
+    /// Throws `sectionOrderDamaged` unless `positions` — every section's position, in order, as a read
+    /// that hands out the list's sections in an array read them — are `0, 1, 2, …`: a gap below the
+    /// highest position, which ``verify(_:list:)`` cannot see when the recorded count is one too high too
+    /// (a section deleted by `REPLACE`, which fires no delete trigger, or with triggers off), would make
+    /// an array position other than the index edits act on.
+    static func expectArrayPositions(_ positions: [Int]) throws {
+        for (offset, position) in positions.enumerated() where position != offset {
+            throw ListStoreError.sectionOrderDamaged(sectionCount: positions.count, lowest: positions.first ?? 0, highest: positions.last ?? -1)
+        }
     }
 
     /// Adds `delta` to the list's recorded section count: every insert (`+1`), delete (`-1` each) and move
@@ -100,14 +119,18 @@ struct SectionOrderState {
     static func read(_ db: Connection, list: Int64) throws -> SectionOrderState {
         let memo = try ExtentMemo.current(db)
         if let known = memo?.orders[list] { return known }
-        let found =
-            try db.cached(
+        let recordedOrder: Statement
+        do {
+            recordedOrder = try db.cached(
                 """
                 SELECT (SELECT section_count FROM lists WHERE id = ?1),
                        coalesce((SELECT min(position) FROM sections WHERE list_id = ?1), 0),
                        coalesce((SELECT max(position) FROM sections WHERE list_id = ?1), -1)
-                """
-            ).bind([.integer(list)]).first { row in (recorded: row.isNull(0) ? nil : row.int(0), low: row.int(1), high: row.int(2)) }
+                """)
+        } catch let error as SQLiteError where error.message.hasPrefix("no such column") {
+            return try counted(db, list: list)  // a file of schema 8 to 11, read as it is (`inspect`)
+        }
+        let found = try recordedOrder.bind([.integer(list)]).first { row in (recorded: row.isNull(0) ? nil : row.int(0), low: row.int(1), high: row.int(2)) }
         guard let found, let recorded = found.recorded else { return try counted(db, list: list) }
         let state = SectionOrderState(count: recorded, low: found.low, high: found.high)
         // Once this statement has read, the stamp describes the state it read (the first statement of

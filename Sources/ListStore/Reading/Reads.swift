@@ -41,7 +41,14 @@ public class ListReader {
     public func sections() throws -> [ListSection] {
         try whileOpen {
             try SectionOrder.verify(db, list: list)
-            return try db.cached("SELECT id, title, row_count FROM sections WHERE list_id = ?1 ORDER BY position").bind([.integer(list)]).map(Self.section)
+            var positions: [Int] = []
+            let sections = try db.cached("SELECT id, title, row_count, position FROM sections WHERE list_id = ?1 ORDER BY position").bind([.integer(list)])
+                .map { row in
+                    positions.append(row.int(3))
+                    return Self.section(row)
+                }
+            try SectionOrder.expectArrayPositions(positions)
+            return sections
         }
     }
 
@@ -221,6 +228,7 @@ public class ListReader {
     static func snapshot(_ db: Connection, list: Int64, checked: Bool) throws -> ListSnapshot {
         let stored = try db.cached("SELECT id, position, title, row_count FROM sections WHERE list_id = ?1 ORDER BY position").bind([.integer(list)])
             .map(StoredSection.init)
+        if checked { try SectionOrder.expectArrayPositions(stored.map(\.position)) }
         var sections = stored.map { SectionSnapshot(id: SectionID(rawValue: $0.id), title: $0.title, rows: []) }
         var indexers: [Int: RowIndexer] = [:]
         // Section by section through the rows' (section_id, position) index: only this list's rows are read.

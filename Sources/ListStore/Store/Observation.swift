@@ -134,8 +134,9 @@ extension ListStore {
         }
     }
 
-    /// ``scanAll(_:_:)``, throwing ``ListStoreError/positionsDamaged(section:)`` where a checked snapshot
-    /// would: a row not at its index, or a section whose recorded count is not its number of rows.
+    /// ``scanAll(_:_:)``, throwing where a checked snapshot would: ``ListStoreError/positionsDamaged(section:)``
+    /// for a row not at its index or a section whose recorded count is not its number of rows,
+    /// ``ListStoreError/sectionOrderDamaged(sectionCount:lowest:highest:)`` for a section not at the next index.
     private static func scanDense(_ db: Connection, list: Int64, _ visit: (ScannedItem) throws -> Void) throws {
         var section: (index: Int, recorded: Int, rows: Int)?
         func finishSection() throws {
@@ -145,6 +146,8 @@ extension ListStore {
             switch item {
             case .section(let index, _, _, let rowCount):
                 try finishSection()
+                // A gap below the highest position (which the recorded count can hide): no index names it.
+                guard index == (section.map { $0.index + 1 } ?? 0) else { throw try SectionOrder.damage(db, list: list) }
                 section = (index, rowCount, 0)
             case .row(let path, _):
                 guard var current = section, path.row == current.rows else { throw ListStoreError.positionsDamaged(section: path.section) }
@@ -283,7 +286,7 @@ extension ListStore {
             try hub.publishReset(lists: lists) { try ListReader.snapshot(db, list: $0, checked: true) }
         } catch let error as ListStoreError {
             switch error {
-            case .positionsDamaged, .sectionOrderDamaged: throw ListStoreError.cannotObserve(path: path, reason: "\(error)")
+            case .positionsDamaged, .sectionOrderDamaged, .sectionCountDamaged: throw ListStoreError.cannotObserve(path: path, reason: "\(error)")
             default: throw error
             }
         }

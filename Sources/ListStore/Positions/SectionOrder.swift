@@ -13,8 +13,9 @@ enum SectionOrder {
         return highest == Int.max ? Int.max : max(highest + 1, 0)
     }
 
-    /// Throws `sectionOrderDamaged` unless the section positions are exactly `0..<count`, where `count`
-    /// is the list's recorded section count (`lists.section_count`, schema 12), and returns the count.
+    /// Throws `sectionOrderDamaged` (or `sectionCountDamaged`, when only the recorded count is wrong)
+    /// unless the section positions are exactly `0..<count`, where `count` is the list's recorded section
+    /// count (`lists.section_count`, schema 12), and returns the count.
     /// Every edit that names sections by index runs it first: on a damaged order an index would not name
     /// the section a table view shows at that index. Three index look-ups, however many sections there are.
     @discardableResult

@@ -12,8 +12,9 @@
 -- between lists by hand needs nothing more. A program that changes sections with triggers off, or deletes
 -- one by REPLACE (SQLite fires no delete trigger for it), leaves the count behind: edits then refuse the
 -- list (the positions no longer run 0..count-1) until `repair` counts the sections afresh. A deletion in
--- the middle that way leaves the highest position where it was: edits and index reads still agree (no
--- index names the gap), reads that hand out the sections in an array refuse it, and `check` finds it.
+-- the middle that way leaves the highest position where it was, which the three look-ups cannot see: so
+-- the first edit after another connection's commit counts the list's sections once, reads that hand out
+-- the sections in an array check each position, and `check` counts.
 
 ALTER TABLE lists ADD COLUMN section_count INTEGER NOT NULL DEFAULT 0;  -- sections of the list (kept by ListStore and the triggers below)
 

@@ -31,6 +31,9 @@ package final class Connection {
     /// What a layer above remembers of the file as this connection last read it, with the
     /// ``readStamp()`` it was read under: valid while the stamp is unchanged.
     package var memo: (stamp: ReadStamp, value: AnyObject)?
+    /// What a layer above remembers between this connection's own write transactions; the layer checks
+    /// that it still holds (e.g. that no other connection committed since: `PRAGMA data_version`).
+    package var writeMemo: AnyObject?
     /// What ``replaceAutomaticCheckpoint(_:)`` installed, kept as long as SQLite may call it.
     var walCommitHook: AnyObject?
     /// The busy handler's state (``setBusyTimeout(milliseconds:)``), kept as long as the connection.

@@ -121,10 +121,11 @@ import Testing
     }
 
     /// A gap below the highest position with a recorded count one too high — a section deleted by
-    /// `UPDATE OR REPLACE`, which fires no delete trigger even in the shell — passes the check edits make
-    /// (its three look-ups cannot see it): edits and index reads still agree, no index names the gap, and
-    /// every read that hands out the sections in an array refuses, since an array position would not be
-    /// the index edits act on. `check` reports it and `repair` renumbers and counts.
+    /// `UPDATE OR REPLACE`, which fires no delete trigger even in the shell — passes the three look-ups.
+    /// Edits refuse it all the same (the first edit after another connection's commit counts the
+    /// sections), every read that hands out the sections in an array refuses it (an array position would
+    /// not be an index), and index reads still agree with what edits would do: no index names the gap.
+    /// `check` reports it and `repair` renumbers and counts.
     @Test func aGapTheRecordedCountHidesIsRefusedByArrayReadsAndObservers() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("gap.sqlite")
@@ -143,11 +144,12 @@ import Testing
         #expect(try store.section(at: 1).title == "S2")
         #expect(try store.section(at: 3).title == "S3")
         #expect(throws: (any Error).self) { try store.section(at: 2) }
-        try store.renameSection(at: 3, to: "S3 renamed")
-        #expect(try store.section(at: 3).title == "S3 renamed")
+        #expect(throws: gap) { try store.renameSection(at: 3, to: "S3 renamed") }
+        #expect(throws: gap) { try store.insertRow("x", intoSection: 0) }
         #expect(try store.checkInvariants().map(\.description).contains { $0.hasPrefix("section positions are not 0…2: they run from 0 to 3") })
         _ = try store.repair()
-        #expect(try store.sections().map(\.title) == ["S0", "S2", "S3 renamed", ListStore.recoveredSectionTitle])
+        #expect(try store.sections().map(\.title) == ["S0", "S2", "S3", ListStore.recoveredSectionTitle])
+        try store.renameSection(at: 2, to: "S3 renamed")
         #expect(try store.checkInvariants().isEmpty)
         try Self.expectCountsRight(path, "after repair")
     }
@@ -186,6 +188,30 @@ import Testing
         #expect(try store.sections().map(\.title) == ["A", "B"])
         #expect(try store.snapshot().sections.map { $0.rows.map(\.title) } == [["a"], []])
         #expect(try store.fileSchemaVersion() == 11)
+    }
+
+    /// The writer counts a list's sections once after another connection commits, and not again while
+    /// only it writes: a second store on the file (another connection) makes the next edit count again.
+    @Test func editsCountTheSectionsOnceAfterAnotherConnectionCommits() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("others.sqlite")
+        let store = try ListStore.open(at: path)
+        for index in 0..<500 { try store.insertSection(title: "S\(index)") }
+        _ = try store.insertRows([NewRow(title: "r")], intoSection: 3)
+        func steps(_ edit: () throws -> Void) throws -> Int {
+            let before = try store.writerVirtualMachineSteps()
+            try edit()
+            return try store.writerVirtualMachineSteps() - before
+        }
+        // The least of three edits: now and then a write also does other bounded work (the history's count).
+        let alone = try (0..<3).map { step in try steps { _ = try store.insertRow("a\(step)", intoSection: 3) } }.min() ?? 0
+        let other = try ListStore.open(at: path)
+        _ = try other.insertRow("from another connection", intoSection: 7)
+        let afterOther = try steps { _ = try store.insertRow("b", intoSection: 3) }
+        let againAlone = try (0..<3).map { step in try steps { _ = try store.insertRow("c\(step)", intoSection: 3) } }.min() ?? 0
+        #expect(afterOther > alone + 400, "the first edit after another connection's commit counts 500 sections: \(afterOther) against \(alone) steps")
+        #expect(againAlone < alone + 100, "\(againAlone) against \(alone) steps")
+        #expect(try store.checkInvariants().isEmpty)
     }
 
     /// The check an edit makes of the section order visits no section: an edit of a row in a list of

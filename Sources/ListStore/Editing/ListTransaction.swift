@@ -124,7 +124,7 @@ extension ListTransaction {
     @discardableResult
     func verifiedSectionCount() throws -> Int {
         if sectionOrderVerified { return try SectionOrder.count(db, list: list) }
-        let count = try SectionOrder.verify(db, list: list)
+        let count = try SectionOrder.verifyForEdit(db, list: list)
         sectionOrderVerified = true
         return count
     }

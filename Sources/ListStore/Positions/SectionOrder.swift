@@ -25,6 +25,39 @@ enum SectionOrder {
         throw try damage(db, list: list, recorded: state.count)
     }
 
+    /// ``verify(_:list:)`` for an edit, which must not write to a list whose order is damaged in a way
+    /// those three look-ups cannot see: a gap below the highest position with a recorded count one too
+    /// high (a section deleted by `REPLACE`, which fires no delete trigger, or with triggers off). Only
+    /// another connection can have done that — ListStore's own writes keep the count — so the edit counts
+    /// the list's sections once after another connection committed (`PRAGMA data_version` changed), and
+    /// not again until one does: a pass over the sections' position index after others' commits, three
+    /// look-ups otherwise. `db` is the writer connection, inside its write transaction.
+    @discardableResult
+    static func verifyForEdit(_ db: Connection, list: Int64) throws -> Int {
+        let count = try verify(db, list: list)
+        let version = try db.cached("PRAGMA data_version").bind([]).first { $0.int64(0) } ?? 0
+        let counted: CountedOrders
+        if let known = db.writeMemo as? CountedOrders, known.dataVersion == version {
+            counted = known
+        } else {
+            counted = CountedOrders(dataVersion: version)
+            db.writeMemo = counted
+        }
+        guard !counted.lists.contains(list) else { return count }
+        let found = try SectionOrderState.counted(db, list: list)
+        if found.isDamaged || found.count != count { throw try damage(db, list: list, recorded: count) }
+        counted.lists.insert(list)
+        return count
+    }
+
+    /// The lists whose sections an edit on the writer connection counted (``verifyForEdit(_:list:)``)
+    /// while no other connection had committed since `dataVersion`.
+    final class CountedOrders {
+        let dataVersion: Int64
+        var lists: Set<Int64> = []
+        init(dataVersion: Int64) { self.dataVersion = dataVersion }
+    }
+
     /// The error that refuses a list whose section order failed a check: the sections are counted to say
     /// which is wrong, the positions (`sectionOrderDamaged`) or only the recorded count (`sectionCountDamaged`).
     static func damage(_ db: Connection, list: Int64, recorded: Int? = nil) throws -> ListStoreError {

@@ -10,7 +10,8 @@ import SQLiteLayer
 /// does not: statements that took far longer than they usually do, statements other connections (the
 /// background checkpoint's) ran meanwhile, and the time outside statements (the longest stretch, and
 /// what followed it). `LISTSTORE_BENCH_PER_WRITE=N` times N inserts per write instead;
-/// `LISTSTORE_BENCH_TIMELINE=1` prints every statement of each slow insert, with when it began.
+/// `LISTSTORE_BENCH_TIMELINE=1` prints every statement of each slow insert, with when it began;
+/// `LISTSTORE_BENCH_STEPS=31,1591` prints those inserts instead of the slow ones.
 struct HotSpotTrace {
     let fixtures: Fixtures
     let rows: Int
@@ -55,7 +56,8 @@ struct HotSpotTrace {
             print(
                 "\(alternating ? "alternating 1 and 2" : "at index 1"), \(perWrite) per write: median \(Measurement.format(median)) (least of \(runs)); "
                     + "the median insert runs \(counts[inserts / 2]) statements taking \(Measurement.format(inStatements[inserts / 2]))")
-            let slow = (0..<inserts).filter { seconds[$0] > 3 * median }.sorted { seconds[$0] > seconds[$1] }
+            let chosen = ProcessInfo.processInfo.environment["LISTSTORE_BENCH_STEPS"].map { $0.split(separator: ",").compactMap { Int($0) }.filter { $0 < inserts } }
+            let slow = chosen ?? (0..<inserts).filter { seconds[$0] > 3 * median }.sorted { seconds[$0] > seconds[$1] }
             print("  \(slow.count) above 3×")
             for step in slow.prefix(40) {
                 let fastest = timed[least[step]][step]

@@ -187,6 +187,70 @@ import Testing
         #expect(try Self.rowsInMainFile(path) == Self.largeWrite)
     }
 
+    /// Background checkpoints share one connection, opened on their thread before the first of them
+    /// once the `-wal` nears the threshold (``Checkpointer/Settings/opensAhead``), and closed before the
+    /// writer, which then checkpoints what is left and removes the `-wal` and `-shm` as it closes.
+    @Test func backgroundCheckpointsKeepOneConnectionOpenedAheadAndClosedFirst() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        do {
+            let store = try ListStore.open(at: path)
+            let checkpointer = try #require(store.checkpointer)
+            _ = try store.insertSection(title: "s")
+            var inserted = 0
+            while checkpointer.framesAtLastCommit < checkpointer.settings.opensAhead {
+                _ = try store.insertRow(NewRow(title: "small \(inserted)"), intoSection: 0, at: 0)
+                inserted += 1
+            }
+            try #require(checkpointer.framesAtLastCommit < checkpointer.settings.threshold, "one insert took the -wal past the threshold")
+            #expect(Self.eventually { checkpointer.openedCount == 1 }, "the connection was not opened ahead")
+            #expect(checkpointer.finishedCount == 0)
+            for step in 0..<3 {
+                let finished = checkpointer.finishedCount
+                _ = try store.insertRows(Self.titles(Self.largeWrite, "w\(step)"), intoSection: 0)
+                #expect(Self.eventually { checkpointer.finishedCount > finished }, "write \(step) was not checkpointed")
+            }
+            #expect(Self.eventually { (try? Self.rowsInMainFile(path)) == inserted + 3 * Self.largeWrite })
+            #expect(checkpointer.openedCount == 1)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+
+    /// A large write that takes the `-wal` past the threshold while the connection is being opened ahead
+    /// is still checkpointed in the background, once it is open: not by the next commit.
+    @Test func aLargeWriteWhileTheConnectionOpensIsCheckpointedInTheBackground() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        let gate = DispatchSemaphore(value: 0)
+        let opening = DispatchSemaphore(value: 0)
+        var settings = Checkpointer.Settings.standard
+        settings.beforeOpening = {
+            opening.signal()
+            _ = gate.wait(timeout: .now() + 60)
+        }
+        let store = try ListStore.open(at: path, checkpoints: settings)
+        let checkpointer = try #require(store.checkpointer)
+        defer { gate.signal() }
+        _ = try store.insertSection(title: "s")
+        var inserted = 0
+        while checkpointer.framesAtLastCommit < checkpointer.settings.opensAhead {
+            _ = try store.insertRow(NewRow(title: "small \(inserted)"), intoSection: 0, at: 0)
+            inserted += 1
+        }
+        try #require(opening.wait(timeout: .now() + 60) == .success, "the connection was not opened ahead")
+        // Past catchUp (a running checkpoint's catch-up would be due) but short of the ceiling.
+        let large = 80_000
+        _ = try store.insertRows(Self.titles(large, "large"), intoSection: 0)
+        try #require(checkpointer.framesAtLastCommit >= checkpointer.settings.catchUp)
+        try #require(checkpointer.framesAtLastCommit < checkpointer.settings.ceiling)
+        gate.signal()
+        #expect(Self.eventually { checkpointer.finishedCount == 1 })
+        #expect(Self.eventually { (try? Self.rowsInMainFile(path)) == inserted + large })
+        #expect(checkpointer.waitedCount == 0)
+        #expect(checkpointer.openedCount == 1)
+    }
+
     @Test func aReaderHoldingAReadTransactionIsNeverDisturbed() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("store.sqlite")

@@ -9,7 +9,9 @@ import SQLiteLayer
 /// thousand pages here, more than the write itself). The writer connection runs without it: after each
 /// commit, SQLite's WAL hook tells ``committed(_:)`` how many frames the `-wal` holds, and past
 /// ``Settings/threshold`` a passive checkpoint runs on a connection of its own on a background thread,
-/// opened for it and closed after it. A passive checkpoint takes no lock anyone waits for: writers go on
+/// opened on that thread once the `-wal` nears the threshold (``Settings/opensAhead``) and kept (opening one
+/// for each checkpoint cost every checkpoint SQLite's setting up and tearing down of a connection, which
+/// slowed the writer's commits meanwhile: both threads allocate through SQLite's one allocator lock). A passive checkpoint takes no lock anyone waits for: writers go on
 /// appending, readers go on reading (a reader's state is never copied over), and it never starts the
 /// `-wal` again from its beginning past a reader — Litestream's, for one. The next write that begins once
 /// everything is copied starts the `-wal` again from its beginning, as after SQLite's own checkpoint.
@@ -25,8 +27,8 @@ import SQLiteLayer
 /// does the committing thread wait for a running background checkpoint and checkpoint passively
 /// itself, as SQLite's automatic checkpoint does. (One large write into a `-wal`
 /// that started again, a bulk insert, is still checkpointed in the background.) Closing the store waits
-/// for a running checkpoint (bounded), so that the writer is the last connection and its close
-/// checkpoints what is left and removes the `-wal`.
+/// for a running checkpoint (bounded) and closes the checkpoint connection, so that the writer is the last
+/// connection and its close checkpoints what is left and removes the `-wal`.
 final class Checkpointer: Sendable {
     /// When checkpoints run.
     struct Settings: Sendable {
@@ -41,8 +43,15 @@ final class Checkpointer: Sendable {
         /// checkpoint and checkpoints itself, when the `-wal` grew through writes while a checkpoint
         /// was due (background checkpoints not keeping up even so).
         var ceiling = 4_000
+        /// Frames in the `-wal` from which the background checkpoints' connection is opened, ahead of the
+        /// first checkpoint: opened inside it, it slowed the writer's commits meanwhile (both threads
+        /// allocating through SQLite's one allocator lock), and a store that never checkpoints (a command
+        /// making one edit) never opens it.
+        var opensAhead: Int { threshold / 4 }
         /// How long closing waits for a background checkpoint to finish.
         var closingWait: DispatchTimeInterval = .seconds(30)
+        /// Runs on the background thread before it opens its connection (tests hold it there).
+        var beforeOpening: (@Sendable () -> Void)? = nil
         /// Runs on the background thread before each checkpoint, its connection open (tests hold it there).
         var beforeCheckpoint: (@Sendable () -> Void)? = nil
         /// Runs on the background thread after each checkpoint, before it counts as finished (tests hold
@@ -57,6 +66,10 @@ final class Checkpointer: Sendable {
         var running = false
         /// A commit took the `-wal` past the threshold while one ran: it runs once more.
         var again = false
+        /// The background thread was asked to open its connection ahead (``Settings/opensAhead``).
+        var openedAhead = false
+        /// What the background thread is asked to do now is open its connection, not checkpoint.
+        var opening = false
         /// The frames in the `-wal` after the previous commit.
         var frames = 0
         /// The store is closing: no checkpoint starts any more.
@@ -68,6 +81,8 @@ final class Checkpointer: Sendable {
         var finished = 0
         /// Commits that waited for a background checkpoint (at the ceiling), for tests.
         var waited = 0
+        /// Connections the background thread opened, for tests.
+        var opened = 0
     }
 
     let settings: Settings
@@ -78,11 +93,18 @@ final class Checkpointer: Sendable {
     private let open: @Sendable () throws -> Connection
     /// Where background checkpoints run.
     private let thread = CheckpointThread()
+    /// The background checkpoints' connection, once opened: used and closed on ``thread`` only.
+    private let kept = KeptConnection()
+
+    /// A connection used on one thread only (the checkpoint thread), which is what makes handing it there safe.
+    private final class KeptConnection: @unchecked Sendable {
+        var connection: Connection?
+    }
 
     init(settings: Settings, open: @escaping @Sendable () throws -> Connection) {
         self.settings = settings
         self.open = open
-        thread.start { [weak self] in self?.runInBackground() }
+        thread.start({ [weak self] in self?.runInBackground() }, finally: { [kept] in kept.connection = nil })
     }
 
     deinit { thread.stop() }
@@ -102,6 +124,13 @@ final class Checkpointer: Sendable {
         let step = state.withLock { state -> Step in
             let before = state.frames
             state.frames = frames
+            if frames >= settings.opensAhead && frames < settings.threshold && !state.openedAhead && !state.running && !state.closed {
+                state.openedAhead = true
+                state.opening = true
+                state.running = true
+                running.enter()
+                return .background
+            }
             guard frames >= settings.threshold, !state.closed else {
                 state.catchUpDue = false
                 return .none
@@ -114,7 +143,10 @@ final class Checkpointer: Sendable {
                 return .catchUp
             }
             if state.running {
-                if frames >= settings.catchUp {
+                if state.opening {
+                    // Only the connection is being opened: the checkpoint follows it in the background.
+                    state.again = true
+                } else if frames >= settings.catchUp {
                     state.catchUpDue = true
                     state.again = false
                 } else if !state.catchUpDue {
@@ -145,6 +177,20 @@ final class Checkpointer: Sendable {
 
     private func runInBackground() {
         defer { running.leave() }
+        if state.withLock({ $0.opening }) {
+            if kept.connection == nil { openKept() }
+            // A commit past the threshold meanwhile asked for a checkpoint once this is done.
+            let due = state.withLock { state -> Bool in
+                state.opening = false
+                if state.again && !state.closed {
+                    state.again = false
+                    return true
+                }
+                state.running = false
+                return false
+            }
+            if !due { return }
+        }
         while true {
             let closing = state.withLock { $0.closed }
             if !closing { checkpointOnce() }
@@ -161,13 +207,22 @@ final class Checkpointer: Sendable {
         }
     }
 
-    /// One passive checkpoint on a connection opened for it, best effort (as SQLite's automatic one:
-    /// a checkpoint that cannot run now leaves the pages in the `-wal`, where they are read as well).
+    /// One passive checkpoint on the kept connection (opened now if there is none), best effort, as SQLite's
+    /// automatic one: a checkpoint that cannot run now leaves the pages in the `-wal`, where they are read
+    /// as well. One that fails closes the connection, and the next opens a new one.
     private func checkpointOnce() {
-        guard let connection = try? open() else { return }
+        if kept.connection == nil { openKept() }
+        guard let connection = kept.connection else { return }
         settings.beforeCheckpoint?()
-        _ = connection.checkpointPassively()
+        if connection.checkpointPassively() == nil { kept.connection = nil }
         settings.afterCheckpoint?()
+    }
+
+    /// Opens the background checkpoints' connection (on their thread), best effort: without one, no checkpoint runs.
+    private func openKept() {
+        settings.beforeOpening?()
+        kept.connection = try? open()
+        if kept.connection != nil { state.withLock { $0.opened += 1 } }
     }
 
     /// Waits (at most ``Settings/closingWait``) until no background checkpoint runs: before a checkpoint
@@ -183,15 +238,19 @@ final class Checkpointer: Sendable {
     /// How many frames the `-wal` held after the writer's last commit, for tests.
     var framesAtLastCommit: Int { state.withLock { $0.frames } }
 
+    /// How many connections background checkpoints have opened, for tests (one, unless a checkpoint failed).
+    var openedCount: Int { state.withLock { $0.opened } }
+
     /// How many commits waited for a background checkpoint (at ``Settings/ceiling``), for tests.
     var waitedCount: Int { state.withLock { $0.waited } }
 
-    /// Stops starting checkpoints and waits (at most ``Settings/closingWait``) for a running one: before
-    /// the writer connection closes, so that it is the last connection and may checkpoint on close.
+    /// Stops starting checkpoints, waits (at most ``Settings/closingWait``) for a running one and closes
+    /// the checkpoint connection: before the writer connection closes, so that it is the last connection
+    /// and may checkpoint on close.
     func close() {
         state.withLock { $0.closed = true }
         _ = running.wait(timeout: .now() + settings.closingWait)
-        thread.stop()
+        thread.stop(waitingAtMost: settings.closingWait)
     }
 }
 

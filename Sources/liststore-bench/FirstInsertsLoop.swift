@@ -6,7 +6,9 @@ import ListStore
 /// among the 12 whose least time over the runs is the longest, what its fastest run spent: the inserting
 /// thread's CPU time, its page faults and its context switches (`getrusage(RUSAGE_THREAD)`). An insert slow
 /// by the clock but not by CPU time waited (for the disk, a lock, the core); one slow by CPU time too did
-/// more work, or touched memory it had not touched before (its minor faults say how much).
+/// more work, or touched memory it had not touched before (its minor faults say how much). Each run's time
+/// says whether that commit also checkpointed on the committing thread ("caught up") or started the
+/// `-wal` again from its beginning ("restarted").
 /// `LISTSTORE_BENCH_ALTERNATING=1` inserts at 1 and 2 in turn; `LISTSTORE_BENCH_PER_WRITE=N` times N inserts per write instead (`--adversarial`'s "10,000 per write").
 struct FirstInsertsLoop {
     let fixtures: Fixtures
@@ -21,6 +23,7 @@ struct FirstInsertsLoop {
         var majorFaults = 0
         var voluntarySwitches = 0
         var involuntarySwitches = 0
+        var commit: AdversarialBench.Commit = []
     }
 
     private static func usage() -> rusage {
@@ -42,6 +45,7 @@ struct FirstInsertsLoop {
             samples.reserveCapacity(inserts)
             // Step -1 runs first, untimed, as in --adversarial: the connection's first insert prepares its statements.
             func measure(_ step: Int, _ insert: () throws -> Void) rethrows {
+                let counters = store.checkpointCounters
                 let before = Self.usage()
                 let started = HotSpotLoop.threadSeconds()
                 let start = DispatchTime.now().uptimeNanoseconds
@@ -50,12 +54,17 @@ struct FirstInsertsLoop {
                 let cpu = HotSpotLoop.threadSeconds() - started
                 let after = Self.usage()
                 guard step >= 0 else { return }
+                var commit: AdversarialBench.Commit = []
+                if let counters, let now = store.checkpointCounters {
+                    if now.onCommittingThread > counters.onCommittingThread { commit.insert(.caughtUp) }
+                    if now.framesAtLastCommit < counters.framesAtLastCommit { commit.insert(.restarted) }
+                }
                 samples.append(
                     Sample(
                         wall: wall,
                         cpu: cpu,
                         minorFaults: after.ru_minflt - before.ru_minflt, majorFaults: after.ru_majflt - before.ru_majflt,
-                        voluntarySwitches: after.ru_nvcsw - before.ru_nvcsw, involuntarySwitches: after.ru_nivcsw - before.ru_nivcsw))
+                        voluntarySwitches: after.ru_nvcsw - before.ru_nvcsw, involuntarySwitches: after.ru_nivcsw - before.ru_nivcsw, commit: commit))
             }
             var made = -1
             while made < inserts {
@@ -91,7 +100,11 @@ struct FirstInsertsLoop {
             print(
                 "  #\(step) \(String(format: "%.1f×", least[step] / median)): CPU \(Measurement.format(fastest.cpu)), faults \(fastest.minorFaults) minor "
                     + "\(fastest.majorFaults) major, switches \(fastest.voluntarySwitches) voluntary \(fastest.involuntarySwitches) involuntary; the runs: "
-                    + timed.map { "\(Measurement.format($0[step].wall)) (\($0[step].minorFaults)f \($0[step].voluntarySwitches)v)" }.joined(separator: " "))
+                    + timed.map { run in
+                        let commit = run[step].commit
+                        let notes = (commit.contains(.caughtUp) ? " caught up" : "") + (commit.contains(.restarted) ? " restarted" : "")
+                        return "\(Measurement.format(run[step].wall)) (\(run[step].minorFaults)f \(run[step].voluntarySwitches)v\(notes))"
+                    }.joined(separator: " "))
         }
     }
 }

@@ -161,6 +161,8 @@ import Testing
             #expect(started.wait(timeout: .now()) == .timedOut, "round \(round): another background checkpoint started")
         }
         #expect(checkpointer.waitedCount == 0)
+        // One catch-up on the committing thread a round, and nothing else there.
+        #expect(checkpointer.onCommittingThreadCount == 3)
         #expect(Self.walFrames(path) < settings.ceiling, "\(Self.walFrames(path)) frames")
         #expect(try store.totalRowCount() == 2_000 + inserted)
         #expect(try store.checkInvariants().isEmpty)

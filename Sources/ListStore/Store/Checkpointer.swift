@@ -81,6 +81,8 @@ final class Checkpointer: Sendable {
         var finished = 0
         /// Commits that waited for a background checkpoint (at the ceiling), for tests.
         var waited = 0
+        /// Checkpoints run on the committing thread (catching up, or at the ceiling), for tests and benchmarks.
+        var onCommittingThread = 0
         /// Connections the background thread opened, for tests.
         var opened = 0
     }
@@ -166,12 +168,18 @@ final class Checkpointer: Sendable {
         case .catchUp:
             // No checkpoint runs: nobody to wait for, and only the frames committed while the last one ran to copy.
             _ = commit.checkpointPassively()
-            state.withLock { $0.finished += 1 }
+            state.withLock {
+                $0.finished += 1
+                $0.onCommittingThread += 1
+            }
         case .here:
             state.withLock { $0.waited += 1 }
             _ = running.wait(timeout: .now() + settings.closingWait)
             _ = commit.checkpointPassively()
-            state.withLock { $0.finished += 1 }
+            state.withLock {
+                $0.finished += 1
+                $0.onCommittingThread += 1
+            }
         }
     }
 
@@ -237,6 +245,9 @@ final class Checkpointer: Sendable {
 
     /// How many frames the `-wal` held after the writer's last commit, for tests.
     var framesAtLastCommit: Int { state.withLock { $0.frames } }
+
+    /// How many checkpoints ran on the committing thread (catching up, or at the ceiling), for tests and benchmarks.
+    var onCommittingThreadCount: Int { state.withLock { $0.onCommittingThread } }
 
     /// How many connections background checkpoints have opened, for tests (one, unless a checkpoint failed).
     var openedCount: Int { state.withLock { $0.opened } }

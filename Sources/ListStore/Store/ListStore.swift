@@ -172,6 +172,15 @@ public final class ListStore: Sendable {
         return ListStore(opener: opener, opened: try opener.open(), checkpoints: checkpoints)
     }
 
+    /// For benchmarks that attribute a slow commit: how many checkpoints have run on the committing
+    /// thread so far (the catch-up after a background checkpoint that writes without a pause outran, or
+    /// at the ceiling), and how many frames the `-wal` held after the last commit (fewer than after the
+    /// one before: that commit started it again from its beginning). Nil for a store that does not
+    /// checkpoint (in memory, read-only).
+    package var checkpointCounters: (onCommittingThread: Int, framesAtLastCommit: Int)? {
+        checkpointer.map { ($0.onCommittingThreadCount, $0.framesAtLastCommit) }
+    }
+
     /// The block sizes this store's edits split and merge at.
     var rowBlockSizes: RowBlockSizes { opener.rowBlockSizes }
 

@@ -86,7 +86,7 @@ enum ListsDocumentReader {
                 }
             }
             guard let listName, let sectionsAt else { throw fail(shape) }
-            if let first = lists.firstIndex(where: { $0.name == listName }) {
+            if let first = lists.firstIndex(where: { ListStore.sameListName($0.name, listName) }) {
                 throw fail("lists[\(index)] names list \(quoted(listName)) twice (lists[\(first)] too)")
             }
             lists.append(List(name: listName, sectionsAt: sectionsAt))

@@ -194,7 +194,7 @@ enum TransferCommands {
         for list in lists { _ = try DocumentReader.check(document, name: "\(name), list \(quoted(list.name))", sectionsAt: list.sectionsAt) }
         let counts = try context.withStoreForWriting { store -> [ListSummary] in
             // Named here; the import checks again under the write lock (as storeNotEmpty).
-            if !command[replace], let busy = try store.lists().first(where: { names.contains($0.name) && $0.sectionCount > 0 }) {
+            if !command[replace], let busy = try store.lists().first(where: { list in list.sectionCount > 0 && names.contains { ListStore.sameListName($0, list.name) } }) {
                 throw CommandFailure(
                     "cannot import \(name): list \(quoted(busy.name)) is not empty (\(StoreCounts(sections: busy.sectionCount, rows: busy.rowCount).text)); pass --replace to replace the lists the document names; nothing was imported"
                 )
@@ -208,7 +208,7 @@ enum TransferCommands {
             }
             return try store.lists()
         }
-        let imported = counts.filter { names.contains($0.name) }
+        let imported = counts.filter { list in names.contains { ListStore.sameListName($0, list.name) } }
         return CommandOutput(
             human: imported.isEmpty
                 ? "imported no list: the document names none"

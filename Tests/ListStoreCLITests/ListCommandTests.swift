@@ -168,6 +168,24 @@ import Testing
         #expect(none.status == 0 && none.stdout == "imported no list: the document names none\n", "\(none.stdout) \(none.stderr)")
     }
 
+    /// Names that differ only in how "é" is written (one scalar, or "e" and U+0301) are two lists, as in
+    /// the file: a document naming both imports both, and only a name repeated byte for byte is refused.
+    @Test func aListsDocumentsNamesAreComparedByteForByte() throws {
+        let target = try CLIHarness()
+        let both = #"{"format":2,"lists":[{"name":"caf\u00e9","sections":[{"title":"one"}]},{"name":"cafe\u0301","sections":[{"title":"two"}]}]}"#
+        let imported = try target.run(["import", "--all", "-"], stdin: Data(both.utf8))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout == "imported \"caf\u{E9}\": 1 section, 0 rows; \"cafe\u{301}\": 1 section, 0 rows\n", "\(imported.stdout)")
+        #expect(try target.run(["--list", "caf\u{E9}", "show"]).stdout.contains("one"))
+        #expect(try target.run(["--list", "cafe\u{301}", "show"]).stdout.contains("two"))
+        let again = try target.run(["import", "--all", "-"], stdin: Data(both.utf8))
+        #expect(again.status == 1 && again.stderr.hasPrefix("error: cannot import standard input: list \"caf\u{E9}\" is not empty"), "\(again.stderr)")
+        let twice = #"{"format":2,"lists":[{"name":"cafe\u0301","sections":[]},{"name":"cafe\u0301","sections":[]}]}"#
+        let refused = try target.run(["import", "--all", "--replace", "-"], stdin: Data(twice.utf8))
+        #expect(refused.status == 1 && refused.stderr.contains("names list \"cafe\u{301}\" twice (lists[0] too)"), "\(refused.stderr)")
+        #expect(try target.run(["check"]).status == 0)
+    }
+
     @Test func aListsDocumentNeedsAllAndANonEmptyListNeedsReplaceWithNothingImported() throws {
         let cli = try ListCommandTests.twoLists()
         let all = try cli.run(["export", "--all"]).stdout

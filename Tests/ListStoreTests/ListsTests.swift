@@ -163,6 +163,33 @@ import Testing
         #expect(try store.addList(named: "Ok").listName() == "Ok")
     }
 
+    /// A list name is one name only byte for byte, as the file's `UNIQUE` and ``ListStore/list(named:)``
+    /// have it: "café" with "é" as one scalar and with "e" and U+0301, which Swift's `==` takes for one
+    /// string, are two lists — added, found and imported as two, each refused again only as itself.
+    @Test func listNamesAreComparedByteForByteNotByCanonicalEquivalence() throws {
+        let store = try ListStore.inMemory()
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(composed == decomposed)
+        let first = try store.addList(named: composed)
+        try first.insertSection(title: "composed")
+        let second = try store.addList(named: decomposed)
+        try second.insertSection(title: "decomposed")
+        #expect(try store.list(named: composed).snapshot().sections.map(\.title) == ["composed"])
+        #expect(try store.list(named: decomposed).snapshot().sections.map(\.title) == ["decomposed"])
+        #expect(throws: ListStoreError.duplicateListName(decomposed)) { try store.addList(named: decomposed) }
+        try store.importLists(named: [decomposed, composed], replacing: true) { index, importer in
+            try importer.addSection(title: "imported \(index)")
+        }
+        #expect(try store.list(named: decomposed).snapshot().sections.map(\.title) == ["imported 0"])
+        #expect(try store.list(named: composed).snapshot().sections.map(\.title) == ["imported 1"])
+        #expect(throws: ListStoreError.duplicateListName(composed)) {
+            try store.importLists(named: [composed, "other", composed]) { _, _ in }
+        }
+        #expect(try store.lists().count == 3)
+        #expect(try store.checkInvariants().isEmpty)
+    }
+
     @Test func aListHandleSharesTheStoresConnectionsAndHub() throws {
         let directory = try TemporaryDirectory()
         let store = try ListStore.open(at: directory.path("shared.sqlite"))

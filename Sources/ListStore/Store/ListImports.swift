@@ -9,7 +9,7 @@ extension ListStore {
     /// it was. No change set is built (observers of those lists read them afresh), and, as any import,
     /// it cannot be undone: no transaction before it can be undone either.
     public func importLists(named names: [String], replacing: Bool = false, _ feed: (_ index: Int, _ importer: ListImporter) throws -> Void) throws {
-        if let repeated = firstRepeated(names) { throw ListStoreError.duplicateListName(repeated) }
+        if let repeated = Self.firstRepeatedListName(names) { throw ListStoreError.duplicateListName(repeated) }
         for name in names { try Self.validateListName(name) }
         _ = try mutatingLists { db, _ in
             // Every list is made, checked and emptied first, so that ids the document keeps are free in all of them.

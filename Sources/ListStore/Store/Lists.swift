@@ -230,6 +230,20 @@ extension ListStore {
         for (index, id) in order.enumerated() { try place.bind([.integer(id), .int(index)]).run() }
     }
 
+    /// Whether two list names are one name by the file's rule: byte for byte, as SQLite's `UNIQUE` on
+    /// `lists.name`, ``list(named:)`` and the `sqlite3` shell compare them — not by Swift's `==`, which
+    /// takes "é" (one scalar) and "e" followed by U+0301 for the same string, though the file holds two
+    /// lists by those names.
+    package static func sameListName(_ first: String, _ second: String) -> Bool {
+        first.utf8.elementsEqual(second.utf8)
+    }
+
+    /// The first of `names` that an earlier one repeats by ``sameListName(_:_:)``; nil when they all differ.
+    package static func firstRepeatedListName(_ names: [String]) -> String? {
+        var seen = Set<[UInt8]>()
+        return names.first { !seen.insert(Array($0.utf8)).inserted }
+    }
+
     /// The rule for list names: not empty, no control characters (a name is typed on command lines and
     /// shown in one-line headers), at most 200 characters.
     static func validateListName(_ name: String) throws {

@@ -29,13 +29,29 @@ extension Connection {
         /// Runs `sqlite3_wal_checkpoint_v2(PASSIVE)` on `handle`; nil when it could not run (another
         /// checkpoint held the lock, the file is not in WAL mode, an I/O error).
         fileprivate static func passive(_ handle: OpaquePointer) -> Checkpointed? {
+            if case .checkpointed(let done) = outcome(handle) { return done }
+            return nil
+        }
+
+        /// ``passive(_:)``, telling a checkpoint another connection's held off from a failure.
+        fileprivate static func outcome(_ handle: OpaquePointer) -> PassiveCheckpoint {
             var frames: Int32 = 0
             var checkpointed: Int32 = 0
-            guard sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_PASSIVE, &frames, &checkpointed) == SQLITE_OK,
-                frames >= 0, checkpointed >= 0
-            else { return nil }
-            return Checkpointed(frames: Int(frames), checkpointed: Int(checkpointed))
+            let code = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_PASSIVE, &frames, &checkpointed)
+            if code == SQLITE_BUSY || code == SQLITE_LOCKED { return .busy }
+            guard code == SQLITE_OK, frames >= 0, checkpointed >= 0 else { return .failed }
+            return .checkpointed(Checkpointed(frames: Int(frames), checkpointed: Int(checkpointed)))
         }
+    }
+
+    /// How a passive checkpoint went.
+    package enum PassiveCheckpoint: Sendable, Equatable {
+        /// It ran (see ``Checkpointed``).
+        case checkpointed(Checkpointed)
+        /// Another connection's checkpoint held SQLite's checkpoint lock: nothing to do with this connection.
+        case busy
+        /// It could not run: the file is not in WAL mode, an I/O error.
+        case failed
     }
 
     /// Turns off SQLite's automatic checkpoint for this connection and calls `body` after each of its
@@ -57,6 +73,11 @@ extension Connection {
     /// A passive checkpoint on this connection (see ``WALCommit/checkpointPassively()``).
     package func checkpointPassively() -> Checkpointed? {
         Checkpointed.passive(handle)
+    }
+
+    /// ``checkpointPassively()``, telling another connection's checkpoint in the way from a failure.
+    package func passiveCheckpoint() -> PassiveCheckpoint {
+        Checkpointed.outcome(handle)
     }
 
     private final class Hook {

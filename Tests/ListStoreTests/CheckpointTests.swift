@@ -253,6 +253,81 @@ import Testing
         #expect(checkpointer.openedCount == 1)
     }
 
+    /// A background checkpoint that another connection's checkpoint holds off (it holds SQLite's
+    /// checkpoint lock, as Litestream's does) keeps its connection: only a failure closes it.
+    @Test func aCheckpointHeldOffByAnotherConnectionKeepsItsConnection() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        let held = Locked(false)
+        let proceed = DispatchSemaphore(value: 0)
+        var settings = Checkpointer.Settings.standard
+        settings.beforeCheckpoint = { if held.withLock({ $0 }) { _ = proceed.wait(timeout: .now() + 60) } }
+        let store = try ListStore.open(at: path, checkpoints: settings)
+        let checkpointer = try #require(store.checkpointer)
+        defer { proceed.signal() }
+        _ = try store.insertSection(title: "s")
+        _ = try store.insertRows(Self.titles(Self.largeWrite, "first"), intoSection: 0)
+        try #require(Self.eventually { checkpointer.finishedCount >= 1 })
+        #expect(checkpointer.openedCount == 1)
+        // A reader on an older state, and another connection's FULL checkpoint waiting for it, holding
+        // SQLite's checkpoint lock meanwhile.
+        let reader = try Connection(path: path, mode: .readOnly)
+        let other = DispatchSemaphore(value: 0)
+        try reader.readTransaction {
+            _ = try reader.scalarInt("SELECT count(*) FROM rows")
+            held.withLock { $0 = true }
+            let finished = checkpointer.finishedCount
+            _ = try store.insertRows(Self.titles(Self.largeWrite, "second"), intoSection: 0)
+            Thread.detachNewThread {
+                defer { other.signal() }
+                guard let connection = try? Connection(path: path, mode: .readWrite) else { return }
+                try? connection.run("PRAGMA busy_timeout = 20000")
+                _ = try? connection.scalarInt("PRAGMA wal_checkpoint(FULL)")
+            }
+            // Until the other checkpoint has taken the lock (and waits for the reader): a probe's is held off.
+            let probe = try Connection(path: path, mode: .readWrite)
+            _ = try probe.readTransaction { try probe.scalarInt("SELECT count(*) FROM sections") }  // opens the -wal
+            try #require(Self.eventually { probe.passiveCheckpoint() == .busy }, "the other checkpoint never took the lock")
+            held.withLock { $0 = false }
+            proceed.signal()
+            try #require(Self.eventually { checkpointer.finishedCount > finished })
+        }
+        try #require(other.wait(timeout: .now() + 60) == .success)
+        #expect(checkpointer.heldOffCount == 1)
+        let finished = checkpointer.finishedCount
+        _ = try store.insertRows(Self.titles(Self.largeWrite, "third"), intoSection: 0)
+        #expect(Self.eventually { checkpointer.finishedCount > finished })
+        #expect(Self.eventually { (try? Self.rowsInMainFile(path)) == 3 * Self.largeWrite })
+        #expect(checkpointer.openedCount == 1)
+        #expect(checkpointer.heldOffCount == 1)
+    }
+
+    /// Closing waits for a running checkpoint and for the checkpoint connection's closing together at
+    /// most ``Checkpointer/Settings/closingWait``, not that long for each.
+    @Test func closingWaitsAtMostTheClosingWaitInAll() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        let started = DispatchSemaphore(value: 0)
+        var settings = Checkpointer.Settings.standard
+        settings.closingWait = .seconds(1)
+        settings.beforeCheckpoint = {
+            started.signal()
+            usleep(3_000_000)
+        }
+        var elapsed = 0.0
+        do {
+            let store = try ListStore.open(at: path, checkpoints: settings)
+            _ = try store.insertSection(title: "s")
+            _ = try store.insertRows(Self.titles(Self.largeWrite, "r"), intoSection: 0)
+            try #require(started.wait(timeout: .now() + 60) == .success)
+            let start = Date()
+            store.checkpointer?.close()
+            elapsed = Date().timeIntervalSince(start)
+        }
+        #expect(elapsed >= 0.9 && elapsed < 1.8, "closing took \(elapsed) s")
+        #expect(try ListStore.open(at: path).totalRowCount() == Self.largeWrite)
+    }
+
     @Test func aReaderHoldingAReadTransactionIsNeverDisturbed() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("store.sqlite")

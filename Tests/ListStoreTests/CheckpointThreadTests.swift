@@ -7,7 +7,7 @@ import Testing
 /// A store's background checkpoints run on a thread of its own, started with the store: each ``run()``
 /// runs the work once more, in order, on that one thread; ``stop()`` ends it after what it was asked for,
 /// and it runs its `finally` once, on the same thread (where the checkpoint connection is closed), which
-/// ``stop(waitingAtMost:)`` waits for.
+/// ``stop(waitingUntil:)`` waits for.
 @Suite struct CheckpointThreadTests {
     @Test func eachRunRunsTheWorkOnceInOrderOnOneOtherThreadUntilStopped() throws {
         let thread = CheckpointThread()
@@ -27,13 +27,13 @@ import Testing
         #expect(threads.count == 5)
         #expect(Set(threads).count == 1)
         #expect(threads.first != caller)
-        thread.stop(waitingAtMost: .seconds(60))
+        thread.stop(waitingUntil: .now() + 60)
         #expect(finished.withLock { $0 } == [threads.first ?? ""])
         thread.run()
         // Stopped: the work runs no more, nor the finally, and waiting again returns at once.
         #expect(done.wait(timeout: .now() + 0.2) == .timedOut)
         #expect(runs.withLock { $0.count } == 5)
-        thread.stop(waitingAtMost: .seconds(60))
+        thread.stop(waitingUntil: .now() + 60)
         #expect(finished.withLock { $0.count } == 1)
     }
 }

@@ -36,14 +36,15 @@ final class CheckpointThread: Sendable {
         wake.signal()
     }
 
-    /// ``stop()``, then waits (at most `timeout`, and only the first time) until the thread has run its `finish`.
-    func stop(waitingAtMost timeout: DispatchTimeInterval) {
+    /// ``stop()``, then waits (until `deadline` at the latest, and only the first time) until the thread
+    /// has run its `finish`.
+    func stop(waitingUntil deadline: DispatchTime) {
         stop()
         let waitedBefore = endWaited.withLock { waited in
             defer { waited = true }
             return waited
         }
         guard !waitedBefore else { return }
-        _ = ended.wait(timeout: .now() + timeout)
+        _ = ended.wait(timeout: deadline)
     }
 }

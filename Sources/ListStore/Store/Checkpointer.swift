@@ -85,6 +85,8 @@ final class Checkpointer: Sendable {
         var onCommittingThread = 0
         /// Connections the background thread opened, for tests.
         var opened = 0
+        /// Background checkpoints another connection's checkpoint held off, for tests.
+        var heldOff = 0
     }
 
     let settings: Settings
@@ -93,6 +95,9 @@ final class Checkpointer: Sendable {
     private let running = DispatchGroup()
     /// Opens the checkpoint's connection: read-write, checked to hold the store's files.
     private let open: @Sendable () throws -> Connection
+    /// Whether the kept connection still holds the store's files, and the path still names them: checked
+    /// before each checkpoint, as opening a connection for each checkpoint checked it.
+    private let stillHolds: @Sendable (Connection) -> Bool
     /// Where background checkpoints run.
     private let thread = CheckpointThread()
     /// The background checkpoints' connection, once opened: used and closed on ``thread`` only.
@@ -103,9 +108,10 @@ final class Checkpointer: Sendable {
         var connection: Connection?
     }
 
-    init(settings: Settings, open: @escaping @Sendable () throws -> Connection) {
+    init(settings: Settings, open: @escaping @Sendable () throws -> Connection, stillHolds: @escaping @Sendable (Connection) -> Bool) {
         self.settings = settings
         self.open = open
+        self.stillHolds = stillHolds
         thread.start({ [weak self] in self?.runInBackground() }, finally: { [kept] in kept.connection = nil })
     }
 
@@ -127,6 +133,7 @@ final class Checkpointer: Sendable {
             let before = state.frames
             state.frames = frames
             if frames >= settings.opensAhead && frames < settings.threshold && !state.openedAhead && !state.running && !state.closed {
+                state.catchUpDue = false  // below the threshold: the -wal started again
                 state.openedAhead = true
                 state.opening = true
                 state.running = true
@@ -186,7 +193,7 @@ final class Checkpointer: Sendable {
     private func runInBackground() {
         defer { running.leave() }
         if state.withLock({ $0.opening }) {
-            if kept.connection == nil { openKept() }
+            if kept.connection == nil && !state.withLock({ $0.closed }) { openKept() }
             // A commit past the threshold meanwhile asked for a checkpoint once this is done.
             let due = state.withLock { state -> Bool in
                 state.opening = false
@@ -217,12 +224,19 @@ final class Checkpointer: Sendable {
 
     /// One passive checkpoint on the kept connection (opened now if there is none), best effort, as SQLite's
     /// automatic one: a checkpoint that cannot run now leaves the pages in the `-wal`, where they are read
-    /// as well. One that fails closes the connection, and the next opens a new one.
+    /// as well. One that fails (not merely held off by another connection's checkpoint) closes the
+    /// connection, and so does one that finds the store's files moved; the next opens a new one, checked
+    /// to hold them.
     private func checkpointOnce() {
+        if let connection = kept.connection, !stillHolds(connection) { kept.connection = nil }
         if kept.connection == nil { openKept() }
         guard let connection = kept.connection else { return }
         settings.beforeCheckpoint?()
-        if connection.checkpointPassively() == nil { kept.connection = nil }
+        switch connection.passiveCheckpoint() {
+        case .checkpointed: break
+        case .busy: state.withLock { $0.heldOff += 1 }  // another connection's checkpoint: no reason to open another one
+        case .failed: kept.connection = nil
+        }
         settings.afterCheckpoint?()
     }
 
@@ -249,19 +263,27 @@ final class Checkpointer: Sendable {
     /// How many checkpoints ran on the committing thread (catching up, or at the ceiling), for tests and benchmarks.
     var onCommittingThreadCount: Int { state.withLock { $0.onCommittingThread } }
 
+    /// How many background checkpoints another connection's checkpoint held off, for tests.
+    var heldOffCount: Int { state.withLock { $0.heldOff } }
+
     /// How many connections background checkpoints have opened, for tests (one, unless a checkpoint failed).
     var openedCount: Int { state.withLock { $0.opened } }
 
     /// How many commits waited for a background checkpoint (at ``Settings/ceiling``), for tests.
     var waitedCount: Int { state.withLock { $0.waited } }
 
-    /// Stops starting checkpoints, waits (at most ``Settings/closingWait``) for a running one and closes
+    /// Stops starting checkpoints, waits (at most ``Settings/closingWait`` in all) for a running one and closes
     /// the checkpoint connection: before the writer connection closes, so that it is the last connection
     /// and may checkpoint on close.
     func close() {
-        state.withLock { $0.closed = true }
-        _ = running.wait(timeout: .now() + settings.closingWait)
-        thread.stop(waitingAtMost: settings.closingWait)
+        let closedBefore = state.withLock { state in
+            defer { state.closed = true }
+            return state.closed
+        }
+        guard !closedBefore else { return }
+        let deadline = DispatchTime.now() + settings.closingWait
+        _ = running.wait(timeout: deadline)
+        thread.stop(waitingUntil: deadline)
     }
 }
 

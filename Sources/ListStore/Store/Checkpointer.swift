@@ -197,12 +197,7 @@ final class Checkpointer: Sendable {
             // A commit past the threshold meanwhile asked for a checkpoint once this is done.
             let due = state.withLock { state -> Bool in
                 state.opening = false
-                if state.again && !state.closed {
-                    state.again = false
-                    return true
-                }
-                state.running = false
-                return false
+                return Self.runsAgain(&state)
             }
             if !due { return }
         }
@@ -211,15 +206,21 @@ final class Checkpointer: Sendable {
             if !closing { checkpointOnce() }
             let again = state.withLock { state -> Bool in
                 if !closing { state.finished += 1 }
-                if state.again && !state.closed {
-                    state.again = false
-                    return true
-                }
-                state.running = false
-                return false
+                return Self.runsAgain(&state)
             }
             if !again { return }
         }
+    }
+
+    /// After the background thread's work, under the lock: whether a commit asked for a checkpoint
+    /// meanwhile (it runs now, on the same thread), else the thread counts as idle.
+    private static func runsAgain(_ state: inout State) -> Bool {
+        if state.again && !state.closed {
+            state.again = false
+            return true
+        }
+        state.running = false
+        return false
     }
 
     /// One passive checkpoint on the kept connection (opened now if there is none), best effort, as SQLite's

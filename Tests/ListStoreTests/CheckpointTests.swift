@@ -302,6 +302,48 @@ import Testing
         #expect(checkpointer.heldOffCount == 1)
     }
 
+    /// A store closed while its checkpoint connection is being opened ahead waits for the opening, closes
+    /// that connection before the writer, and so still leaves no `-wal` or `-shm`; no checkpoint runs.
+    @Test func closingWhileTheConnectionOpensAheadLeavesNoWAL() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        let opening = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        var settings = Checkpointer.Settings.standard
+        settings.beforeOpening = {
+            opening.signal()
+            _ = gate.wait(timeout: .now() + 60)
+        }
+        defer { gate.signal() }
+        var inserted = 0
+        var finished = -1
+        do {
+            let store = try ListStore.open(at: path, checkpoints: settings)
+            let checkpointer = try #require(store.checkpointer)
+            _ = try store.insertSection(title: "s")
+            while checkpointer.framesAtLastCommit < settings.opensAhead {
+                _ = try store.insertRow(NewRow(title: "small \(inserted)"), intoSection: 0, at: 0)
+                inserted += 1
+            }
+            try #require(opening.wait(timeout: .now() + 60) == .success, "the connection was not opened ahead")
+            let closed = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                checkpointer.close()
+                closed.signal()
+            }
+            // Closing waits for the opening.
+            #expect(closed.wait(timeout: .now() + 0.3) == .timedOut)
+            gate.signal()
+            try #require(closed.wait(timeout: .now() + 60) == .success)
+            #expect(checkpointer.openedCount == 1)
+            finished = checkpointer.finishedCount
+        }
+        #expect(finished == 0)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        #expect(try Self.rowsInMainFile(path) == inserted)
+    }
+
     /// Closing waits for a running checkpoint and for the checkpoint connection's closing together at
     /// most ``Checkpointer/Settings/closingWait``, not that long for each.
     @Test func closingWaitsAtMostTheClosingWaitInAll() throws {

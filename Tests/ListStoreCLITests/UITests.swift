@@ -176,7 +176,10 @@ final class TmuxPane {
 
     static func quit(_ pane: TmuxPane) throws {
         try pane.keys("q")
-        let screen = try pane.waitFor("ui exited 0")
+        // The shell prints the prompt a moment after the echo: the screen can be caught in between.
+        let screen = try pane.waitFor("the shell prompt after \"ui exited 0\"") {
+            $0.contains("ui exited 0") && lastLine($0) == TmuxPane.prompt
+        }
         #expect(lastLine(screen) == TmuxPane.prompt, "the shell prompt is back:\n\(screen)")
         #expect(!screen.contains("Space tick"), "the ui's screen is gone:\n\(screen)")
     }

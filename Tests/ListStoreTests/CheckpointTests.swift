@@ -44,6 +44,28 @@ import Testing
     /// Enough rows to take the `-wal` past SQLite's 1,000 frames in one commit.
     static let largeWrite = 50_000
 
+    /// A section, then one-row inserts, each its own write, until the `-wal` holds the frames from which
+    /// the checkpoint connection is opened ahead; the rows inserted.
+    static func insertUntilTheConnectionOpensAhead(_ store: ListStore, _ checkpointer: Checkpointer) throws -> Int {
+        _ = try store.insertSection(title: "s")
+        var inserted = 0
+        while checkpointer.framesAtLastCommit < checkpointer.settings.opensAhead {
+            _ = try store.insertRow(NewRow(title: "small \(inserted)"), intoSection: 0, at: 0)
+            inserted += 1
+        }
+        return inserted
+    }
+
+    /// Settings whose background thread, before it opens its connection, signals `opening` and waits for `gate`.
+    static func openingHeld(signalling opening: DispatchSemaphore, until gate: DispatchSemaphore) -> Checkpointer.Settings {
+        var settings = Checkpointer.Settings.standard
+        settings.beforeOpening = {
+            opening.signal()
+            _ = gate.wait(timeout: .now() + 60)
+        }
+        return settings
+    }
+
     @Test func theCommitLeavesTheCheckpointToABackgroundThread() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("store.sqlite")
@@ -198,12 +220,7 @@ import Testing
         do {
             let store = try ListStore.open(at: path)
             let checkpointer = try #require(store.checkpointer)
-            _ = try store.insertSection(title: "s")
-            var inserted = 0
-            while checkpointer.framesAtLastCommit < checkpointer.settings.opensAhead {
-                _ = try store.insertRow(NewRow(title: "small \(inserted)"), intoSection: 0, at: 0)
-                inserted += 1
-            }
+            let inserted = try Self.insertUntilTheConnectionOpensAhead(store, checkpointer)
             try #require(checkpointer.framesAtLastCommit < checkpointer.settings.threshold, "one insert took the -wal past the threshold")
             #expect(Self.eventually { checkpointer.openedCount == 1 }, "the connection was not opened ahead")
             #expect(checkpointer.finishedCount == 0)
@@ -226,20 +243,10 @@ import Testing
         let path = directory.path("store.sqlite")
         let gate = DispatchSemaphore(value: 0)
         let opening = DispatchSemaphore(value: 0)
-        var settings = Checkpointer.Settings.standard
-        settings.beforeOpening = {
-            opening.signal()
-            _ = gate.wait(timeout: .now() + 60)
-        }
-        let store = try ListStore.open(at: path, checkpoints: settings)
+        let store = try ListStore.open(at: path, checkpoints: Self.openingHeld(signalling: opening, until: gate))
         let checkpointer = try #require(store.checkpointer)
         defer { gate.signal() }
-        _ = try store.insertSection(title: "s")
-        var inserted = 0
-        while checkpointer.framesAtLastCommit < checkpointer.settings.opensAhead {
-            _ = try store.insertRow(NewRow(title: "small \(inserted)"), intoSection: 0, at: 0)
-            inserted += 1
-        }
+        let inserted = try Self.insertUntilTheConnectionOpensAhead(store, checkpointer)
         try #require(opening.wait(timeout: .now() + 60) == .success, "the connection was not opened ahead")
         // Past catchUp (a running checkpoint's catch-up would be due) but short of the ceiling.
         let large = 80_000
@@ -309,22 +316,13 @@ import Testing
         let path = directory.path("store.sqlite")
         let opening = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
-        var settings = Checkpointer.Settings.standard
-        settings.beforeOpening = {
-            opening.signal()
-            _ = gate.wait(timeout: .now() + 60)
-        }
         defer { gate.signal() }
         var inserted = 0
         var finished = -1
         do {
-            let store = try ListStore.open(at: path, checkpoints: settings)
+            let store = try ListStore.open(at: path, checkpoints: Self.openingHeld(signalling: opening, until: gate))
             let checkpointer = try #require(store.checkpointer)
-            _ = try store.insertSection(title: "s")
-            while checkpointer.framesAtLastCommit < settings.opensAhead {
-                _ = try store.insertRow(NewRow(title: "small \(inserted)"), intoSection: 0, at: 0)
-                inserted += 1
-            }
+            inserted = try Self.insertUntilTheConnectionOpensAhead(store, checkpointer)
             try #require(opening.wait(timeout: .now() + 60) == .success, "the connection was not opened ahead")
             let closed = DispatchSemaphore(value: 0)
             Thread.detachNewThread {

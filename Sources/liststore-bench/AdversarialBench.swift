@@ -73,6 +73,17 @@ struct AdversarialBench {
         static let caughtUp = Commit(rawValue: 1)
         /// It started the `-wal` again from its beginning (its header written and synced).
         static let restarted = Commit(rawValue: 2)
+
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        /// What the commit made between two readings of `ListStore.checkpointCounters` did (nothing known
+        /// without them).
+        init(from before: (onCommittingThread: Int, framesAtLastCommit: Int)?, to after: (onCommittingThread: Int, framesAtLastCommit: Int)?) {
+            self = []
+            guard let before, let after else { return }
+            if after.onCommittingThread > before.onCommittingThread { insert(.caughtUp) }
+            if after.framesAtLastCommit < before.framesAtLastCommit { insert(.restarted) }
+        }
     }
 
     /// The timed inserts (numbered from 0) whose least time is above 3× the median, the slowest first (at most 12):
@@ -133,13 +144,7 @@ struct AdversarialBench {
                     let start = DispatchTime.now().uptimeNanoseconds
                     _ = try store.insertRow(NewRow(title: "squeezed \(step)"), intoSection: 0, at: index(step))
                     times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-                    let after = store.checkpointCounters
-                    var commit: Commit = []
-                    if let before, let after {
-                        if after.onCommittingThread > before.onCommittingThread { commit.insert(.caughtUp) }
-                        if after.framesAtLastCommit < before.framesAtLastCommit { commit.insert(.restarted) }
-                    }
-                    commits.append(commit)
+                    commits.append(Commit(from: before, to: store.checkpointCounters))
                 }
             } else {
                 var made = 0

@@ -54,11 +54,7 @@ struct FirstInsertsLoop {
                 let cpu = HotSpotLoop.threadSeconds() - started
                 let after = Self.usage()
                 guard step >= 0 else { return }
-                var commit: AdversarialBench.Commit = []
-                if let counters, let now = store.checkpointCounters {
-                    if now.onCommittingThread > counters.onCommittingThread { commit.insert(.caughtUp) }
-                    if now.framesAtLastCommit < counters.framesAtLastCommit { commit.insert(.restarted) }
-                }
+                let commit = AdversarialBench.Commit(from: counters, to: store.checkpointCounters)
                 samples.append(
                     Sample(
                         wall: wall,

@@ -9,11 +9,12 @@ import SQLiteLayer
 /// thousand pages here, more than the write itself). The writer connection runs without it: after each
 /// commit, SQLite's WAL hook tells ``committed(_:)`` how many frames the `-wal` holds, and past
 /// ``Settings/threshold`` a passive checkpoint runs on a connection of its own on a background thread,
-/// opened on that thread once the `-wal` nears the threshold (``Settings/opensAhead``) and kept (opening one
-/// for each checkpoint cost every checkpoint SQLite's setting up and tearing down of a connection, which
-/// slowed the writer's commits meanwhile: both threads allocate through SQLite's one allocator lock). A passive checkpoint takes no lock anyone waits for: writers go on
-/// appending, readers go on reading (a reader's state is never copied over), and it never starts the
-/// `-wal` again from its beginning past a reader — Litestream's, for one. The next write that begins once
+/// opened on that thread once the `-wal` nears the threshold (``Settings/opensAhead``) and kept (opening
+/// one for each checkpoint cost every checkpoint SQLite's setting up and tearing down of a connection,
+/// which slowed the writer's commits meanwhile: both threads allocate through SQLite's one allocator
+/// lock). A passive checkpoint takes no lock anyone waits for: writers go on appending, readers go on
+/// reading (a reader's state is never copied over), and it never starts the `-wal` again from its
+/// beginning past a reader — Litestream's, for one. The next write that begins once
 /// everything is copied starts the `-wal` again from its beginning, as after SQLite's own checkpoint.
 ///
 /// Bounded: writes that follow each other faster than the background checkpoints keep the `-wal` from

@@ -75,7 +75,7 @@ public final class ListStore: Sendable {
             if opener.mode == .readWrite && !immutable {
                 let checkpointer = Checkpointer(
                     settings: checkpoints, open: { [opener] in try opener.openCheckpointer(holding: files) },
-                    stillHolds: { connection in connection.movedFile() == nil && (try? connection.verifyHolding(files)) != nil })
+                    stillHolds: { connection in connection.movedWALFile() == nil && (try? connection.verifyHolding(files)) != nil })
                 checkpointer.watch(opened.connection)
                 // A large write's pages stay in the writer's cache (16 MiB, SQLite's default 2 MiB, taken
                 // only as used): 1,000 scattered deletes in a million rows touch some 2,100 pages. Best effort.

@@ -80,8 +80,11 @@ let package = Package(
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("sqlite3")]),
         .executableTarget(name: "liststore-bench", dependencies: ["ListStore", "SQLiteLayer", "CBaseline"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Tests only: a VFS over the default one that records every write, truncation and sync of a folder's
+        // files, for the crash-state tests (Tests/ListStoreTests/CrashStates).
+        .target(name: "CrashRecorder", dependencies: ["CSQLite"], path: "Tests/CrashRecorder"),
         .testTarget(name: "SQLiteLayerTests", dependencies: ["SQLiteLayer", "TestSupport"]),
-        .testTarget(name: "ListStoreTests", dependencies: ["ListStore", "ListStoreMigrations", "SQLiteLayer", "TestSupport"]),
+        .testTarget(name: "ListStoreTests", dependencies: ["ListStore", "ListStoreMigrations", "SQLiteLayer", "TestSupport", "CrashRecorder"]),
         .testTarget(name: "ListStoreCLITests", dependencies: ["ListStoreCLI", "ListStore", "SQLiteLayer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

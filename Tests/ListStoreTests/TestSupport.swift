@@ -1,3 +1,4 @@
+import Testing
 import ListStore
 import SQLiteLayer
 @_exported import TestSupport
@@ -53,4 +54,9 @@ enum Shell {
         guard let definition else { throw SQLiteError(extendedCode: 1, message: "no trigger \(trigger)", sql: sql, systemErrno: 0) }
         try shell.executeScript("BEGIN; DROP TRIGGER \(trigger); \(sql[..<marker.lowerBound]); \(definition); COMMIT")
     }
+}
+
+extension Tag {
+    /// Tests that take more than a few seconds each (crash-state enumeration).
+    @Tag static var slow: Self
 }

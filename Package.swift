@@ -52,9 +52,7 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // The VFS the writer's connections use: the default one, with a -wal file's writes gathered into large ones.
-        .target(name: "CWALWrites", dependencies: ["CSQLite"]),
-        .target(name: "SQLiteLayer", dependencies: ["CSQLite", "CWALWrites"]),
+        .target(name: "SQLiteLayer", dependencies: ["CSQLite"]),
         .target(
             name: "ListStoreMigrations",
             path: "Migrations",

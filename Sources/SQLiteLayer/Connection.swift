@@ -1,5 +1,4 @@
 import CSQLite
-import CWALWrites
 import Foundation
 
 /// One SQLite connection with a cache of prepared statements.
@@ -34,8 +33,6 @@ package final class Connection {
     /// What a layer above remembers between this connection's own write transactions; the layer checks
     /// that it still holds (e.g. that no other connection committed since: `PRAGMA data_version`).
     package var writeMemo: AnyObject?
-    /// What ``replaceAutomaticCheckpoint(_:)`` installed, kept as long as SQLite may call it.
-    var walCommitHook: AnyObject?
     /// The busy handler's state (``setBusyTimeout(milliseconds:)``), kept as long as the connection.
     private var busyWait: BusyWait?
     /// Whether closing may checkpoint (``setCheckpointOnClose(_:)``); SQLite's default is yes.
@@ -80,11 +77,7 @@ package final class Connection {
         }
         let name = mode == .readOnlyImmutable ? Self.immutableURI(path) : Self.fileName(for: path)
         var opened: OpaquePointer?
-        // A connection that may write appends to the -wal through the VFS that gathers those writes
-        // (`Sources/CWALWrites`); the default VFS where it cannot be registered.
-        let writes = mode == .readWrite || mode == .readWriteCreate
-        let vfs = writes && liststore_wal_writes_register() == SQLITE_OK ? liststore_wal_writes_vfs_name : nil
-        let code = sqlite3_open_v2(name, &opened, flags, vfs)
+        let code = sqlite3_open_v2(name, &opened, flags, nil)
         guard code == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             let extended = opened.map { sqlite3_extended_errcode($0) } ?? code
@@ -95,15 +88,6 @@ package final class Connection {
         self.handle = opened
         sqlite3_extended_result_codes(opened, 1)
         StatementRecorder.attach(opened, path: path)
-    }
-
-    /// The names of the VFS stack the main file was opened with (`SQLITE_FCNTL_VFSNAME`), the outermost
-    /// first: `liststore-wal-writes/unix` for a connection that may write (``init(path:mode:)``).
-    package func vfsNames() -> String? {
-        var names: UnsafeMutablePointer<CChar>?
-        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_VFSNAME, &names) == SQLITE_OK, let names else { return nil }
-        defer { sqlite3_free(names) }
-        return String(cString: names)
     }
 
     /// The name to give SQLite for the file at `path`, so that it is read as a plain file name even
@@ -210,9 +194,6 @@ package final class Connection {
         handles.formUnion(fixedStatements.values.map(\.handle))
         return handles.reduce(0) { $0 + Int(sqlite3_stmt_status($1, SQLITE_STMTSTATUS_VM_STEP, 0)) }
     }
-
-    /// Whether ``cached(_:)`` has a statement for `sql` already (compiled, nothing run).
-    package func isCached(_ sql: String) -> Bool { statementCache[sql] != nil }
 
     /// A fresh prepared statement for `sql`, not cached.
     package func prepare(_ sql: String) throws -> Statement {

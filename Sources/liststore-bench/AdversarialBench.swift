@@ -42,64 +42,31 @@ struct AdversarialBench {
         print(
             pad("side, pattern", 32) + pad("timed as", 20) + pad("over", 12) + pad("median", 11, right: true) + pad("p99", 9, right: true)
                 + pad("p99.9", 9, right: true) + pad("max", 9, right: true) + pad("> 3× median", 13, right: true))
-        var slowest: [(String, [Double], [[Commit]])] = []
+        var slowest: [(String, [Double])] = []
         for eachOwnWrite in [true, false] {
             for side in [Side.listStore(alternating: false), .listStore(alternating: true), .limit] {
                 var timed: [[Double]] = []
-                var commits: [[Commit]] = []
-                for _ in 0..<runs {
-                    let (seconds, runCommits) = try times(side, eachOwnWrite: eachOwnWrite)
-                    timed.append(seconds)
-                    commits.append(runCommits)
-                }
+                for _ in 0..<runs { timed.append(try times(side, eachOwnWrite: eachOwnWrite)) }
                 let least = (0..<inserts).map { step in timed.reduce(Double.infinity) { Swift.min($0, $1[step]) } }
                 for (over, times) in [("one run", timed.first ?? []), ("least of \(runs)", least)] {
                     print(
                         pad(side.name, 32) + pad(eachOwnWrite ? "each its own write" : "10,000 per write", 20) + pad(over, 12)
                             + Self.distribution(times))
                 }
-                slowest.append((side.name + ", " + (eachOwnWrite ? "each its own write" : "10,000 per write"), least, commits))
+                slowest.append((side.name + ", " + (eachOwnWrite ? "each its own write" : "10,000 per write"), least))
             }
         }
-        print("inserts whose least of \(runs) is above 3× its median (with, for ListStore's own writes, in how many runs that commit")
-        print("checkpointed on the committing thread, \"caught up\", or started the -wal again from its beginning, \"restarted\"):")
-        for (name, least, commits) in slowest { print("  \(name): \(Self.slowestSteps(least, commits))") }
-    }
-
-    /// What one timed write's commit did besides committing (ListStore, each insert its own write).
-    struct Commit: OptionSet {
-        let rawValue: UInt8
-        /// It checkpointed on the committing thread (the catch-up after a background checkpoint, or at the ceiling).
-        static let caughtUp = Commit(rawValue: 1)
-        /// It started the `-wal` again from its beginning (its header written and synced).
-        static let restarted = Commit(rawValue: 2)
-
-        init(rawValue: UInt8) { self.rawValue = rawValue }
-
-        /// What the commit made between two readings of `ListStore.checkpointCounters` did (nothing known
-        /// without them).
-        init(from before: (onCommittingThread: Int, framesAtLastCommit: Int)?, to after: (onCommittingThread: Int, framesAtLastCommit: Int)?) {
-            self = []
-            guard let before, let after else { return }
-            if after.onCommittingThread > before.onCommittingThread { insert(.caughtUp) }
-            if after.framesAtLastCommit < before.framesAtLastCommit { insert(.restarted) }
-        }
+        print("inserts whose least of \(runs) is above 3× its median:")
+        for (name, least) in slowest { print("  \(name): \(Self.slowestSteps(least))") }
     }
 
     /// The timed inserts (numbered from 0) whose least time is above 3× the median, the slowest first (at most 12):
-    /// where what is left of the tail falls, with what their commits did in how many runs (`commits`, per run).
-    private static func slowestSteps(_ least: [Double], _ commits: [[Commit]]) -> String {
+    /// where what is left of the tail falls.
+    private static func slowestSteps(_ least: [Double]) -> String {
         let median = least.sorted()[least.count / 2]
         let above = least.indices.filter { least[$0] > 3 * median }.sorted { least[$0] > least[$1] }
         guard !above.isEmpty else { return "none" }
-        func note(_ step: Int) -> String {
-            let notes = commits.compactMap { $0.indices.contains(step) ? $0[step] : nil }
-            let caughtUp = notes.filter { $0.contains(.caughtUp) }.count
-            let restarted = notes.filter { $0.contains(.restarted) }.count
-            let parts = (caughtUp > 0 ? ["caught up \(caughtUp)/\(notes.count)"] : []) + (restarted > 0 ? ["restarted \(restarted)/\(notes.count)"] : [])
-            return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
-        }
-        return above.prefix(12).map { "#\($0) \(String(format: "%.1f×", least[$0] / median))" + note($0) }.joined(separator: ", ")
+        return above.prefix(12).map { "#\($0) \(String(format: "%.1f×", least[$0] / median))" }.joined(separator: ", ")
             + (above.count > 12 ? ", … (\(above.count) in all)" : "")
     }
 
@@ -117,7 +84,7 @@ struct AdversarialBench {
 
     /// Each insert's seconds, in order, on a fresh copy of the side's fixture. One more insert runs first,
     /// untimed, as the main table's single-row edits do: the connection's first insert prepares its statements.
-    private func times(_ side: Side, eachOwnWrite: Bool) throws -> ([Double], [Commit]) {
+    private func times(_ side: Side, eachOwnWrite: Bool) throws -> [Double] {
         switch side {
         case .limit:
             let path = try fixtures.copy(try fixtures.plainTemplate(rows: rows, layout: .oneSection), to: "work-adversarial-plain.sqlite")
@@ -128,7 +95,7 @@ struct AdversarialBench {
                 limit_hot_spot(db, 1, Int64(inserts + 1), eachOwnWrite ? 1 : 10_000, buffer.baseAddress)
             }
             guard code == 0 else { throw BenchmarkFailure("the limit's hot-spot inserts failed: SQLite code \(code)") }
-            return (Array(seconds.dropFirst()), [])
+            return Array(seconds.dropFirst())
         case .listStore(let alternating):
             let path = try fixtures.copy(try fixtures.template(rows: rows), to: "work-adversarial.sqlite")
             let store = try ListStore.open(at: path)
@@ -136,15 +103,11 @@ struct AdversarialBench {
             times.reserveCapacity(inserts + 1)
             func index(_ step: Int) -> Int { alternating && step % 2 == 1 ? 2 : 1 }
             let inserts = self.inserts + 1
-            var commits: [Commit] = []
             if eachOwnWrite {
-                commits.reserveCapacity(inserts)
                 for step in 0..<inserts {
-                    let before = store.checkpointCounters
                     let start = DispatchTime.now().uptimeNanoseconds
                     _ = try store.insertRow(NewRow(title: "squeezed \(step)"), intoSection: 0, at: index(step))
                     times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-                    commits.append(Commit(from: before, to: store.checkpointCounters))
                 }
             } else {
                 var made = 0
@@ -161,7 +124,7 @@ struct AdversarialBench {
                 }
             }
             guard try store.checkInvariants().isEmpty else { throw BenchmarkFailure("the adversarial inserts left problems") }
-            return (Array(times.dropFirst()), Array(commits.dropFirst()))
+            return Array(times.dropFirst())
         }
     }
 }

@@ -9,7 +9,6 @@ import ListStore
 //   swift run -c release liststore-bench --adversarial [--quick | --large]   (every one of 100,000 inserts at one index timed, 5 runs)
 //   swift run -c release liststore-bench --loop hot-spot [ROWS] [COUNT]   (the same inserts, each by its thread's CPU time too)
 //   swift run -c release liststore-bench --loop hot-spot-trace [ROWS] [COUNT]   (each its own write, every statement's time; the slow inserts' statements)
-//   swift run -c release liststore-bench --loop first-inserts [ROWS] [COUNT] [RUNS]   (each its own write; the slow ones' CPU time, faults, switches)
 //   swift run -c release liststore-bench --loop read|index-path|delete|insert [ROWS] [COUNT]   (one operation repeated, for a profiler)
 //   swift run -c release liststore-bench --loop table-reads [ROWS] [COUNT]   (the main table's read rows alone, COUNT runs each)
 //   swift run -c release liststore-bench --history-rows [--large]   (only the rows the undo history costs: bulk insert, one-row edits, process, file size)
@@ -82,11 +81,6 @@ if arguments.first == "--loop", arguments.count >= 2 {
             try HotSpotTrace(
                 fixtures: fixtures, rows: arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000,
                 inserts: arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000
-            ).run()
-        } else if arguments[1] == "first-inserts" {  // FirstInsertsLoop.swift
-            try FirstInsertsLoop(
-                fixtures: fixtures, rows: arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000,
-                inserts: arguments.count > 3 ? Int(arguments[3]) ?? 3_000 : 3_000, runs: arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5
             ).run()
         } else if arguments[1] == "table-reads" {
             // The main table's read rows alone, measured as the main table measures them (a store opened

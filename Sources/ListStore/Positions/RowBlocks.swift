@@ -361,10 +361,7 @@ struct RowBlocks {
         let members =
             try db.cached("SELECT count(*) FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3")
             .bind([.integer(sectionID), .int(start), .int(end ?? Int.max)]).first { $0.int(0) } ?? 0
-        guard members > sizes.pageCapacity else {
-            if members >= sizes.pageCapacity - Self.pageSplitLead { try compilePageSplitAhead() }
-            return
-        }
+        guard members > sizes.pageCapacity else { return }
         let cuts = Self.evenCuts(members, fill: sizes.pageFill)
         if cuts.count == 1, let cut = cuts.first {
             try splitPage(at: start, end: end, cuttingAt: cut)
@@ -400,28 +397,13 @@ struct RowBlocks {
         try db.cached(PageSplitSQL.insertPage).bind([.integer(sectionID), .int(second), .int(rest)]).run()
     }
 
-    /// The statements of a page's split in two (``splitPage(at:end:cuttingAt:)``), named so that they can
-    /// be compiled ahead of it (``compilePageSplitAhead()``).
+    /// The statements of a page's split in two (``splitPage(at:end:cuttingAt:)``), shared with the
+    /// other writes of page counts.
     enum PageSplitSQL {
         static let blockAtOffset = "SELECT start FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3 ORDER BY start LIMIT 1 OFFSET ?4"
         static let rowsOfBlocks = "SELECT coalesce(sum(row_count), 0) FROM row_blocks WHERE section_id = ?1 AND start >= ?2 AND start < ?3"
         static let setPageCount = "UPDATE row_pages SET row_count = ?3 WHERE section_id = ?1 AND start = ?2"
         static let insertPage = "INSERT INTO row_pages (section_id, start, row_count) VALUES (?1, ?2, ?3)"
-
-        static let all = [blockAtOffset, rowsOfBlocks, setPageCount, insertPage]
-    }
-
-    /// How many blocks short of full a page is when the block splits that fill it start compiling the
-    /// page split's statements, one per split (there are four).
-    static let pageSplitLead = 8
-
-    /// Compiles one statement of a coming page split that the connection has not compiled yet, if any:
-    /// the block splits that fill a page compile them ahead, so that the insert that splits the page
-    /// compiles none (compiling them made the first page split on a connection 4–6× an insert inside a
-    /// transaction of inserts at one index: #2176 of `liststore-bench --adversarial --large`).
-    private func compilePageSplitAhead() throws {
-        guard let sql = PageSplitSQL.all.first(where: { !db.isCached($0) }) else { return }
-        _ = try db.cached(sql)
     }
 
     /// Merges the block now holding `position` with a neighbour in its page when it has fallen below

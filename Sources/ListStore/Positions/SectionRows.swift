@@ -304,7 +304,6 @@ struct SectionRows {
         // The run of earlier inserts is on the side of the newer neighbour; the room is taken from its end.
         let runIsAbove = (upperRecent ?? Int64.min) > (lowerRecent ?? Int64.min)
         var bounds = bounds
-        if bounds.upper - bounds.lower <= (width + 48) * gap { try compileRefillAhead(shiftingUpper: !runIsAbove) }
         if bounds.upper - bounds.lower <= (width + 16) * gap, try refill(bounds, shiftingUpper: !runIsAbove) {
             bounds = try insertionBounds(at: index)
         }
@@ -388,18 +387,6 @@ struct SectionRows {
         static let moveRow = "UPDATE rows SET position = ?2 WHERE id = ?1"
         static let moveBlockStart = "UPDATE row_blocks SET start = ?3 WHERE section_id = ?1 AND start = ?2"
         static let movePageStart = "UPDATE row_pages SET start = ?3 WHERE section_id = ?1 AND start = ?2"
-
-        static func all(shiftingUpper up: Bool) -> [String] {
-            [up ? rowsAbove : rowsBelow, up ? blockStartsAbove : blockStartsBelow, moveRow, moveBlockStart, movePageStart]
-        }
-    }
-
-    /// Compiles one statement of the coming refill that the connection has not compiled yet, if any: a
-    /// hot spot whose room runs low compiles them one per insert, ahead of the refill, which then compiles
-    /// nothing (compiling its five statements made the first refill on a connection 5× a usual insert).
-    private func compileRefillAhead(shiftingUpper up: Bool) throws {
-        guard let sql = RefillSQL.all(shiftingUpper: up).first(where: { !db.isCached($0) }) else { return }
-        _ = try db.cached(sql)
     }
 
     /// Spaces out the rows of `block` around the insert — 8 on each side, else 32, else the whole block

@@ -31,8 +31,6 @@ public final class ListStore: Sendable {
     private let readsNeedTheWriter: Locked<Bool>
     /// How the store was opened; recognises the file again under the write lock before a migration.
     private let opener: StoreOpener
-    /// Checkpoints the `-wal` off the writer's path (see ``Checkpointer``); nil unless the store writes a file.
-    let checkpointer: Checkpointer?
     /// Observers of committed changes, and where they are in the change log: one hub per file, shared by
     /// every list handle (``list(named:)``), so one poller serves every list and observer.
     let hub: ObservationHub
@@ -57,7 +55,7 @@ public final class ListStore: Sendable {
     /// The older schema version of a file opened for inspection (``AccessMode/inspect``), which is not migrated.
     private let inspectedOlderVersion: Int?
 
-    init(opener: StoreOpener, opened: OpenedStore, checkpoints: Checkpointer.Settings = .standard) {
+    init(opener: StoreOpener, opened: OpenedStore) {
         self.inspectedOlderVersion = opened.inspectedOlderVersion
         self.path = opener.path
         self.mode = opener.mode
@@ -66,23 +64,15 @@ public final class ListStore: Sendable {
         self.readsNeedTheWriter = Locked(opened.migrationPending || opened.recognitionPending)
         if opener.path == StorePath.inMemory {
             self.readers = nil
-            self.checkpointer = nil
         } else {
             // The files the first connection recognised: every read connection must hold the same ones.
             let files = opened.connection.openedFiles()
             let immutable = opened.isImmutableSnapshot
             self.readers = ReaderPool { [opener] in try opener.openReader(immutable: immutable, holding: files) }
             if opener.mode == .readWrite && !immutable {
-                let checkpointer = Checkpointer(
-                    settings: checkpoints, open: { [opener] in try opener.openCheckpointer(holding: files) },
-                    stillHolds: { connection in connection.movedWALFile() == nil && (try? connection.verifyHolding(files)) != nil })
-                checkpointer.watch(opened.connection)
                 // A large write's pages stay in the writer's cache (16 MiB, SQLite's default 2 MiB, taken
                 // only as used): 1,000 scattered deletes in a million rows touch some 2,100 pages. Best effort.
                 try? opened.connection.run("PRAGMA cache_size = -\(Self.writerPageCacheKiB)")
-                self.checkpointer = checkpointer
-            } else {
-                self.checkpointer = nil
             }
         }
         self.lock = Locked(ConnectionState(connection: opened.connection, migrationPending: opened.migrationPending, recognitionPending: opened.recognitionPending))
@@ -100,7 +90,6 @@ public final class ListStore: Sendable {
         self.isImmutableSnapshot = store.isImmutableSnapshot
         self.readsNeedTheWriter = store.readsNeedTheWriter
         self.readers = store.readers
-        self.checkpointer = store.checkpointer
         self.lock = store.lock
         self.hub = store.hub
         self.listID = listID
@@ -117,12 +106,8 @@ public final class ListStore: Sendable {
     var root: ListStore { owner ?? self }
 
     deinit {
-        // Read connections and a running checkpoint's first, so that the writer is the last connection
-        // and may checkpoint on close.
-        if owner == nil {
-            readers?.closeIdle()
-            checkpointer?.close()
-        }
+        // Read connections first, so that the writer is the last connection and may checkpoint on close.
+        if owner == nil { readers?.closeIdle() }
     }
 
     /// The most page cache, in KiB, a store's writer connection keeps (SQLite's default is 2,048): a
@@ -166,21 +151,6 @@ public final class ListStore: Sendable {
         var opener = StoreOpener(path: path, mode: mode, busyTimeout: busyTimeout)
         opener.rowBlockSizes = rowBlockSizes
         return ListStore(opener: opener, opened: try opener.open())
-    }
-
-    /// ``open(at:mode:busyTimeout:)`` with other checkpoint settings, for tests.
-    static func open(at path: String, checkpoints: Checkpointer.Settings) throws -> ListStore {
-        let opener = StoreOpener(path: path, mode: .readWrite, busyTimeout: 5_000)
-        return ListStore(opener: opener, opened: try opener.open(), checkpoints: checkpoints)
-    }
-
-    /// For benchmarks that attribute a slow commit: how many checkpoints have run on the committing
-    /// thread so far (the catch-up after a background checkpoint that writes without a pause outran, or
-    /// at the ceiling), and how many frames the `-wal` held after the last commit (fewer than after the
-    /// one before: that commit started it again from its beginning). Nil for a store that does not
-    /// checkpoint (in memory, read-only).
-    package var checkpointCounters: (onCommittingThread: Int, framesAtLastCommit: Int)? {
-        checkpointer.map { ($0.onCommittingThreadCount, $0.framesAtLastCommit) }
     }
 
     /// The block sizes this store's edits split and merge at.
@@ -510,7 +480,6 @@ public final class ListStore: Sendable {
         guard mode == .readWrite else { return }
         switch file {
         case .database where connection.movedWALFile() == nil:
-            checkpointer?.waitUntilIdle()  // a running one holds SQLite's checkpoint lock
             try? connection.run("PRAGMA wal_checkpoint(TRUNCATE)")
         case .database, .wal:
             try? connection.setCheckpointOnClose(false)

@@ -102,8 +102,6 @@ extension ListStore {
             let store = ListStore(opener: opener, opened: try opener.open())
             closed = store
             value = try body(store)
-            // A background checkpoint of a large write holds SQLite's checkpoint lock, which would make this one fail.
-            store.checkpointer?.waitUntilIdle()
             try store.withLockedConnection { db in
                 try opener.translatingErrors {
                     let result = try db.cached("PRAGMA wal_checkpoint(TRUNCATE)").bind([]).first { $0.int(0) }

@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteLayer
-import Testing
 import TestSupport
+import Testing
 
 @testable import ListStore
 
@@ -16,9 +16,9 @@ import TestSupport
 /// workloads' commits.
 @Suite(.serialized, .tags(.slow)) struct CommittedTransactionsSurviveCrashesTests {
     /// The most states of each kind checked per workload (each takes a few milliseconds).
-    static let processCrashBudget = 500
-    static let powerLossCuts = 60
-    static let powerLossVariants = 4
+    static let processCrashBudget = 300
+    static let powerLossCuts = 40
+    static let powerLossVariants = 3
 
     @Test func oneRowEditsSurviveEveryCrash() throws {
         try expectEveryCrashStateSound(seed: 1) { run in
@@ -106,6 +106,7 @@ import TestSupport
                 try run.committed(store)
                 _ = try store.insertRows(Self.rows(150, "round \(round)"), intoSection: (round + 1) % 3)
                 try run.committed(store)
+                if round % 2 == 1 { try store.checkpoint() }
             }
         }
     }
@@ -178,10 +179,11 @@ import TestSupport
     }
 
     static func openStore(at path: String) throws -> ListStore {
-        var settings = Checkpointer.Settings()
-        settings.threshold = 100
-        let store = try ListStore.open(at: path, checkpoints: settings)
-        try store.withLockedConnection { try $0.run("PRAGMA cache_size = 16") }
+        let store = try ListStore.open(at: path)
+        try store.withLockedConnection { db in
+            try db.run("PRAGMA cache_size = 16")
+            _ = try db.scalarInt("PRAGMA wal_autocheckpoint = 100")
+        }
         return store
     }
 

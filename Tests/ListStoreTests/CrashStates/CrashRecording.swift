@@ -3,7 +3,6 @@ import Foundation
 
 @testable import ListStore
 
-
 /// What a crash-state test recorded: every write, truncation, sync and deletion that reached the files of
 /// one folder, in order, with a marker after each transaction whose commit had returned.
 struct RecordedRun: Sendable {
@@ -50,7 +49,12 @@ enum CrashRecorder {
             defer { crash_recorder_end() }
             let count = Locked(0)
             try body {
-                crash_recorder_mark(Int64(count.withLock { $0 += 1; return $0 }))
+                crash_recorder_mark(
+                    Int64(
+                        count.withLock {
+                            $0 += 1
+                            return $0
+                        }))
             }
             crash_recorder_end()
             return RecordedRun(initialFiles: initialFiles, operations: operations(droppingPrefix: prefix))

@@ -1,7 +1,7 @@
-import Testing
 import ListStore
 import SQLiteLayer
 @_exported import TestSupport
+import Testing
 
 extension ListSnapshot {
     /// Titles only, section by section: the easiest shape to compare in seed scenarios.

@@ -4,8 +4,8 @@ import Testing
 
 @testable import ListStore
 
-/// A `liststore` process whose write took the `-wal` past the checkpoint threshold checkpoints on a
-/// background thread, then waits for it and checkpoints on close: killed at any moment of that, the
+/// A `liststore` process whose write took the `-wal` past the checkpoint threshold checkpoints inside
+/// that commit (SQLite's automatic checkpoint) and again on close: killed at any moment of that, the
 /// file opens sound with the write in it; left to finish, it leaves no `-wal`.
 @Suite struct CheckpointKillTests {
     /// Enough titles (of about 100 bytes) to take the `-wal` past 1,000 frames in one commit.

@@ -36,6 +36,8 @@ public final class ListStore: Sendable {
     /// Observers of committed changes, and where they are in the change log: one hub per file, shared by
     /// every list handle (``list(named:)``), so one poller serves every list and observer.
     let hub: ObservationHub
+    /// The serial queue background writes wait and run on: one per store, shared by every list handle.
+    let backgroundWrites: BackgroundWriteQueue
     /// The list this handle acts on: the default list (id 1) for the store ``open(at:mode:busyTimeout:)``
     /// returns, another for a handle from ``list(named:)``.
     let listID: Int64
@@ -87,11 +89,13 @@ public final class ListStore: Sendable {
         }
         self.lock = Locked(ConnectionState(connection: opened.connection, migrationPending: opened.migrationPending, recognitionPending: opened.recognitionPending))
         self.hub = ObservationHub()
+        self.backgroundWrites = BackgroundWriteQueue()
         self.listID = Self.defaultListID
         self.owner = nil
     }
 
-    /// A handle on list `listID` sharing everything of `store`: its connections, lock, readers and hub.
+    /// A handle on list `listID` sharing everything of `store`: its connections, lock, readers, hub and
+    /// background write queue.
     init(sharing store: ListStore, listID: Int64) {
         self.inspectedOlderVersion = store.inspectedOlderVersion
         self.path = store.path
@@ -103,6 +107,7 @@ public final class ListStore: Sendable {
         self.checkpointer = store.checkpointer
         self.lock = store.lock
         self.hub = store.hub
+        self.backgroundWrites = store.backgroundWrites
         self.listID = listID
         self.owner = store.owner ?? store
     }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Async variants: the same transactions, run on a background thread, so that waiting for another
 /// process's write lock (up to the busy timeout) never blocks the caller's thread — the main thread, in an app.
 ///
@@ -35,7 +37,9 @@ extension ListStore {
     /// for a read too long to make on the main thread (a large snapshot). Reads in background run
     /// concurrently with each other and with background writes.
     public func readInBackground<T: Sendable>(_ body: @escaping @Sendable (ListReader) throws -> T) async throws -> T {
-        try await BackgroundWriteQueue.concurrently { try self.read(body) }
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try self.read(body) }) }
+        }
     }
 
     /// Runs `body` as one write transaction on index paths as drawn at `version`, like

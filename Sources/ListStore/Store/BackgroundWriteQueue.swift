@@ -23,12 +23,4 @@ final class BackgroundWriteQueue: Sendable {
             queue.async { continuation.resume(with: Result { try work() }) }
         }
     }
-
-    /// Runs `work` on a thread of Dispatch's global queue, concurrently with every other: for reads,
-    /// which never wait for a writer.
-    static func concurrently<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try work() }) }
-        }
-    }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 
@@ -41,7 +42,7 @@ import Testing
         try store.insertSection(title: "default")
         let other = try store.addList(named: "other")
         try other.insertSection(title: "other")
-        let ran = Locked<[Int]>([])
+        let ran = Locked<[(index: Int, at: Date)]>([])
 
         let holder = try AppConveniencesTests.LockHolder(path)
         var writes: [Task<ChangeSet, any Error>] = []
@@ -51,18 +52,21 @@ import Testing
             writes.append(
                 Task {
                     try await handle.writeInBackground { tx in
-                        ran.withLock { $0.append(index) }
+                        ran.withLock { $0.append((index, Date())) }
                         try tx.insertRow("\(index)", intoSection: 0)
                     }
                 })
         }
-        // Let every write reach the queue and the first wait in SQLite's busy handler.
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(ran.withLock { $0 }.isEmpty, "nothing ran while the lock was held")
-        holder.release()
+        // The main actor runs its tasks in order: once this one ran, every write above was queued (each is
+        // queued before its call first suspends). The lock is released off the test's own tasks, so that
+        // a busy machine delaying them cannot hold it past the busy timeout.
+        await Task { @MainActor in }.value
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { holder.release() }
         for write in writes { _ = try await write.value }
 
-        #expect(ran.withLock { $0 } == Array(0..<50))
+        let released = try #require(holder.released.withLock { $0 })
+        #expect(ran.withLock { $0.map(\.index) } == Array(0..<50))
+        #expect(ran.withLock { $0.allSatisfy { $0.at >= released } }, "no write ran while the lock was held")
         let titles = { (list: ListStore) in try list.snapshot().sections[0].rows.map { Int($0.title) ?? -1 } }
         #expect(try titles(other) == Array(stride(from: 0, to: 50, by: 3)))
         #expect(try titles(store) == (0..<50).filter { $0 % 3 != 0 })

@@ -30,14 +30,19 @@ import Testing
         #expect(try store.rowCount(inSection: 0) == 3)
     }
 
-    /// Holds another connection's write lock until released from any thread.
+    /// Holds another connection's write lock until released from any thread, and says when it was.
     final class LockHolder: @unchecked Sendable {
         let connection: Connection
+        /// When ``release()`` released the lock; nil until then.
+        let released = Locked<Date?>(nil)
         init(_ path: String) throws {
             connection = try Connection(path: path, mode: .readWrite)
             try connection.run("BEGIN IMMEDIATE")
         }
-        func release() { try? connection.run("ROLLBACK") }
+        func release() {
+            try? connection.run("ROLLBACK")
+            released.withLock { $0 = Date() }
+        }
     }
 
     @MainActor @Test func anAsyncWriteWaitsForTheLockWithoutHoldingTheCallersThread() async throws {

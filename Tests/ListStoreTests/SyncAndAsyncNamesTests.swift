@@ -18,6 +18,17 @@ import Testing
         #expect(changes.insertedRows.map(\.row.title) == ["sync"] && count == 1 && synchronous == 1)
         #expect(background.insertedRows.map(\.row.title) == ["async"] && total == 2)
         #expect(read.sections[0].rows.map(\.title) == ["sync", "async"])
+        // Undo and redo too: the blocking forms run here, the background ones off this thread.
+        let undone = try store.undo()
+        let redone = try store.redo()
+        let undoneInBackground = try await store.undoInBackground()
+        let redoneInBackground = try await store.redoInBackground()
+        try store.undo(by: store.author)
+        try await store.redoInBackground(by: store.author)
+        try await store.undoInBackground(by: store.author)
+        try store.redo(by: store.author)
+        #expect(undone.deletedRows.count == 1 && redone.insertedRows.map(\.row.title) == ["async"])
+        #expect(undoneInBackground.deletedRows == undone.deletedRows && redoneInBackground.insertedRows.map(\.row.title) == ["async"])
     }
 
     @MainActor @Test func theSynchronousFormsCompileOnTheMainActorToo() async throws {

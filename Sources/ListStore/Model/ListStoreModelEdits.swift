@@ -4,7 +4,7 @@ import Foundation
 /// SwiftUI passes name rows as drawn at `version` (the ``ListStoreModel/snapshot``'s version when nil — pass
 /// the version the view drew from, captured in its body, to be exact even when a new state arrived
 /// between the draw and the gesture), translated through every commit since by
-/// ``ListStore/writeInBackground(asOf:_:)``: another process's insert above the rows cannot make a drag
+/// ``ListStore/writeInBackground(asOf:isolation:_:)``: another process's insert above the rows cannot make a drag
 /// move, or a swipe delete, another row. The write runs on a background thread, so the caller's actor
 /// never waits for another process's write lock; the model shows the result when its change set arrives
 /// (at once: it is this store's own commit).

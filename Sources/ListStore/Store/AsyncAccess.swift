@@ -9,46 +9,80 @@ import Dispatch
 /// could not run the transaction on the caller's thread, which may be what the caller wants — no
 /// suspension point inside an actor's critical section). With distinct names both forms compile
 /// everywhere and say which one runs.
+///
+/// The writes (undo and redo included) queue on the store's one serial queue (``BackgroundWriteQueue``):
+/// however many wait for another process's write lock, they hold one thread, and run in the order they
+/// were called — on one actor, even from tasks that do not wait for each other (`isolation`, which
+/// callers leave to its default, is the caller's actor, where the write is queued before the call first
+/// suspends). Reads run concurrently: they never wait for a writer.
 extension ListStore {
     /// Runs `body` as one write transaction, like ``write(_:)-3oqvi``, on a background thread: waiting for
     /// the write lock never blocks the calling thread. Returns the transaction's change set.
     @discardableResult
-    public func writeInBackground(_ body: @escaping @Sendable (ListTransaction) throws -> Void) async throws -> ChangeSet {
-        try await onBackgroundThread { try self.write(body) }
+    public func writeInBackground(
+        isolation: isolated (any Actor)? = #isolation, _ body: @escaping @Sendable (ListTransaction) throws -> Void
+    ) async throws -> ChangeSet {
+        try await backgroundWrites.run { try self.write(body) }
     }
 
     /// Runs `body` as one write transaction, like ``writeReturning(_:)``, on a background thread; returns
     /// what `body` returned, with the transaction's change set.
-    public func writeReturningInBackground<T: Sendable>(_ body: @escaping @Sendable (ListTransaction) throws -> T) async throws -> (value: T, changes: ChangeSet) {
-        try await onBackgroundThread { try self.writeReturning(body) }
+    public func writeReturningInBackground<T: Sendable>(
+        isolation: isolated (any Actor)? = #isolation, _ body: @escaping @Sendable (ListTransaction) throws -> T
+    ) async throws -> (value: T, changes: ChangeSet) {
+        try await backgroundWrites.run { try self.writeReturning(body) }
     }
 
     /// Runs `body` with a reader inside one read transaction, like ``read(_:)``, on a background thread:
-    /// for a read too long to make on the main thread (a large snapshot).
+    /// for a read too long to make on the main thread (a large snapshot). Reads in background run
+    /// concurrently with each other and with background writes.
     public func readInBackground<T: Sendable>(_ body: @escaping @Sendable (ListReader) throws -> T) async throws -> T {
-        try await onBackgroundThread { try self.read(body) }
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try self.read(body) }) }
+        }
     }
 
     /// Runs `body` as one write transaction on index paths as drawn at `version`, like
     /// ``write(asOf:_:)``, on a background thread: a swipe's delete never blocks the main thread while
     /// another process holds the write lock. Returns the transaction's change set.
     @discardableResult
-    public func writeInBackground(asOf version: ListVersion, _ body: @escaping @Sendable (AsOfTransaction) throws -> Void) async throws -> ChangeSet {
-        try await onBackgroundThread { try self.write(asOf: version, body) }
+    public func writeInBackground(
+        asOf version: ListVersion, isolation: isolated (any Actor)? = #isolation, _ body: @escaping @Sendable (AsOfTransaction) throws -> Void
+    ) async throws -> ChangeSet {
+        try await backgroundWrites.run { try self.write(asOf: version, body) }
     }
 
     /// ``writeReturning(asOf:_:)`` on a background thread: what `body` returned, with the change set.
     public func writeReturningInBackground<T: Sendable>(
-        asOf version: ListVersion, _ body: @escaping @Sendable (AsOfTransaction) throws -> T
+        asOf version: ListVersion, isolation: isolated (any Actor)? = #isolation, _ body: @escaping @Sendable (AsOfTransaction) throws -> T
     ) async throws -> (value: T, changes: ChangeSet) {
-        try await onBackgroundThread { try self.writeReturning(asOf: version, body) }
+        try await backgroundWrites.run { try self.writeReturning(asOf: version, body) }
     }
 
-    private func onBackgroundThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { try work() })
-            }
-        }
+    /// ``undo()`` on a background thread: takes back this store's ``author``'s last transaction not yet
+    /// undone, without blocking the calling thread while another process holds the write lock. Returns
+    /// the undo's change set; throws what ``undo()`` throws.
+    @discardableResult
+    public func undoInBackground(isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
+        try await backgroundWrites.run { try self.undo() }
+    }
+
+    /// ``undo(by:)`` on a background thread: `author`'s last transaction in this list.
+    @discardableResult
+    public func undoInBackground(by author: String, isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
+        try await backgroundWrites.run { try self.undo(by: author) }
+    }
+
+    /// ``redo()`` on a background thread: re-applies what this store's ``author`` undid last, without
+    /// blocking the calling thread. Returns the redo's change set; throws what ``redo()`` throws.
+    @discardableResult
+    public func redoInBackground(isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
+        try await backgroundWrites.run { try self.redo() }
+    }
+
+    /// ``redo(by:)`` on a background thread, for another author.
+    @discardableResult
+    public func redoInBackground(by author: String, isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
+        try await backgroundWrites.run { try self.redo(by: author) }
     }
 }

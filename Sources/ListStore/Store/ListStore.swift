@@ -34,6 +34,8 @@ public final class ListStore: Sendable {
     /// Observers of committed changes, and where they are in the change log: one hub per file, shared by
     /// every list handle (``list(named:)``), so one poller serves every list and observer.
     let hub: ObservationHub
+    /// The serial queue background writes wait and run on: one per store, shared by every list handle.
+    let backgroundWrites: BackgroundWriteQueue
     /// The list this handle acts on: the default list (id 1) for the store ``open(at:mode:busyTimeout:)``
     /// returns, another for a handle from ``list(named:)``.
     let listID: Int64
@@ -77,11 +79,13 @@ public final class ListStore: Sendable {
         }
         self.lock = Locked(ConnectionState(connection: opened.connection, migrationPending: opened.migrationPending, recognitionPending: opened.recognitionPending))
         self.hub = ObservationHub()
+        self.backgroundWrites = BackgroundWriteQueue()
         self.listID = Self.defaultListID
         self.owner = nil
     }
 
-    /// A handle on list `listID` sharing everything of `store`: its connections, lock, readers and hub.
+    /// A handle on list `listID` sharing everything of `store`: its connections, lock, readers, hub and
+    /// background write queue.
     init(sharing store: ListStore, listID: Int64) {
         self.inspectedOlderVersion = store.inspectedOlderVersion
         self.path = store.path
@@ -92,6 +96,7 @@ public final class ListStore: Sendable {
         self.readers = store.readers
         self.lock = store.lock
         self.hub = store.hub
+        self.backgroundWrites = store.backgroundWrites
         self.listID = listID
         self.owner = store.owner ?? store
     }

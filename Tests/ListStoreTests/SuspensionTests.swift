@@ -65,19 +65,21 @@ import Testing
         _ = try await ObservationTests.next(&updates)
         try Self.openReadConnection(store)
         _ = try await ObservationTests.next(&updates)
-        // Open, the store holds the files and a lock another connection's EXCLUSIVE lock waits for.
-        #expect(!Self.descriptors(on: path).isEmpty)
+        // Open, the store holds the files (the writer and a read connection each the database) and a lock
+        // another connection's EXCLUSIVE lock waits for; it polls.
+        #expect(Self.descriptors(on: path).filter { $0.hasSuffix(".sqlite") }.count >= 2)
         #expect(throws: SQLiteError.self) { try Self.takeExclusiveLock(path) }
+        #expect(store.hub.isPolling)
 
         store.suspend()
-        #expect(store.isSuspended)
+        #expect(store.isSuspended && !store.hub.isPolling)
         #expect(Self.descriptors(on: path) == [])
         try Self.takeExclusiveLock(path)
         // It had committed: closing copied the -wal into the file and both companion files went.
         #expect(!FileManager.default.fileExists(atPath: path + "-wal") && !FileManager.default.fileExists(atPath: path + "-shm"))
 
         try store.resume()
-        #expect(!store.isSuspended)
+        #expect(!store.isSuspended && store.hub.isPolling)
         #expect(try store.sections().map(\.title) == ["A", "read meanwhile"])
         let own = try store.insertSection(title: "B").changes
         #expect(try ObservationTests.changes(try await ObservationTests.next(&updates)) == own)

@@ -103,6 +103,9 @@ final class ObservationHub: Sendable {
         state.withLock { $0.subscribers.values.contains { $0.pollInterval != nil } }
     }
 
+    /// Whether a poller runs (or is about to start): someone polls and polling is not paused.
+    var isPolling: Bool { state.withLock { $0.poller != nil } }
+
     /// Whether anyone observes at all.
     var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
 

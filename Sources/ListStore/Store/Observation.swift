@@ -183,7 +183,7 @@ extension ListStore {
                     try hub.publishReset(to: id) { try ListReader.snapshot(db, list: $0, checked: true) }
                 }
             }
-        } catch ListStoreError.suspended {
+        } catch _ where isSuspended {
             resynchronize(id, list: listID)  // suspended meanwhile: deferred as above, or read again if resumed since
         } catch {
             hub.finish(id, throwing: error)

@@ -86,6 +86,10 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
     case reentrantCall
     /// Observation cannot go on, or start: what other connections change cannot be seen or told.
     case cannotObserve(path: String, reason: String)
+    /// A call on a store that ``ListStore/suspend()`` suspended (its app went to the background): its
+    /// connections are closed, so nothing was read or changed. Fails at once, without waiting; call
+    /// ``ListStore/resume()`` first.
+    case suspended(path: String)
     /// A copy that `litestream restore -f` keeps following its replica (a `-txid` file sits beside it):
     /// it can be read, but an edit would be overwritten by the next change from the primary.
     case readReplica(path: String)
@@ -247,6 +251,9 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
                 "\(path) is a read replica that Litestream keeps following its primary (\(path)-txid is beside it); nothing was changed — an edit here would be overwritten: edit the primary, or open this copy for reading"
         case .cannotObserve(let path, let reason):
             return "cannot observe \(path): \(reason)"
+        case .suspended(let path):
+            return
+                "cannot read or write \(path): the store is suspended (the app is in the background) and has closed its connections; nothing was read or changed — call resume() first"
         case .reentrantCall:
             return
                 "the store was called from inside one of its own closures (write, read, scan or import), which holds its lock; nothing was changed — use the transaction or reader the closure was given, or call the store after the closure returns"

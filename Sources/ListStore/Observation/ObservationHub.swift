@@ -89,6 +89,8 @@ final class ObservationHub: Sendable {
         var ended: Set<UUID> = []
         /// The running poller's token; a poller whose token is not this one stops.
         var poller: UUID?
+        /// Polling is paused (the store is suspended): no poller runs or starts until ``resumePolling()``.
+        var pollingPaused = false
     }
 
     private let state = Locked(State())
@@ -100,6 +102,9 @@ final class ObservationHub: Sendable {
     var watchesOtherConnections: Bool {
         state.withLock { $0.subscribers.values.contains { $0.pollInterval != nil } }
     }
+
+    /// Whether a poller runs (or is about to start): someone polls and polling is not paused.
+    var isPolling: Bool { state.withLock { $0.poller != nil } }
 
     /// Whether anyone observes at all.
     var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
@@ -147,7 +152,7 @@ final class ObservationHub: Sendable {
             if state.ended.remove(id) != nil { return nil }
             state.subscribers[id] = Subscriber(sink: sink, list: list, pollInterval: pollInterval)
             if state.position == nil { state.position = position }
-            guard pollInterval != nil, state.poller == nil else { return nil }
+            guard pollInterval != nil, state.poller == nil, !state.pollingPaused else { return nil }
             let token = UUID()
             state.poller = token
             return token
@@ -243,6 +248,32 @@ final class ObservationHub: Sendable {
         for sink in watchers { sink.finish(throwing: error) }
     }
 
+    // MARK: Pausing (the store suspended)
+
+    /// Stops the poller (a poll under way finishes) and starts none until ``resumePolling()``; the
+    /// observers stay subscribed, at their position.
+    func pausePolling() {
+        state.withLock { state in
+            state.pollingPaused = true
+            state.poller = nil
+        }
+        wake.signal()
+    }
+
+    /// Polling may start again: returns a token when a poller must start (someone polls). The writer
+    /// connection's `data_version` the position noted is forgotten: the store's connections are new, and
+    /// a new connection's numbers say nothing of what others committed meanwhile.
+    func resumePolling() -> UUID? {
+        state.withLock { state in
+            state.pollingPaused = false
+            state.position?.writerDataVersion = nil
+            guard state.poller == nil, state.subscribers.values.contains(where: { $0.pollInterval != nil }) else { return nil }
+            let token = UUID()
+            state.poller = token
+            return token
+        }
+    }
+
     // MARK: Polling
 
     /// The shortest interval an observer asked for, while `token` is the running poller's; nil when it must stop.
@@ -256,15 +287,16 @@ final class ObservationHub: Sendable {
     /// Starts the poller `token` (from ``subscribe(_:_:pollInterval:at:)``): a thread of its own, so
     /// noticing other processes' commits never waits for a busy task pool. It calls `poll` every
     /// shortest requested interval — an observer asking for a shorter one is served from then on —
-    /// until nobody polls any more or `poll` returns false.
-    func startPoller(_ token: UUID, poll: @escaping @Sendable () -> Bool) {
+    /// until nobody polls any more or `poll` returns false. `pollingAtOnce`: the first poll runs at once,
+    /// not after an interval (on resuming, to catch up with what others committed meanwhile).
+    func startPoller(_ token: UUID, pollingAtOnce: Bool = false, poll: @escaping @Sendable () -> Bool) {
         let thread = Thread { [self] in
             let clock = ContinuousClock()
-            var last = clock.now
+            var last: ContinuousClock.Instant? = pollingAtOnce ? nil : clock.now
             while let interval = pollInterval(for: token) {
                 let now = clock.now
-                let due = last + interval
-                if now < due {
+                if let last, now < last + interval {
+                    let due = last + interval
                     let (seconds, attoseconds) = (due - now).components
                     _ = wake.wait(timeout: .now() + Double(seconds) + Double(attoseconds) / 1e18)
                     continue

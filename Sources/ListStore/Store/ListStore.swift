@@ -20,8 +20,9 @@ public final class ListStore: Sendable {
     /// (observing with `includingOtherConnections: false` still works).
     public let isImmutableSnapshot: Bool
     /// The writer connection and what is known about it: one thread at a time uses them, only inside the
-    /// lock. Writes, migrations and backups use it; reads use `readers` and never wait for it.
-    private let lock: Locked<ConnectionState>
+    /// lock. Writes, migrations and backups use it; reads use `readers` and never wait for it. Nil while
+    /// the store is suspended (``suspend()``): its connection is closed.
+    private let lock: Locked<ConnectionState?>
     /// The read connections (see ``ReaderPool``); nil for `:memory:`, whose one connection does everything
     /// (an in-memory database is private to its connection, and has no other writer to wait for).
     private let readers: ReaderPool?
@@ -29,6 +30,8 @@ public final class ListStore: Sendable {
     /// older schema version not yet migrated: the first read then goes through the writer connection
     /// (once), since read connections see the file as it is.
     private let readsNeedTheWriter: Locked<Bool>
+    /// Whether the store is suspended (see ``suspend()``): shared by every list handle, like the connections.
+    let suspension: Suspension
     /// How the store was opened; recognises the file again under the write lock before a migration.
     private let opener: StoreOpener
     /// Observers of committed changes, and where they are in the change log: one hub per file, shared by
@@ -52,6 +55,13 @@ public final class ListStore: Sendable {
         var recognitionPending: Bool
         /// Something was committed, so closing may checkpoint the WAL into the main file.
         var hasCommitted = false
+
+        /// The state of the connection `opened` made.
+        init(_ opened: OpenedStore) {
+            self.connection = opened.connection
+            self.migrationPending = opened.migrationPending
+            self.recognitionPending = opened.recognitionPending
+        }
     }
 
     /// The older schema version of a file opened for inspection (``AccessMode/inspect``), which is not migrated.
@@ -63,23 +73,22 @@ public final class ListStore: Sendable {
         self.mode = opener.mode
         self.opener = opener
         self.isImmutableSnapshot = opened.isImmutableSnapshot
-        self.readsNeedTheWriter = Locked(opened.migrationPending || opened.recognitionPending)
+        self.readsNeedTheWriter = Locked(opened.readsNeedTheWriter)
         if opener.path == StorePath.inMemory {
             self.readers = nil
         } else {
             // The files the first connection recognised: every read connection must hold the same ones.
             let files = opened.connection.openedFiles()
             let immutable = opened.isImmutableSnapshot
-            self.readers = ReaderPool { [opener] in try opener.openReader(immutable: immutable, holding: files) }
+            self.readers = ReaderPool(opener: opener, holding: files, immutable: immutable)
             if opener.mode == .readWrite && !immutable {
-                // A large write's pages stay in the writer's cache (16 MiB, SQLite's default 2 MiB, taken
-                // only as used): 1,000 scattered deletes in a million rows touch some 2,100 pages. Best effort.
-                try? opened.connection.run("PRAGMA cache_size = -\(Self.writerPageCacheKiB)")
+                Self.enlargeCache(ofWriter: opened.connection)
             }
         }
-        self.lock = Locked(ConnectionState(connection: opened.connection, migrationPending: opened.migrationPending, recognitionPending: opened.recognitionPending))
+        self.lock = Locked(ConnectionState(opened))
         self.hub = ObservationHub()
         self.backgroundWrites = BackgroundWriteQueue()
+        self.suspension = Suspension()
         self.listID = Self.defaultListID
         self.owner = nil
     }
@@ -97,6 +106,7 @@ public final class ListStore: Sendable {
         self.lock = store.lock
         self.hub = store.hub
         self.backgroundWrites = store.backgroundWrites
+        self.suspension = store.suspension
         self.listID = listID
         self.owner = store.owner ?? store
     }
@@ -118,6 +128,12 @@ public final class ListStore: Sendable {
     /// The most page cache, in KiB, a store's writer connection keeps (SQLite's default is 2,048): a
     /// constant the writer's memory may grow by with the size of a write, up to this.
     static let writerPageCacheKiB = 16_384
+
+    /// A large write's pages stay in the writer's cache (16 MiB, SQLite's default 2 MiB, taken only as
+    /// used): 1,000 scattered deletes in a million rows touch some 2,100 pages. Best effort.
+    private static func enlargeCache(ofWriter connection: Connection) {
+        try? connection.run("PRAGMA cache_size = -\(writerPageCacheKiB)")
+    }
 
     /// The schema version this build writes (`PRAGMA user_version` of a fully migrated file).
     public static var schemaVersion: Int { Schema.migrator.latestVersion }
@@ -336,7 +352,7 @@ public final class ListStore: Sendable {
             // Until the file is recognised (and migrated) the writer connection reads, recognising it in
             // the same read transaction when opening left that to the first one.
             if readsNeedTheWriter.withLock({ $0 }),
-                let value = try lock.withLock({ state -> T? in
+                let value = try withWriter({ state -> T? in
                     try opener.translatingErrors {
                         guard state.recognitionPending || state.migrationPending else { return nil }
                         let recognising = state.recognitionPending && mode != .readWrite
@@ -367,10 +383,10 @@ public final class ListStore: Sendable {
     /// re-entrancy check and no migration: for callers that made both.
     func reading<T: Sendable>(_ body: (Connection, _ isWriter: Bool) throws -> T) throws -> T {
         guard let readers else {
-            return try lock.withLock { state in try opener.translatingErrors { try body(state.connection, true) } }
+            return try withWriter { state in try opener.translatingErrors { try body(state.connection, true) } }
         }
         if let value = try readers.withIdleReader({ db in try opener.translatingErrors { try body(db, false) } }) { return value }
-        if let value = try lock.withLockIfAvailable({ state in try opener.translatingErrors { try body(state.connection, true) } }) {
+        if let value = try withWriterIfAvailable({ state in try opener.translatingErrors { try body(state.connection, true) } }) {
             return value
         }
         return try readers.withReader { db in try opener.translatingErrors { try body(db, false) } }
@@ -403,7 +419,26 @@ public final class ListStore: Sendable {
     /// another call's closure — a `write` or `read` closure, a `scan` or import callback — throws
     /// `reentrantCall` instead of waiting forever for the lock (or a read connection) its caller holds.
     private func locked<T>(_ body: (inout ConnectionState) throws -> T) throws -> T {
-        try guardingReentrancy { try lock.withLock { try body(&$0) } }
+        try guardingReentrancy { try withWriter(body) }
+    }
+
+    /// Runs `body` with the writer connection's state, holding its lock; throws
+    /// ``ListStoreError/suspended(path:)`` while the store is suspended (its connection closed).
+    private func withWriter<T>(_ body: (inout ConnectionState) throws -> T) throws -> T {
+        try lock.withLock { slot in
+            guard var state = slot else { throw ListStoreError.suspended(path: path) }
+            defer { slot = state }
+            return try body(&state)
+        }
+    }
+
+    /// ``withWriter(_:)`` if no other thread holds the lock now; nil at once, without running `body`, if one does.
+    private func withWriterIfAvailable<T>(_ body: (inout ConnectionState) throws -> T) throws -> T? {
+        try lock.withLockIfAvailable { slot in
+            guard var state = slot else { throw ListStoreError.suspended(path: path) }
+            defer { slot = state }
+            return try body(&state)
+        }
     }
 
     /// How many times the writer connection's statements were compiled again (``Connection/recompilations``),
@@ -415,8 +450,16 @@ public final class ListStore: Sendable {
     func writerVirtualMachineSteps() throws -> Int { try locked { $0.connection.virtualMachineSteps } }
 
     /// Runs `body` marked, in the thread's storage (``CallMarks``), as inside a call on this store (its
-    /// lock, shared by its list handles); throws ``ListStoreError/reentrantCall`` when the thread already is.
+    /// lock, shared by its list handles); throws ``ListStoreError/reentrantCall`` when the thread already is,
+    /// and ``ListStoreError/suspended(path:)`` at once, without waiting for anything, while the store is suspended.
     private func guardingReentrancy<T>(_ body: () throws -> T) throws -> T {
+        try suspension.refuseIfSuspended(path)
+        return try markingCall(body)
+    }
+
+    /// Runs `body` marked as inside a call on this store; throws ``ListStoreError/reentrantCall`` when
+    /// the thread already is. Without the suspension check: for ``suspend()`` and ``resume()`` themselves.
+    func markingCall<T>(_ body: () throws -> T) throws -> T {
         try CallMarks.marking(ObjectIdentifier(lock), body)
     }
 
@@ -424,7 +467,7 @@ public final class ListStore: Sendable {
     /// the writer connection (waiting for it this once), since read connections see the file as it is.
     private func prepareForReading() throws {
         guard readsNeedTheWriter.withLock({ $0 }) else { return }
-        try lock.withLock { state in
+        try withWriter { state in
             try opener.translatingErrors {
                 try recogniseIfPending(&state)
                 try migrateIfPending(&state)
@@ -495,12 +538,36 @@ public final class ListStore: Sendable {
     /// `-wal` holds this store's commits, does what ``filesMoved(_:_:)`` says for the files it finds moved.
     /// Called holding no lock of the store's.
     func readerFoundFilesMoved() {
-        lock.withLock { state in
+        try? withWriter { state in
             if let moved = state.connection.movedFile() { filesMoved(moved, state.connection) }
         }
     }
 
     static func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         try ListStoreError.translating(body)
+    }
+
+    // MARK: Suspension (see ``suspend()``)
+
+    /// Closes every connection the store has on its file: the read connections once the reads running
+    /// now end, then the writer connection once the write running now ends (it checkpoints as it closes
+    /// once it has committed, as when the store is released). Every call is refused from then on, until
+    /// ``reopenConnections()``.
+    func closeConnections() {
+        readers?.suspend()
+        lock.withLock { $0 = nil }
+    }
+
+    /// Opens the connections that ``closeConnections()`` closed, recognising the file as opening does
+    /// (``StoreOpener/reopen()``: never creating it). Throws, with every connection still closed, when
+    /// the file is no longer one this store may use.
+    func reopenConnections() throws {
+        let opened = try opener.reopen()
+        if let readers {
+            readers.resume(opener: opener, holding: opened.connection.openedFiles(), immutable: opened.isImmutableSnapshot)
+            if mode == .readWrite && !opened.isImmutableSnapshot { Self.enlargeCache(ofWriter: opened.connection) }
+        }
+        readsNeedTheWriter.withLock { $0 = opened.readsNeedTheWriter }
+        lock.withLock { $0 = ConnectionState(opened) }
     }
 }

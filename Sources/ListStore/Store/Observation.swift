@@ -162,13 +162,18 @@ extension ListStore {
     /// Gives the observer `id` a fresh state (``ListUpdate/reset(_:)``, or ``ListChangeEvent/invalidated``)
     /// in its stream, in order with every other update, read on a background thread.
     func resynchronize(_ id: UUID) {
-        let listID = listID
+        resynchronize(id, list: listID)
+    }
+
+    private func resynchronize(_ id: UUID, list listID: Int64) {
         DispatchQueue.global(qos: .userInitiated).async { [weak root] in
             root?.resynchronizeNow(id, list: listID)
         }
     }
 
     private func resynchronizeNow(_ id: UUID, list listID: Int64) {
+        // Asked while the store is suspended: the observer gets its fresh state on resuming (its stream goes on).
+        guard !suspension.deferResynchronization(id, list: listID) else { return }
         do {
             try readingToDeliver { db, isWriter in
                 guard hub.isSubscribed(id) else { return }  // not started yet (its start brings a state), or ended
@@ -178,9 +183,19 @@ extension ListStore {
                     try hub.publishReset(to: id) { try ListReader.snapshot(db, list: $0, checked: true) }
                 }
             }
+        } catch _ where isSuspended {
+            resynchronize(id, list: listID)  // suspended meanwhile: deferred as above, or read again if resumed since
         } catch {
             hub.finish(id, throwing: error)
         }
+    }
+
+    /// After the store resumed (``resume()``): the poller `token` (if someone polls) starts and polls at
+    /// once, so that observers catch up with what other connections committed meanwhile; the observers
+    /// that asked for a fresh state meanwhile get it.
+    func resumeObservation(poller token: UUID?, resynchronizing deferred: [UUID: Int64]) {
+        if let token { startPoller(token, pollingAtOnce: true) }
+        for (id, list) in deferred { resynchronize(id, list: list) }
     }
 
     /// Checks now, rather than at the next poll, for commits by other connections and delivers them (to
@@ -204,13 +219,15 @@ extension ListStore {
     }
 
     /// Starts the poller the hub asked for: it delivers other connections' commits until nobody polls.
-    private func startPoller(_ token: UUID) {
-        hub.startPoller(token) { [weak root] in
+    private func startPoller(_ token: UUID, pollingAtOnce: Bool = false) {
+        hub.startPoller(token, pollingAtOnce: pollingAtOnce) { [weak root] in
             guard let self = root else { return false }  // a list handle's poller lives as long as its store
             do {
                 try self.deliverChangesFromOtherConnections()
             } catch ListStoreError.busy {
                 // A lock held past the busy timeout (a WAL recovery, say): the next poll catches up.
+            } catch _ where self.isSuspended {
+                // Suspended since this poller looked: it stops (``resume()`` starts another), the observers go on.
             } catch ListStoreError.reentrantCall {
                 // Never from this thread; kept apart so it can never end the observation.
             } catch {

@@ -15,6 +15,10 @@ struct OpenedStore {
     /// Opened for inspection at this older schema version, which it keeps (nothing is migrated): reads
     /// that need tables of the current schema refuse it with ``ListStoreError/needsMigration(path:fileVersion:supportedVersion:)``.
     var inspectedOlderVersion: Int?
+
+    /// Whether the first read must go through the writer connection: the file is not recognised or
+    /// not migrated yet (read connections see the file as it is).
+    var readsNeedTheWriter: Bool { migrationPending || recognitionPending }
 }
 
 /// Opens a file as a ListStore: recognises it before writing anything, then configures it.
@@ -49,6 +53,8 @@ struct StoreOpener: Sendable {
     var author: String?
     /// How many of its author's transactions the history keeps (``ListStore/historyLimit``).
     var historyLimit = ListStore.defaultHistoryLimit
+    /// Whether opening for writing creates a missing file (a store that reopens its file, ``reopen()``, does not).
+    var createsMissingFile = true
 
     init(path: String, mode: ListStore.AccessMode, busyTimeout: Int32, recognition: ListStore.Recognition = .atOpen, buildingIn temporary: String? = nil) {
         self.path = path
@@ -69,6 +75,18 @@ struct StoreOpener: Sendable {
             opened.connection.recordWALFile()
             return opened
         }
+    }
+
+    /// Opens the file again, for a store that closed its connections (``ListStore/resume()``): recognised
+    /// exactly as ``open()`` recognises it, but never created — a file deleted meanwhile throws
+    /// ``ListStoreError/fileReplaced(path:reason:)`` and nothing is made at its path.
+    func reopen() throws -> OpenedStore {
+        guard FileManager.default.fileExists(atPath: filePath) else {
+            throw ListStoreError.fileReplaced(path: path, reason: "it was deleted while the store was suspended")
+        }
+        var opener = self
+        opener.createsMissingFile = false
+        return try opener.open()
     }
 
     /// Runs `body`, turning SQLite failures into ``ListStoreError``s; one caused by the files beside
@@ -126,7 +144,7 @@ struct StoreOpener: Sendable {
             let connection = try connect(.readWrite)
             return OpenedStore(connection: connection, migrationPending: false, isImmutableSnapshot: false, recognitionPending: true)
         }
-        let connection = try connect(.readWriteCreate)
+        let connection = try connect(createsMissingFile ? .readWriteCreate : .readWrite)
         let version = try retryingWhileBusy { try examine(connection) }
         if version == 0 {
             // A new, empty file: created here, so that opening gives a usable file. Several processes

@@ -10,10 +10,12 @@ import Foundation
 /// states, whichever thread found each change.
 final class ObservationHub: Sendable {
     /// Where one observer's updates go: a state observation (``ListUpdate``) or a marker one
-    /// (``ListChangeEvent``), which reads nothing for itself.
+    /// (``ListChangeEvent``), which reads nothing for itself — each through its receiver, the bounded
+    /// buffer (``ObservationBuffer``) of an observation, so giving an element never waits for, nor grows
+    /// with, a slow consumer.
     enum Sink: Sendable {
-        case state(AsyncThrowingStream<ListUpdate, any Error>.Continuation)
-        case marker(AsyncThrowingStream<ListChangeEvent, any Error>.Continuation)
+        case state(any ObservationReceiver<ListUpdate>)
+        case marker(any ObservationReceiver<ListChangeEvent>)
 
         var wantsState: Bool {
             if case .state = self { return true }
@@ -23,30 +25,31 @@ final class ObservationHub: Sendable {
         /// The first element: the state (for a state observer, which must be given one) or the marker.
         func start(_ snapshot: ListSnapshot?) {
             switch self {
-            case .state(let continuation): if let snapshot { continuation.yield(.initial(snapshot)) }
-            case .marker(let continuation): continuation.yield(.started)
+            case .state(let receiver): if let snapshot { receiver.receive(.initial(snapshot)) }
+            case .marker(let receiver): receiver.receive(.started)
             }
         }
 
         func send(_ changes: ChangeSet) {
             switch self {
-            case .state(let continuation): continuation.yield(.changes(changes))
-            case .marker(let continuation): continuation.yield(.changes(changes))
+            case .state(let receiver): receiver.receive(.changes(changes))
+            case .marker(let receiver): receiver.receive(.changes(changes))
             }
         }
 
-        /// A new state (a state observer must be given one), or ``ListChangeEvent/invalidated``.
+        /// A new state (a state observer must be given one), or ``ListChangeEvent/invalidated``. For a
+        /// state observer whose buffer overflowed, this state is the one its catch-up waits for.
         func reset(_ snapshot: ListSnapshot?) {
             switch self {
-            case .state(let continuation): if let snapshot { continuation.yield(.reset(snapshot)) }
-            case .marker(let continuation): continuation.yield(.invalidated)
+            case .state(let receiver): if let snapshot { receiver.receiveState { $0 ? .initial(snapshot) : .reset(snapshot) } }
+            case .marker(let receiver): receiver.receive(.invalidated)
             }
         }
 
         func finish(throwing error: (any Error)?) {
             switch self {
-            case .state(let continuation): continuation.finish(throwing: error)
-            case .marker(let continuation): continuation.finish(throwing: error)
+            case .state(let receiver): receiver.finish(throwing: error)
+            case .marker(let receiver): receiver.finish(throwing: error)
             }
         }
     }

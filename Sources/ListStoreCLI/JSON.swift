@@ -94,7 +94,8 @@ package indirect enum JSONValue: Hashable, Sendable {
                 case "\r": out += "\\r"
                 case "\t": out += "\\t"
                 default:  // a confusing scalar: valid JSON either way; escaped, nothing reorders a terminal
-                    Self.writeEscape(scalar, to: &out)
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 }
                 index += length
                 start = index
@@ -102,15 +103,6 @@ package indirect enum JSONValue: Hashable, Sendable {
             out += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]), as: UTF8.self)
         }
         out += "\""
-    }
-
-    /// `scalar` as JSON's `\uXXXX` escape: one for a scalar of the Basic Multilingual Plane, a UTF-16
-    /// surrogate pair for one beyond it (a tag character), as JSON requires.
-    private static func writeEscape(_ scalar: Unicode.Scalar, to out: inout String) {
-        for unit in String(scalar).utf16 {
-            let hex = String(unit, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        }
     }
 
     /// The scalar whose UTF-8 starts at `index` of `bytes` (valid UTF-8: a `String`'s) and its length.

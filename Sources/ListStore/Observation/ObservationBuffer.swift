@@ -11,12 +11,12 @@ import Foundation
 /// The store's threads give it elements (``receive(_:)``, ``receiveState(_:)``, ``finish(throwing:)``)
 /// without waiting for the consumer, and never read a state for it: a catch-up that needs one asks for
 /// it (`requestState` of ``next(requestingState:)``) only when the consumer next reads.
-final class ObservationBuffer<Element: Sendable>: ObservationReceiver {
+final class ObservationBuffer<Item: Sendable>: ObservationReceiver {
     /// What stands for the elements a full buffer dropped.
     enum CatchUp: Sendable {
         /// This element, given as it is (a marker observation's ``ListChangeEvent/invalidated``, or its
         /// ``ListChangeEvent/started`` when that was among those dropped): nothing is read for it.
-        case element(Element)
+        case element(Item)
         /// A fresh state, read when the consumer next asks for an element and given through
         /// ``receiveState(_:)``; `first`: as the stream's first element (its initial state was among those dropped).
         case state(first: Bool)
@@ -34,13 +34,13 @@ final class ObservationBuffer<Element: Sendable>: ObservationReceiver {
     }
 
     private struct State {
-        var pending: [Element] = []
+        var pending: [Item] = []
         var catchUp: CatchUp?
         /// Whether the state a ``CatchUp/state(first:)`` needs was asked for (and has not arrived yet).
         var stateRequested = false
         var ending: Ending?
         /// The consumer waiting for an element (only while nothing is pending).
-        var waiter: CheckedContinuation<Element?, any Error>?
+        var waiter: CheckedContinuation<Item?, any Error>?
         /// Whether `onTermination` ran: nothing more is accepted.
         var terminated = false
     }
@@ -48,14 +48,14 @@ final class ObservationBuffer<Element: Sendable>: ObservationReceiver {
     /// The most elements held unread; one more replaces them with a catch-up.
     let capacity: Int
     private let state = Locked(State())
-    private let collapse: @Sendable (_ oldest: Element) -> CatchUp
+    private let collapse: @Sendable (_ oldest: Item) -> CatchUp
     private let onTermination: @Sendable () -> Void
 
     /// A buffer holding at most `capacity` elements. `collapse` names the catch-up that replaces a full
     /// buffer, given the oldest element it held (a first element stays first). `onTermination` runs
     /// once, when the stream ends (finished by the store, or its consumer cancelled or gone).
     init(
-        capacity: Int = defaultCapacity, collapse: @escaping @Sendable (_ oldest: Element) -> CatchUp,
+        capacity: Int = defaultCapacity, collapse: @escaping @Sendable (_ oldest: Item) -> CatchUp,
         onTermination: @escaping @Sendable () -> Void
     ) {
         self.capacity = max(1, capacity)
@@ -68,15 +68,15 @@ final class ObservationBuffer<Element: Sendable>: ObservationReceiver {
 
     /// Delivers `element` after those before it — dropped when a catch-up is pending (it covers it) or
     /// the stream ended; a full buffer is replaced by a catch-up.
-    func receive(_ element: Element) {
+    func receive(_ element: Item) {
         let waiter = state.withLock { state in state.terminated || state.catchUp != nil ? nil : enqueue(element, &state) }
         waiter?.resume(returning: element)
     }
 
     /// Delivers a fresh state, `make(first)`: it replaces a pending ``CatchUp/state(first:)`` (its state
     /// is at least as new as the one the catch-up stands for), or comes after the elements before it.
-    func receiveState(_ make: (_ first: Bool) -> Element) {
-        let (waiter, element) = state.withLock { state -> (CheckedContinuation<Element?, any Error>?, Element?) in
+    func receiveState(_ make: (_ first: Bool) -> Item) {
+        let (waiter, element) = state.withLock { state -> (CheckedContinuation<Item?, any Error>?, Item?) in
             guard !state.terminated else { return (nil, nil) }
             switch state.catchUp {
             case .state(let first):
@@ -97,7 +97,7 @@ final class ObservationBuffer<Element: Sendable>: ObservationReceiver {
     /// Ends the stream with `error` (nil: normally) after the elements pending, a catch-up element
     /// included; a pending state is dropped (nothing can be read for an ended observation).
     func finish(throwing error: (any Error)?) {
-        let ended = state.withLock { state -> (waiter: CheckedContinuation<Element?, any Error>?, give: Element?)? in
+        let ended = state.withLock { state -> (waiter: CheckedContinuation<Item?, any Error>?, give: Item?)? in
             guard !state.terminated else { return nil }
             state.terminated = true
             state.ending = Ending(error: error)
@@ -126,7 +126,7 @@ final class ObservationBuffer<Element: Sendable>: ObservationReceiver {
 
     /// Ends the stream at once, for a consumer that is gone or cancelled: what is pending is dropped.
     func cancel() {
-        let ended = state.withLock { state -> (waiter: CheckedContinuation<Element?, any Error>?, run: Bool) in
+        let ended = state.withLock { state -> (waiter: CheckedContinuation<Item?, any Error>?, run: Bool) in
             state.pending.removeAll()
             state.catchUp = nil
             if state.ending == nil { state.ending = Ending(error: nil) }
@@ -145,10 +145,10 @@ final class ObservationBuffer<Element: Sendable>: ObservationReceiver {
     /// calls `requestState` (once), which must lead to ``receiveState(_:)`` or ``finish(throwing:)``.
     /// Cancelling the calling task ends the stream. One consumer at a time: a second one waiting at once
     /// is given nil.
-    func next(requestingState requestState: @Sendable () -> Void) async throws -> Element? {
+    func next(requestingState requestState: @Sendable () -> Void) async throws -> Item? {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, any Error>) in
-                let (result, request) = state.withLock { state -> (Result<Element?, any Error>?, Bool) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Item?, any Error>) in
+                let (result, request) = state.withLock { state -> (Result<Item?, any Error>?, Bool) in
                     if !state.pending.isEmpty { return (.success(state.pending.removeFirst()), false) }
                     if case .element(let element) = state.catchUp {
                         state.catchUp = nil
@@ -176,7 +176,7 @@ final class ObservationBuffer<Element: Sendable>: ObservationReceiver {
     /// The stream its consumer reads this buffer through (as `AsyncThrowingStream`'s own iterator, so the
     /// observations' public types stay what they were); `requestState` as in ``next(requestingState:)``.
     /// When the stream and its iterators are gone, the buffer is cancelled.
-    func makeStream(requestingState requestState: @escaping @Sendable () -> Void) -> AsyncThrowingStream<Element, any Error> {
+    func makeStream(requestingState requestState: @escaping @Sendable () -> Void) -> AsyncThrowingStream<Item, any Error> {
         let reader = Reader(self, requestState)
         return AsyncThrowingStream(unfolding: { try await reader.next() })
     }
@@ -193,12 +193,12 @@ final class ObservationBuffer<Element: Sendable>: ObservationReceiver {
 
         deinit { buffer.cancel() }
 
-        func next() async throws -> Element? { try await buffer.next(requestingState: requestState) }
+        func next() async throws -> Item? { try await buffer.next(requestingState: requestState) }
     }
 
     /// Appends `element` to what `state` holds, or gives it to the waiting consumer (returned, to be
     /// resumed outside the lock); a full buffer is replaced by a catch-up instead.
-    private func enqueue(_ element: Element, _ state: inout State) -> CheckedContinuation<Element?, any Error>? {
+    private func enqueue(_ element: Item, _ state: inout State) -> CheckedContinuation<Item?, any Error>? {
         if let waiter = state.waiter {
             state.waiter = nil
             return waiter

@@ -23,15 +23,26 @@ import Testing
     }
 
     /// Commits `count` random edits to `store` (whose state is `state`), checking after each that
-    /// `pending()` stays within the capacity; returns the state after them.
-    static func edit(_ store: ListStore, from state: ListSnapshot, count: Int, seed: UInt64, pending: () -> Int) throws -> ListSnapshot {
-        var random = SeededGenerator(seed: seed)
-        var state = state
-        var most = 0
-        for _ in 0..<count {
-            let changes = try ChangeSetReplayTests.randomMutation(store, state, &random)
-            try state.apply(changes)
-            most = max(most, pending())
+    /// `pending()` stays within the capacity; returns the state after them. Runs on a thread of its own,
+    /// not the tests' few shared ones, so other tests running meanwhile are not held up.
+    static func edit(
+        _ store: ListStore, from state: ListSnapshot, count: Int, seed: UInt64, pending: @escaping @Sendable () -> Int
+    ) async throws -> ListSnapshot {
+        let (state, most) = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    with: Result {
+                        var random = SeededGenerator(seed: seed)
+                        var state = state
+                        var most = 0
+                        for _ in 0..<count {
+                            let changes = try ChangeSetReplayTests.randomMutation(store, state, &random)
+                            try state.apply(changes)
+                            most = max(most, pending())
+                        }
+                        return (state, most)
+                    })
+            }
         }
         #expect(most <= capacity, "an observer that does not read held \(most) elements (seed \(seed))")
         return state
@@ -56,7 +67,7 @@ import Testing
             Issue.record("no initial state first")
             return
         }
-        let expected = try Self.edit(store, from: mirror, count: Self.edits, seed: 31, pending: { observation.pendingCount })
+        let expected = try await Self.edit(store, from: mirror, count: Self.edits, seed: 31, pending: { observation.pendingCount })
         #expect(observation.pendingCount == 1, "the overflow left more than its catch-up")
         // Reading again: the catch-up, a state read now, replaces everything the observer missed.
         var received: [ListUpdate] = []
@@ -88,7 +99,7 @@ import Testing
         let store = try Self.makeStore(directory)
         let observation = store.observe(includingOtherConnections: false)
         try await Self.waitUntil("the start") { observation.pendingCount == 1 }  // its initial state, unread
-        let expected = try Self.edit(store, from: try store.snapshot(), count: Self.edits, seed: 32, pending: { observation.pendingCount })
+        let expected = try await Self.edit(store, from: try store.snapshot(), count: Self.edits, seed: 32, pending: { observation.pendingCount })
         var updates = observation.makeAsyncIterator()
         // Still the first element, and still the state: the observer's contract does not change.
         guard case .initial(let state) = try await ObservationTests.next(&updates) else {
@@ -154,7 +165,7 @@ import Testing
         for changes in burst { #expect(try await nextElement(&events) == .changes(changes)) }
         #expect(observation.pendingCount == 0)
         // Past it, one invalidation stands for everything missed: re-reading then shows the store's state.
-        _ = try Self.edit(store, from: state, count: Self.edits, seed: 35, pending: { observation.pendingCount })
+        _ = try await Self.edit(store, from: state, count: Self.edits, seed: 35, pending: { observation.pendingCount })
         #expect(observation.pendingCount == 1)
         #expect(try await nextElement(&events) == .invalidated)
         #expect(observation.pendingCount == 0)
@@ -167,7 +178,7 @@ import Testing
         let store = try Self.makeStore(directory)
         let observation = store.observeChanges(includingOtherConnections: false)
         try await Self.waitUntil("the start") { observation.pendingCount == 1 }  // its marker, unread
-        _ = try Self.edit(store, from: try store.snapshot(), count: Self.edits, seed: 36, pending: { observation.pendingCount })
+        _ = try await Self.edit(store, from: try store.snapshot(), count: Self.edits, seed: 36, pending: { observation.pendingCount })
         var events = observation.makeAsyncIterator()
         // The marker alone: read after it, the pages show every commit it stands for.
         #expect(try await nextElement(&events) == .started)

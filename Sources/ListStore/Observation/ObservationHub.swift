@@ -37,6 +37,7 @@ final class ObservationHub: Sendable {
             .marker(StreamReceiver(continuation: continuation))
         }
 
+        /// Whether it is a state observer's: a reset reads the state for it.
         var wantsState: Bool {
             if case .state = kind { return true }
             return false
@@ -50,6 +51,7 @@ final class ObservationHub: Sendable {
             }
         }
 
+        /// One delivery's change set.
         func send(_ changes: ChangeSet) {
             switch kind {
             case .state(let receiver): receiver.receive(.changes(changes))
@@ -66,6 +68,7 @@ final class ObservationHub: Sendable {
             }
         }
 
+        /// Ends the observer's stream, with `error` or normally (nil).
         func finish(throwing error: (any Error)?) {
             switch kind {
             case .state(let receiver): receiver.finish(throwing: error)

@@ -67,7 +67,7 @@ package indirect enum JSONValue: Hashable, Sendable {
     }
 
     /// Writes `text` as a JSON string. Runs of characters written as they are (printable ASCII but `"`
-    /// and `\`, and every scalar beyond ASCII that is not confusing) are copied at once, not scalar by
+    /// and `\`, and every scalar beyond ASCII that does not break lines, ``ConfusingScalars/breaksLines(_:)``) are copied at once, not scalar by
     /// scalar: a store's state can hold a gigabyte of titles.
     private static func writeString(_ text: String, to out: inout String) {
         out += "\""
@@ -82,7 +82,7 @@ package indirect enum JSONValue: Hashable, Sendable {
                     continue
                 }
                 let (scalar, length) = scalarAt(index, in: bytes)
-                if byte >= 0x80 && !ConfusingScalars.contains(scalar) {
+                if byte >= 0x80 && !ConfusingScalars.breaksLines(scalar) {  // invisible ones stay as they are
                     index += length
                     continue
                 }
@@ -93,7 +93,7 @@ package indirect enum JSONValue: Hashable, Sendable {
                 case "\n": out += "\\n"
                 case "\r": out += "\\r"
                 case "\t": out += "\\t"
-                default:  // a confusing scalar: valid JSON either way; escaped, nothing reorders a terminal
+                default:  // a scalar that breaks lines: valid JSON either way; escaped, nothing reorders a terminal
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 }

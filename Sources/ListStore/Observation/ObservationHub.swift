@@ -10,43 +10,69 @@ import Foundation
 /// states, whichever thread found each change.
 final class ObservationHub: Sendable {
     /// Where one observer's updates go: a state observation (``ListUpdate``) or a marker one
-    /// (``ListChangeEvent``), which reads nothing for itself.
-    enum Sink: Sendable {
-        case state(AsyncThrowingStream<ListUpdate, any Error>.Continuation)
-        case marker(AsyncThrowingStream<ListChangeEvent, any Error>.Continuation)
+    /// (``ListChangeEvent``), which reads nothing for itself — each through its receiver, the bounded
+    /// buffer (``ObservationBuffer``) of an observation, so giving an element never waits for, nor grows
+    /// with, a slow consumer.
+    struct Sink: Sendable {
+        private enum Kind: Sendable {
+            case state(any ObservationReceiver<ListUpdate>)
+            case marker(any ObservationReceiver<ListChangeEvent>)
+        }
 
+        private let kind: Kind
+
+        /// A state observer's sink.
+        static func state(_ receiver: some ObservationReceiver<ListUpdate>) -> Sink { Sink(kind: .state(receiver)) }
+
+        /// A marker observer's sink.
+        static func marker(_ receiver: some ObservationReceiver<ListChangeEvent>) -> Sink { Sink(kind: .marker(receiver)) }
+
+        /// A state observer's sink that is a stream's continuation, unbounded (for tests of the hub alone).
+        static func state(_ continuation: AsyncThrowingStream<ListUpdate, any Error>.Continuation) -> Sink {
+            .state(StreamReceiver(continuation: continuation))
+        }
+
+        /// A marker observer's sink that is a stream's continuation, unbounded (for tests of the hub alone).
+        static func marker(_ continuation: AsyncThrowingStream<ListChangeEvent, any Error>.Continuation) -> Sink {
+            .marker(StreamReceiver(continuation: continuation))
+        }
+
+        /// Whether it is a state observer's: a reset reads the state for it.
         var wantsState: Bool {
-            if case .state = self { return true }
+            if case .state = kind { return true }
             return false
         }
 
         /// The first element: the state (for a state observer, which must be given one) or the marker.
         func start(_ snapshot: ListSnapshot?) {
-            switch self {
-            case .state(let continuation): if let snapshot { continuation.yield(.initial(snapshot)) }
-            case .marker(let continuation): continuation.yield(.started)
+            switch kind {
+            case .state(let receiver): if let snapshot { receiver.receive(.initial(snapshot)) }
+            case .marker(let receiver): receiver.receive(.started)
             }
         }
 
+        /// One delivery's change set.
         func send(_ changes: ChangeSet) {
-            switch self {
-            case .state(let continuation): continuation.yield(.changes(changes))
-            case .marker(let continuation): continuation.yield(.changes(changes))
+            switch kind {
+            case .state(let receiver): receiver.receive(.changes(changes))
+            case .marker(let receiver): receiver.receive(.changes(changes))
             }
         }
 
-        /// A new state (a state observer must be given one), or ``ListChangeEvent/invalidated``.
+        /// A new state (a state observer must be given one), or ``ListChangeEvent/invalidated``. For a
+        /// state observer whose buffer overflowed, this state is the one its catch-up waits for.
         func reset(_ snapshot: ListSnapshot?) {
-            switch self {
-            case .state(let continuation): if let snapshot { continuation.yield(.reset(snapshot)) }
-            case .marker(let continuation): continuation.yield(.invalidated)
+            switch kind {
+            case .state(let receiver): if let snapshot { receiver.receiveState { $0 ? .initial(snapshot) : .reset(snapshot) } }
+            case .marker(let receiver): receiver.receive(.invalidated)
             }
         }
 
+        /// Ends the observer's stream, with `error` or normally (nil).
         func finish(throwing error: (any Error)?) {
-            switch self {
-            case .state(let continuation): continuation.finish(throwing: error)
-            case .marker(let continuation): continuation.finish(throwing: error)
+            switch kind {
+            case .state(let receiver): receiver.finish(throwing: error)
+            case .marker(let receiver): receiver.finish(throwing: error)
             }
         }
     }

@@ -23,6 +23,10 @@ extension ListStore {
     /// ``deliverChangesFromOtherConnections()`` is called. The store's own commits arrive at once, whatever
     /// the interval.
     ///
+    /// At most 64 updates wait for a consumer that does not read: one more replaces them with one that
+    /// brings it to the latest state when it reads again — a ``ListUpdate/reset(_:)`` read then, on a
+    /// background thread (see <doc:Observing#A-loop-that-stops-reading>).
+    ///
     /// The stream ends when its task is cancelled or it is dropped; it ends with an error when the store
     /// cannot be read or observed (``isImmutableSnapshot``, a damaged file, positions damaged by hand, the
     /// file at its path replaced or deleted — noticed at the next poll: ``ListStoreError/fileReplaced(path:reason:)``),
@@ -51,21 +55,32 @@ extension ListStore {
         scanningInitialState initialState: (@Sendable (_ scan: ((ScannedItem) throws -> Void) throws -> ListVersion) throws -> Void)?
     ) -> ListObservation {
         let id = UUID()
-        let (stream, continuation) = AsyncThrowingStream<ListUpdate, any Error>.makeStream(bufferingPolicy: .unbounded)
-        continuation.onTermination = { [hub] _ in hub.unsubscribe(id) }
-        start(id, .state(continuation), pollInterval: includingOtherConnections ? pollInterval : nil, scanningInitialState: initialState)
-        return ListObservation(stream: stream, store: self, id: id)
+        let buffer = ObservationBuffer<ListUpdate>(
+            collapse: { oldest in
+                if case .initial = oldest { return .state(first: true) }
+                return .state(first: false)
+            },
+            onTermination: { [hub] in hub.unsubscribe(id) })
+        // A buffer that overflowed asks for its fresh state when its consumer reads again.
+        let stream = buffer.makeStream { [self] in resynchronize(id) }
+        start(id, .state(buffer), pollInterval: includingOtherConnections ? pollInterval : nil, scanningInitialState: initialState)
+        return ListObservation(stream: stream, buffer: buffer, store: self, id: id)
     }
 
     /// Like ``observe(includingOtherConnections:pollInterval:)``, but reads nothing for the observer: the
     /// first element is ``ListChangeEvent/started``, and where a state observer would get a new state it
-    /// gets ``ListChangeEvent/invalidated``. For views of large stores that read their own pages.
+    /// gets ``ListChangeEvent/invalidated``. For views of large stores that read their own pages. At most
+    /// 64 events wait for a consumer that does not read: one more replaces them with
+    /// ``ListChangeEvent/invalidated``.
     public func observeChanges(includingOtherConnections: Bool = true, pollInterval: Duration = .milliseconds(100)) -> ListChangeObservation {
         let id = UUID()
-        let (stream, continuation) = AsyncThrowingStream<ListChangeEvent, any Error>.makeStream(bufferingPolicy: .unbounded)
-        continuation.onTermination = { [hub] _ in hub.unsubscribe(id) }
-        start(id, .marker(continuation), pollInterval: includingOtherConnections ? pollInterval : nil)
-        return ListChangeObservation(stream: stream, store: self, id: id)
+        let buffer = ObservationBuffer<ListChangeEvent>(
+            collapse: { oldest in .element(oldest == .started ? .started : .invalidated) },
+            onTermination: { [hub] in hub.unsubscribe(id) })
+        // Its catch-up is an element of its own: nothing is ever read for it.
+        let stream = buffer.makeStream {}
+        start(id, .marker(buffer), pollInterval: includingOtherConnections ? pollInterval : nil)
+        return ListChangeObservation(stream: stream, buffer: buffer, store: self, id: id)
     }
 
     /// Starts an observation on a background thread: catches every observer up to one read transaction

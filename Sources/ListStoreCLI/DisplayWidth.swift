@@ -60,6 +60,7 @@ enum DisplayWidth {
 func visible(_ text: String, limit: Int = 1_024) -> String {
     var out = ""
     var count = 0
+    var previous: Unicode.Scalar?
     for scalar in text.unicodeScalars {
         count += 1
         if count > limit { return out + "…" }
@@ -67,10 +68,11 @@ func visible(_ text: String, limit: Int = 1_024) -> String {
         case "\n": out += "\\n"
         case "\t": out += "\\t"
         case "\r": out += "\\r"
-        case _ where ConfusingScalars.contains(scalar):
+        case _ where ConfusingScalars.contains(scalar, after: previous):
             out += ConfusingScalars.escaped(scalar)
         default: out.unicodeScalars.append(scalar)
         }
+        previous = scalar
     }
     return out
 }

@@ -40,6 +40,14 @@ import Testing
         #expect(visible("Work 🙂 עברית é") == "Work 🙂 עברית é")
     }
 
+    @Test func emojiSequencesPrintAsTheyAreWhileAStrayJoinerIsEscaped() {
+        for emoji in ["👨\u{200D}👩\u{200D}👧", "🏳\u{FE0F}\u{200D}🌈", "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"] {
+            #expect(visible("Family \(emoji)") == "Family \(emoji)", "\(emoji.debugDescription)")
+        }
+        // A joiner or tag character after a letter, a digit or at the start joins no emoji: shown escaped.
+        #expect(visible("\u{200D}a\u{200D}1\u{E0041}") == "\\u{200d}a\\u{200d}1\\u{e0041}")
+    }
+
     @Test func listsPrintsInvisibleCharactersEscaped() throws {
         let directory = try TemporaryDirectory(prefix: "invisible-names")
         let path = try Self.makeStore(directory).path

@@ -14,13 +14,26 @@
 /// One rule for every place that shows stored text: the command line's listings and `ui` (as
 /// `\u{feff}`) and the library's error messages escape both kinds (``contains(_:)``); JSON output, whose
 /// text programs read, escapes only the first (as `\u202e`, JSON's own escape) and keeps invisible
-/// characters as they are. A joiner inside an emoji sequence is shown escaped too: the rule looks at
-/// one scalar at a time.
+/// characters as they are. A zero-width joiner or tag character that continues an emoji sequence (the
+/// family 👨‍👩‍👧, the flag of Scotland) draws as part of that emoji, so it is printed as it is.
 package enum ConfusingScalars {
-    /// True when `scalar` is shown as an escape rather than printed: it breaks lines or is invisible.
-    package static func contains(_ scalar: Unicode.Scalar) -> Bool {
-        breaksLines(scalar) || isInvisible(scalar)
+    /// True when `scalar` is shown as an escape rather than printed, `previous` being the scalar printed
+    /// or escaped before it (nil at the start): it breaks lines, or it is invisible and does not continue
+    /// an emoji sequence.
+    package static func contains(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?) -> Bool {
+        if breaksLines(scalar) { return true }
+        guard isInvisible(scalar) else { return false }
+        guard continuesEmoji(scalar), let previous else { return true }
+        return !(isEmoji(previous) || continuesEmoji(previous) || previous == "\u{FE0F}")
     }
+
+    /// The joiner (U+200D) and the tag characters (U+E0020–U+E007F), which emoji sequences are made with.
+    private static func continuesEmoji(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0x200D || (0xE0020...0xE007F).contains(scalar.value)
+    }
+
+    /// An emoji outside ASCII (the digits, `#` and `*` count as emoji for keycaps).
+    private static func isEmoji(_ scalar: Unicode.Scalar) -> Bool { scalar.value > 0x7F && scalar.properties.isEmoji }
 
     /// True when `scalar` breaks or reorders what a terminal prints after it: escaped even in JSON.
     package static func breaksLines(_ scalar: Unicode.Scalar) -> Bool {

@@ -372,7 +372,11 @@ public enum ListStoreError: Error, Hashable, Sendable, CustomStringConvertible, 
 
     /// The start of a long or multi-line input, quoted, for one-line messages.
     static func excerpt(_ text: String) -> String {
-        let flat = text.unicodeScalars.prefix(61).map { ConfusingScalars.contains($0) ? ConfusingScalars.escaped($0) : String($0) }.joined()
+        let scalars = Array(text.unicodeScalars.prefix(61))
+        let flat = scalars.indices.map { index in
+            let scalar = scalars[index]
+            return ConfusingScalars.contains(scalar, after: index > 0 ? scalars[index - 1] : nil) ? ConfusingScalars.escaped(scalar) : String(scalar)
+        }.joined()
         let short = flat.count > 60 ? String(flat.prefix(60)) + "…" : flat
         return "\"\(short)\""
     }

@@ -43,6 +43,14 @@ import Testing
             try? connection.run("ROLLBACK")
             released.withLock { $0 = Date() }
         }
+        /// Releases the lock `seconds` from now, on a thread of its own: Dispatch's global queue may have
+        /// every thread blocked on a busy machine (writes waiting for this very lock among them).
+        func release(after seconds: Double) {
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: seconds)
+                self.release()
+            }
+        }
     }
 
     @MainActor @Test func anAsyncWriteWaitsForTheLockWithoutHoldingTheCallersThread() async throws {
@@ -51,7 +59,7 @@ import Testing
         let store = try ListStore.open(at: path)
         try store.insertSection(title: "A")
         let holder = try LockHolder(path)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { holder.release() }
+        holder.release(after: 0.3)
         var mainActorRanMeanwhile = false
         Task { @MainActor in mainActorRanMeanwhile = true }
         let changes = try await store.writeInBackground { tx in try tx.insertRow("written", intoSection: 0) }

@@ -58,10 +58,9 @@ import Testing
                 })
         }
         // The main actor runs its tasks in order: once this one ran, every write above was queued (each is
-        // queued before its call first suspends). The lock is released off the test's own tasks, so that
-        // a busy machine delaying them cannot hold it past the busy timeout.
+        // queued before its call first suspends); none can have run, the lock being held.
         await Task { @MainActor in }.value
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { holder.release() }
+        holder.release()
         for write in writes { _ = try await write.value }
 
         let released = try #require(holder.released.withLock { $0 })

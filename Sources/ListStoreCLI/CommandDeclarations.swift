@@ -1,7 +1,7 @@
 import ListStore
 
 // The typed keys a command declares its arguments with, once: the parser fills them, the usage line,
-// `--help` and README's command table are written from them, and handlers read them back by key
+// `--help` and Docs/CLI.md's command table are written from them, and handlers read them back by key
 // (`command[Self.payload]`) instead of by a string.
 
 /// How many words a positional argument takes.

@@ -2,7 +2,7 @@ import Foundation
 import ListStore
 
 /// One command: its words, its declared arguments and options (``CommandDeclarations``), its help and
-/// its handler. Parsing, the usage line, `--help` and README's command table all come from this one value.
+/// its handler. Parsing, the usage line, `--help` and Docs/CLI.md's command table all come from this one value.
 struct CommandSpec: Sendable {
     /// The command words, e.g. `["section", "add"]`.
     let words: [String]
@@ -16,7 +16,7 @@ struct CommandSpec: Sendable {
     /// Longer help: what the arguments mean.
     var details = ""
     let example: String
-    /// The command's row in README's command table ("What it does").
+    /// The command's row in Docs/CLI.md's command table ("What it does").
     let readme: String
     let run: @Sendable (ParsedCommand, CommandContext) throws -> CommandOutput
     /// For a command that edits the store: how its arguments become the edit (see ``PreparedEdit``).
@@ -76,7 +76,7 @@ struct CommandSpec: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// Its row of README's command table: `` | `section add TITLE [--at INDEX]` | insert an empty section | ``.
+    /// Its row of Docs/CLI.md's command table: `` | `section add TITLE [--at INDEX]` | insert an empty section | ``.
     var readmeRow: String {
         let usage = "\(name)\(arguments.isEmpty ? "" : " " + arguments)".replacingOccurrences(of: "|", with: "\\|")
         return "| `\(usage)` | \(readme) |"

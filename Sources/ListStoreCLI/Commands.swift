@@ -1,7 +1,7 @@
 import ListStore
 
 /// The command table: every command's declaration (words, arguments, options, help, handler), in the
-/// order `--help` and README list them.
+/// order `--help` and Docs/CLI.md list them.
 enum Commands {
     static let all: [CommandSpec] = base + ListCommands.all + IndexCommands.all
     private static let base: [CommandSpec] = [
@@ -75,7 +75,7 @@ enum Commands {
             details:
                 "FILE is a plain path, never an SQLite URI (file:x and :memory: are files of those names). It must not exist yet and must not be one of the database's own files (-wal, -shm, -journal). The copy is written to a hidden temporary file beside FILE and gets its name only when it is complete: on a full disk or at the file size limit nothing is left behind.",
             example: "liststore backup lists-2026-11-30.sqlite",
-            readme: "write a consistent copy to a new file at exactly FILE (see below and Guarantees)", run: MaintenanceCommands.backup),
+            readme: "write a consistent copy to a new file at exactly FILE (see below)", run: MaintenanceCommands.backup),
         CommandSpec(
             words: ["watch"], options: [WatchCommand.count],
             summary: "Print one line per committed change — from any process or the sqlite3 shell — until interrupted.",
@@ -104,7 +104,7 @@ enum Commands {
             readme: "a full-screen, live view to tick, delete, add, insert, edit and move rows (see below)", run: UICommand.run),
     ]
 
-    /// README's command table, written from the declarations (a test keeps README's copy in step).
+    /// The command table of Docs/CLI.md, written from the declarations (a test keeps that copy in step).
     static var readmeTable: String {
         (["| Command | What it does |", "| --- | --- |"] + all.map(\.readmeRow)).joined(separator: "\n")
     }

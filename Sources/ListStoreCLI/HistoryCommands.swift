@@ -1,6 +1,6 @@
 import ListStore
 
-/// `undo`, `redo` and `history`: the undo history kept in the file (README, "Undo and redo").
+/// `undo`, `redo` and `history`: the undo history kept in the file (the DocC article Undo and redo).
 enum HistoryCommands {
     /// The author the command line's transactions are recorded under.
     static let author = "cli"
@@ -40,7 +40,7 @@ enum HistoryCommands {
             """,
         example: "liststore history --limit 5",
         readme:
-            #"the last commits (`--limit N`, default 20), newest first: version, kind (`edit`, `undo`, `redo`, `untracked`, `hand-edit`, `other`), author, action name, state (`done`, `undone`, `cleared`, `blocked`); `--json` gives `{"entries":[{"version","kind","author","action","state","entry","list","changes"}]}` with `changes` the change-log record of the commit's edits (README, "The change-log record") or null"#,
+            #"the last commits (`--limit N`, default 20), newest first: version, kind (`edit`, `undo`, `redo`, `untracked`, `hand-edit`, `other`), author, action name, state (`done`, `undone`, `cleared`, `blocked`); `--json` gives `{"entries":[{"version","kind","author","action","state","entry","list","changes"}]}` with `changes` the change-log record of the commit's edits (the DocC article The file, "The change-log record") or null"#,
         run: list)
 
     private static func takeBack(redo: Bool, _ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {

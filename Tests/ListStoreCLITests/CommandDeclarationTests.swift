@@ -3,21 +3,25 @@ import Testing
 
 @testable import ListStoreCLI
 
-/// The command declarations are the one source of the usage lines, `--help` and README's command table.
+/// The command declarations are the one source of the usage lines, `--help` and the command table of
+/// Docs/CLI.md, the command line's reference.
 @Suite struct CommandDeclarationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// README's table between its header and the first line that is not a table row.
-    static func readmeTable() throws -> String {
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = readme.components(separatedBy: "\n")
+    static func reference() throws -> String {
+        try String(contentsOf: root.appendingPathComponent("Docs/CLI.md"), encoding: .utf8)
+    }
+
+    /// Docs/CLI.md's table between its header and the first line that is not a table row.
+    static func referenceTable() throws -> String {
+        let lines = try reference().components(separatedBy: "\n")
         guard let start = lines.firstIndex(of: "| Command | What it does |") else { return "" }
         return lines[start...].prefix { $0.hasPrefix("|") }.joined(separator: "\n")
     }
 
-    @Test func readmeCommandTableIsWrittenFromTheDeclarations() throws {
+    @Test func referenceCommandTableIsWrittenFromTheDeclarations() throws {
         let expected = Commands.readmeTable
-        #expect(try Self.readmeTable() == expected, "README.md's command table must read:\n\(expected)")
+        #expect(try Self.referenceTable() == expected, "Docs/CLI.md's command table must read:\n\(expected)")
     }
 
     @Test func usageLinesComeFromTheDeclaredArgumentsAndOptions() {

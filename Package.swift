@@ -20,7 +20,7 @@ let migrationFiles = [
 
 /// A release build of `liststore` on Linux is one fully static executable: the Swift runtime, Foundation,
 /// SQLite, ncurses and glibc linked in, nothing for the dynamic loader to load, relocate or look up when it
-/// starts — which took most of a short command's time (README, "Performance"). Foundation's parts are named
+/// starts — which took most of a short command's time (Docs/CLI.md, "Building a fast liststore"). Foundation's parts are named
 /// because a build without `--static-swift-stdlib` compiles against the shared Foundation, which names only
 /// itself. `LISTSTORE_DYNAMIC_EXECUTABLE=1` links it dynamically instead, for a system without static
 /// SQLite and ncurses libraries (`libsqlite3.a`, `libncursesw.a`, `libtinfo.a`).
@@ -39,7 +39,7 @@ let package = Package(
     name: "ListStore",
     // The versions SwiftUI's @Observable needs, which apps showing a store target anyway; the library uses
     // no API newer than these (PlatformDeclarationTests checks), and their SQLite (3.39.5 and newer) has
-    // every feature it uses (README, "SQLite versions": 3.38.0 at least).
+    // every feature it uses (VersionsAndPlatforms.md, "SQLite": 3.38.0 at least).
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "ListStore", targets: ["ListStore"]),

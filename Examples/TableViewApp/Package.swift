@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// An app's view of ListStore: a separate package that depends on it by path, as an app would, and
-/// compiles (and runs) the examples README.md shows. `.ci/run` builds and runs it.
+/// compiles (and runs) the examples README.md and the DocC articles show. `.ci/run` builds and runs it.
 let package = Package(
     name: "TableViewApp",
     platforms: [.macOS(.v14), .iOS(.v17)],

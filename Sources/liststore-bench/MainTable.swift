@@ -238,7 +238,7 @@ struct MainTable {
         #if os(Linux)
             guard let bytes = FileManager.default.contents(atPath: path) else { return "not readable" }
             if bytes.range(of: Data("libswiftCore.so".utf8)) != nil {
-                return "the Swift runtime loaded dynamically: build it with swift build -c release --product liststore, as README says"
+                return "the Swift runtime loaded dynamically: build it with swift build -c release --product liststore, as Docs/CLI.md says"
             }
             return hasProgramInterpreter(bytes) ? "the Swift runtime linked in (--static-swift-stdlib)" : "one fully static executable"
         #else

@@ -24,6 +24,12 @@ import Testing
         #expect(try Self.referenceTable() == expected, "Docs/CLI.md's command table must read:\n\(expected)")
     }
 
+    /// README.md keeps only a few commands; it sends readers to the reference for the rest.
+    @Test func readmeLinksTheReference() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("](Docs/CLI.md)"), "README.md must link the command line's reference, Docs/CLI.md")
+    }
+
     @Test func usageLinesComeFromTheDeclaredArgumentsAndOptions() {
         let usage = Dictionary(uniqueKeysWithValues: Commands.all.map { ($0.name, $0.usage) })
         #expect(usage["add"] == "liststore add SECTION|id:N TITLE... [--at ROW] [--payload JSON] [--as-of VERSION] | --every-section TITLE")

@@ -2,7 +2,7 @@ import Foundation
 import ListStore
 import Testing
 
-/// README's diffable-data-source recipe (``DiffableReloads``) against the one it replaced, which
+/// Observing.md's diffable-data-source recipe (``DiffableReloads``) against the one it replaced, which
 /// reconfigured only `updatedRows`: a snapshot rebuilt from ids redraws nothing that keeps its id, so
 /// renamed or replaced sections and rows that moved *and* changed (a deletion plus an insertion of one
 /// id) stayed stale with the old recipe. Both recipes are fed the same change sets (``DiffableRecipes``).

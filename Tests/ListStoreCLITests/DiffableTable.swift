@@ -63,7 +63,7 @@ struct DiffableTable: Sendable {
     }
 }
 
-/// The two recipes, fed the same stream: README's old one (reconfigure `updatedRows` only) and the one
+/// The two recipes, fed the same stream: the documents' old one (reconfigure `updatedRows` only) and the one
 /// with ``DiffableReloads``, each with its own ``ListSnapshot`` mirror and ``DiffableTable``.
 struct DiffableRecipes: Sendable {
     private(set) var mirror = ListSnapshot(sections: [])

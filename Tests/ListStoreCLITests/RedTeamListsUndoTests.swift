@@ -111,7 +111,7 @@ import Testing
     }
 
     /// A history record edited by hand to an index no write could have (`fromIndex` -5, a section
-    /// move `from` -3): README says a record not of the declared format refuses its undo
+    /// move `from` -3): TheFile.md says a record not of the declared format refuses its undo
     /// (`cannot undo … (history entry #N): …; nothing was changed`); instead `undo` fails with the
     /// error of a plain edit the user never asked for — `cannot put a row at 0:-5 …`, `section -3 does
     /// not exist …` — naming an index path `undo` was never given.
@@ -146,7 +146,7 @@ import Testing
         #expect(try cli.run(["show"]).stdout.contains("0:0  a"))
     }
 
-    /// `$LISTSTORE_LIST` (README: "`--list NAME`, else `$LISTSTORE_LIST`, else the default list") is
+    /// `$LISTSTORE_LIST` (Docs/CLI.md: "`--list NAME`, else `$LISTSTORE_LIST`, else the default list") is
     /// ignored by the `liststore` binary: `CLIEnvironment.process` hands the commands `LISTSTORE_DB`
     /// only, so every command acts on the default list — `LISTSTORE_LIST=A liststore section delete 0`
     /// deletes the default list's section 0. In-process runs pass the whole environment, which is why

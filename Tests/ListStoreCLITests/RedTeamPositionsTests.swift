@@ -96,7 +96,7 @@ import Testing
 
     /// A count moved by hand from one block to another (sum unchanged): the row its block no longer
     /// counts is printed by `show` as `0:-9223372036854775808` and by `show --json` with the path
-    /// [0, -9223372036854775808] — README says "a row its block does not count has no index at all:
+    /// [0, -9223372036854775808] — TheFile.md says "a row its block does not count has no index at all:
     /// reads show none". A JSON consumer indexing with it traps.
     @Test func anUncountedRowIsShownWithoutAnIndex() throws {
         let cli = try CLIHarness()

@@ -150,7 +150,7 @@ import Testing
         try Self.shell(path, "UPDATE \(table) SET title = 'renamed' WHERE id = 1")
         try await observer.catchUp()
         #expect(observer.received == ["changes"])
-        // README's advice for used-up ids: give one a new id. The observer must not keep the old one.
+        // Docs/CLI.md's advice for used-up ids: give one a new id. The observer must not keep the old one.
         let sql =
             table == "rows"
             ? "UPDATE rows SET id = 1000 WHERE id = 2"

@@ -4,7 +4,7 @@ import Testing
 
 @testable import ListStore
 
-/// The history's bound (README, "Undo and redo", "The bound") when writes count an author's entries
+/// The history's bound (UndoAndRedo.md, "The bound") when writes count an author's entries
 /// only every `limit / 8` writes: never more than `limit + 2 × (limit / 8)` of an author's transactions
 /// in a list, never fewer than `limit` once that many were made, and the last `limit` always undoable.
 @Suite struct HistoryBoundTests {

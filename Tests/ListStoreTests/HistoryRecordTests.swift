@@ -4,7 +4,7 @@ import Testing
 
 @testable import ListStore
 
-/// The history record's declared on-disk format (README, "The history record"), the change log's
+/// The history record's declared on-disk format (TheFile.md, "The history record"), the change log's
 /// restored kinds, and what a history changed by hand or an id taken by hand does to an undo.
 @Suite struct HistoryRecordTests {
     static let steps: [HistoryStep] = [
@@ -49,7 +49,7 @@ import Testing
         }
     }
 
-    /// The digest's declared bytes (README, "The history record"): FNV-1a 64 of each row, summed.
+    /// The digest's declared bytes (TheFile.md, "The history record"): FNV-1a 64 of each row, summed.
     @Test func theDigestIsTheDeclaredOne() throws {
         func fnv(_ bytes: [UInt8]) -> UInt64 {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325

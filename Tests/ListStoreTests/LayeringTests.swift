@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The folders of `Sources/ListStore` form layers: a folder may use what the folders below it declare,
-/// never what a folder above it declares (README.md, "Layout", states the same order and each layer's role).
+/// never what a folder above it declares (README.md, "Layout", states the same order; Docs/Layout.md each layer's role).
 @Suite struct LayeringTests {
     /// The layers, bottom first. README.md's Layout section mirrors this list.
     static let layers = ["Core", "Positions", "Reading", "Changes", "Search", "Observation", "History", "Editing", "Maintenance", "Store", "Model"]

@@ -303,7 +303,7 @@ import Testing
         try await Self.waitUntilReturned(running, model)
     }
 
-    /// The README's SwiftUI view without SwiftUI (which Linux lacks): a main-actor value holding the
+    /// SwiftUIModel.md's SwiftUI view without SwiftUI (which Linux lacks): a main-actor value holding the
     /// model, whose body hands `List` closures that start tasks with the drawn section and version.
     /// It compiles in Swift 6 mode as the view does, and the closures act.
     @MainActor struct ViewShape {

@@ -41,7 +41,7 @@ import Testing
         #expect(try Connection(path: path, mode: .readOnly).scalarInt("SELECT count(*) FROM rows") == 3)
     }
 
-    /// Another program's table pointing at sections (README allows `ON DELETE CASCADE`) keeps its rows:
+    /// Another program's table pointing at sections (TheFile.md allows `ON DELETE CASCADE`) keeps its rows:
     /// the rebuild of `sections` runs with foreign keys on, where DROP TABLE would cascade to them.
     @Test func anotherProgramsRowsThatPointAtSectionsSurviveTheRebuild() throws {
         let directory = try TemporaryDirectory()

@@ -29,7 +29,7 @@ import Testing
         _ = try ListStore.open(at: path)
         let connection = try Connection(path: path, mode: .readOnly)
         #expect(try connection.scalarInt("PRAGMA application_id") == Int(Schema.applicationID))
-        #expect(Schema.applicationID == 1_281_979_252, "the README documents this number")
+        #expect(Schema.applicationID == 1_281_979_252, "TheFile.md documents this number")
         #expect(try connection.scalarInt("PRAGMA user_version") == Schema.migrator.latestVersion)
         #expect(try connection.scalarText("PRAGMA journal_mode") == "wal")
         let objects = try connection.cached("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_autoindex%'").bind([]).map { $0.text(0) }

@@ -4,7 +4,7 @@ import SQLiteLayer
 import TestSupport
 import Testing
 
-/// Why a payload-field index is a table ListStore keeps (README, "Typed payloads and search"): ListStore's
+/// Why a payload-field index is a table ListStore keeps (PayloadsAndSearch.md, "Payload-field indexes"): ListStore's
 /// connections run with `trusted_schema=OFF`, and SQLite then refuses an index that calls `json_extract`,
 /// so such an index made by another program leaves the file unreadable to ListStore until it is dropped.
 @Suite struct PayloadIndexRefusalTests {

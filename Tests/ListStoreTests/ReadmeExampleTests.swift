@@ -2,7 +2,7 @@ import Foundation
 import ListStore
 import Testing
 
-/// The README's library example, kept compiling and true.
+/// The library example of README.md and OpeningAndEditing.md, kept compiling and true.
 @Suite struct ReadmeExampleTests {
     @Test func theLibraryExampleWorks() throws {
         let directory = try TemporaryDirectory()
@@ -19,7 +19,7 @@ import Testing
         #expect(page.map(\.title) == ["Wizard", "New item"])
         #expect(everything.sections.map(\.title) == ["Roles"])
 
-        // The CollectionDifference form, as the README shows it.
+        // The CollectionDifference form.
         let oldRowIDs = everything.sections.map { $0.rows.map(\.id) }
         let moved = try store.moveRow(from: ListIndexPath(section: 0, row: 1), to: ListIndexPath(section: 0, row: 0))
         var rowIDs = oldRowIDs
@@ -29,18 +29,32 @@ import Testing
         #expect(rowIDs == (try store.snapshot()).sections.map { $0.rows.map(\.id) })
     }
 
-    /// README.md's examples are copied from `Examples/TableViewApp`, which CI builds and runs as a
-    /// separate package: each `// README: …` block there must appear in README.md verbatim.
-    @Test func theReadmeShowsTheExamplePackagesCodeVerbatim() throws {
+    /// The examples of README.md and of the DocC articles are copied from `Examples/TableViewApp`, which CI
+    /// builds and runs as a separate package: each block there from a `// Shown in FILE and FILE: name` line
+    /// to `// END` must appear verbatim in every file it names (README.md at the root, any other in the catalog).
+    @Test func theDocumentsShowTheExamplePackagesCodeVerbatim() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let example = try String(contentsOf: root.appendingPathComponent("Examples/TableViewApp/Sources/TableViewApp/main.swift"), encoding: .utf8)
-        let blocks = example.components(separatedBy: "// README: ").dropFirst().compactMap { $0.components(separatedBy: "// END\n").first }
-        #expect(blocks.count >= 5)
+        let marker = "// Shown in "
+        let blocks = example.components(separatedBy: "\n" + marker).dropFirst().compactMap { $0.components(separatedBy: "// END\n").first }
+        #expect(blocks.count >= 10)
+        var shownInReadme = 0
         for block in blocks {
-            let name = block.prefix { $0 != "\n" }
+            let header = block.prefix { $0 != "\n" }
             let code = block.drop { $0 != "\n" }.dropFirst()
-            #expect(readme.contains("```swift\n" + code + "```"), "README.md lacks the example \"\(name)\"")
+            guard let colon = header.range(of: ": ") else {
+                Issue.record("\(marker)\(header) names no files (\"\(marker)README.md and Observing.md: name\")")
+                continue
+            }
+            let name = header[colon.upperBound...]
+            let files = header[..<colon.lowerBound].components(separatedBy: " and ")
+            for file in files {
+                let url = file == "README.md" ? root.appendingPathComponent(file) : root.appendingPathComponent("Sources/ListStore/ListStore.docc/\(file)")
+                let text = try String(contentsOf: url, encoding: .utf8)
+                #expect(text.contains("```swift\n" + code + "```"), "\(file) lacks the example \"\(name)\"")
+                if file == "README.md" { shownInReadme += 1 }
+            }
         }
+        #expect(shownInReadme >= 4, "README.md's tour shows the library: open, edit, read, observe, undo")
     }
 }

@@ -17,7 +17,7 @@ enum OldestSQLite {
 }
 
 /// Every migration and every statement the library prepares compiles on the oldest SQLite it supports
-/// (README, "SQLite versions"): a query or migration that needs a newer SQLite fails this test.
+/// (VersionsAndPlatforms.md, "SQLite"): a query or migration that needs a newer SQLite fails this test.
 @Suite(.enabled(if: OldestSQLite.isInstalled || OldestSQLite.inCI, "apsw \(OldestSQLite.version) is not installed: run .ci/run"))
 struct SQLiteCompatibilityTests {
     @Test func everyStatementTheLibraryRunsCompilesOnTheOldestSupportedSQLite() async throws {

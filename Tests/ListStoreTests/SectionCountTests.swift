@@ -56,7 +56,7 @@ import Testing
         try Self.expectCountsRight(path, "after a hand delete (counted by the trigger)")
     }
 
-    /// What README's section on the file shows: a section added, deleted and moved to another list by hand,
+    /// What TheFile.md shows: a section added, deleted and moved to another list by hand,
     /// the triggers counting each, and ListStore's next edits accepting the file.
     @Test func handEditsThroughTheShellAreCountedByTheTriggers() throws {
         let directory = try TemporaryDirectory()

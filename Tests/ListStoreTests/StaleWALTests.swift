@@ -94,7 +94,7 @@ import Testing
         #expect(try identity(first) == one)
     }
 
-    /// README's restore recipe puts a `liststore backup` copy back at the path; the original's `-wal`,
+    /// ReplicationAndBackup.md's restore recipe puts a `liststore backup` copy back at the path; the original's `-wal`,
     /// left there, began before the copy was taken, so only the copy's own identity tells them apart.
     @Test func aBackupRestoredBesideTheOriginalsWALIsRefused() throws {
         let directory = try TemporaryDirectory()

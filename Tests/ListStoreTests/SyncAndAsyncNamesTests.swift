@@ -3,7 +3,7 @@ import Testing
 
 /// In an `async` function both the blocking calls and the background ones compile, each as written:
 /// the async variants have names of their own, so Swift's preference for an `async` overload never
-/// turns `try store.write { … }` into a call that needs `await` (README's examples work in either).
+/// turns `try store.write { … }` into a call that needs `await` (the documents' examples work in either).
 /// This file is the test: on code where the async variants overloaded the same names it does not compile.
 @Suite struct SyncAndAsyncNamesTests {
     @Test func bothFormsCompileAndRunInAnAsyncFunction() async throws {

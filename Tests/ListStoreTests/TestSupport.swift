@@ -26,7 +26,7 @@ extension ListStore {
 /// Edits as the `sqlite3` shell makes them: a plain connection, triggers on, foreign keys off.
 enum Shell {
     /// The position one gap (2^20) past the last row of the section with id `section`, or 0 in an
-    /// empty one: where README's hand insert at the end of a section puts a row.
+    /// empty one: where TheFile.md's hand insert at the end of a section puts a row.
     static func endPosition(ofSection section: Int64) -> String {
         "(SELECT coalesce(max(position), -1048576) + 1048576 FROM rows WHERE section_id = \(section))"
     }

@@ -2,7 +2,7 @@ import Foundation
 import ListStore
 import Testing
 
-/// Findings of a new user's trial (public API only). README, "Undo and redo": "a row it inserted is
+/// Findings of a new user's trial (public API only). UndoAndRedo.md, "When it refuses": "a row it inserted is
 /// deleted only while it has the title and payload it was inserted with" and "Another app's, the CLI's
 /// and hand edits are never undone by it, and survive it." A section that came back by an undo or a
 /// redo is recorded without its rows' values, so taking it back again deletes rows another author

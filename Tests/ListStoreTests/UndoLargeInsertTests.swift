@@ -4,7 +4,7 @@ import Testing
 
 @testable import ListStore
 
-/// The undo of a large insert (history record format 2, README "The history record"): its entry keeps
+/// The undo of a large insert (history record format 2, TheFile.md, "The history record"): its entry keeps
 /// the rows' ids as runs and a digest of their values, not the values; the undo deletes exactly those
 /// rows while every one is as inserted, refuses (changing nothing) when one was changed or deleted
 /// since, by another author or by hand, and its redo brings them back with their ids and values.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ListStore
 
-/// Undo with several lists in a file (README, "Undo and redo"): undo is per author and list, a
+/// Undo with several lists in a file (UndoAndRedo.md, "Several lists"): undo is per author and list, a
 /// section comes back into its own list, and a row or section moved to another list since refuses.
 @Suite struct UndoListsTests {
     typealias Fixture = UndoTests.Fixture

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ListStore
 
-/// Undo and redo (README, "Undo and redo"): round trips of every kind of edit with ids, places and
+/// Undo and redo (UndoAndRedo.md): round trips of every kind of edit with ids, places and
 /// values restored, the per-author rule, refusals that change nothing, the bound, relaunch.
 @Suite struct UndoTests {
     /// A store on a fresh file, opened as `author`, with a folder that lives as long as the test.

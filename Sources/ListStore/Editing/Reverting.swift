@@ -4,7 +4,7 @@ import SQLiteLayer
 /// through the ordinary edits (so the transaction has an ordinary change set, change-log entry and
 /// history entry of its own — which is what a redo takes back in turn).
 ///
-/// The rule (README, "Undo and redo"): a step is taken back only while what it left is still there.
+/// The rule (UndoAndRedo.md, "When it refuses"): a step is taken back only while what it left is still there.
 /// - A title, payload or section title it set must still be the one it set (someone else's later
 ///   change refuses); one already back at the old value is left alone.
 /// - A row or section it inserted is deleted only while it has the values it was inserted with (a row)

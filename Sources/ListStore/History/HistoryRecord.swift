@@ -1,6 +1,6 @@
 import Foundation
 
-/// The declared on-disk format of `liststore_history.record` (README, "The history record"). Every key
+/// The declared on-disk format of `liststore_history.record` (TheFile.md, "The history record"). Every key
 /// is written here as a literal, so renaming a Swift case or label never changes the file: a change of
 /// format is a new ``version``.
 ///

@@ -1,4 +1,4 @@
-/// The 64-bit content digest of a set of rows, as history record format 2 declares it (README, "The
+/// The 64-bit content digest of a set of rows, as history record format 2 declares it (TheFile.md, "The
 /// history record"): what an insert's entry keeps instead of every inserted row's values, so that its
 /// undo can refuse when any of those rows changed since.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The declared on-disk format of an `edits` entry's `events` column in `liststore_log` (README, "The
+/// The declared on-disk format of an `edits` entry's `events` column in `liststore_log` (TheFile.md, "The
 /// change-log record"). Every key is written here as a literal, so renaming a Swift case or label never
 /// changes the file: a change of format is a new ``version`` with a schema migration.
 ///

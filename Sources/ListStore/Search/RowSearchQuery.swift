@@ -17,7 +17,7 @@ extension ListReader {
     /// other programs since ListStore's last write): about 0.1 ms for a page at 1,000,000 rows. Otherwise
     /// it reads the list's rows in id order until it has `limit` + 1 matches, so a page costs about
     /// (rows read) × (the cost of testing one), and a search that finds few rows reads all of them:
-    /// 1,000,000 rows in about 0.1 s for a title, 0.3 s for a payload field (README, "Typed payloads and search").
+    /// 1,000,000 rows in about 0.1 s for a title, 0.3 s for a payload field (PayloadsAndSearch.md, "Search").
     /// A row whose section was deleted by hand (it has no index path) is passed over.
     public func findRows(_ search: RowSearch, limit: Int = 50, after cursor: SearchCursor? = nil) throws -> SearchPage {
         try whileOpen {

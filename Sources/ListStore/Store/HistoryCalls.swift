@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteLayer
 
-/// Undo and redo, durable in the file and per author (README, "Undo and redo").
+/// Undo and redo, durable in the file and per author (UndoAndRedo.md).
 extension ListStore {
     /// The history limit a store gets unless it is opened with another: each author's last 100 transactions.
     public static let defaultHistoryLimit = 100

@@ -2,7 +2,7 @@ import SQLiteLayer
 
 /// What migration 0008 (several lists) cannot say in SQL: the tables of other programs with a foreign key
 /// into `sections` (`CREATE TABLE notes (section_id REFERENCES sections (id) ON DELETE CASCADE, …)`, which
-/// README allows). The script rebuilds `sections` inside ListStore's write transaction, with foreign keys
+/// TheFile.md allows). The script rebuilds `sections` inside ListStore's write transaction, with foreign keys
 /// on, and `DROP TABLE` first deletes every section: those tables' rows would be deleted with them (or set
 /// to NULL). So their references are parked on the negated id (no section has one) before the script and
 /// brought back after it, as the script does for ListStore's own tables; the foreign keys are deferred

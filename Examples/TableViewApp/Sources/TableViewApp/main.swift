@@ -7,22 +7,29 @@ import UIKit
 import SwiftUI
 #endif
 
-// The examples of README.md's "Using the library", as an app would write them. A test checks that
-// every example in that section appears here verbatim, so the README cannot drift from code that compiles.
+// The library examples of README.md and of the DocC articles (Sources/ListStore/ListStore.docc), as an
+// app would write them. Each block from a "// Shown in FILE: name" line to "// END" must appear verbatim
+// in every file it names (ReadmeExampleTests), so the documents cannot drift from code that compiles.
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("TableViewApp-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
 let url = folder.appendingPathComponent("lists.sqlite")
 
-// README: opening and simple edits
+// Shown in README.md: opening and simple edits
 let store = try ListStore.open(at: url)                        // created when new; a path String works too
 try store.insertSection(title: "Inbox")
 try store.insertRows(["Invoice", "Lunch?", "Invoice"], intoSection: 0)
 try store.appendRowToEverySection("New item")                  // one transaction, every section
 // END
 
-// README: one transaction, several edits, ids
+// Shown in README.md: reading
+let firstPage = try store.rows(inSection: 0, range: 0..<50)    // a page of rows, as a table view asks for them
+let everything = try store.snapshot()                          // every section and row, in one read
+print(firstPage.map(\.title), everything.version)              // the version: which state this is
+// END
+
+// Shown in OpeningAndEditing.md: one transaction, several edits, ids
 let invoice = try store.row(at: ListIndexPath(section: 0, row: 0)).id
 let changes = try store.write { tx in
     try tx.deleteRows(ids: [invoice])                          // exactly this row: its twin "Invoice" stays
@@ -32,7 +39,7 @@ let changes = try store.write { tx in
 print(changes.deletedRows, changes.insertedRows)               // before / after the whole transaction
 // END
 
-// README: errors an app can show
+// Shown in OpeningAndEditing.md: errors an app can show
 do {
     try store.deleteRows(at: [ListIndexPath(section: 0, row: 99)])
 } catch {
@@ -40,7 +47,7 @@ do {
 }
 // END
 
-// README: async, off the main thread
+// Shown in Threading.md: async, off the main thread
 func addRow(_ title: String, to store: ListStore) async throws -> Int {
     let (count, _) = try await store.writeReturningInBackground { tx in   // waits for the lock off the caller's thread
         try tx.insertRow(title, intoSection: 0)
@@ -51,7 +58,7 @@ func addRow(_ title: String, to store: ListStore) async throws -> Int {
 // END
 print("now \(try await addRow("Written while the UI stays responsive", to: store)) rows")
 
-// README: typed payloads and search
+// Shown in PayloadsAndSearch.md: typed payloads and search
 struct Contact: Codable, Equatable {
     var name: String
     var city: String
@@ -69,7 +76,7 @@ for result in page.results { print(result.indexPath, result.row.title) }
 while let next = page.next { page = try contacts.findRows(search, limit: 50, after: next) }  // right across edits
 // END
 
-// README: payload-field indexes
+// Shown in PayloadsAndSearch.md: payload-field indexes
 try contacts.addPayloadIndex(on: PayloadField("city"))     // once: kept in the file, for every list
 let inParis = try contacts.findRows(RowSearch(where: [try PayloadMatch(field: "city", equals: "Paris")]))
 // END
@@ -79,7 +86,7 @@ guard contact?.city == "Paris", page.results.map(\.row.id) == [ada], inParis.res
     exit(1)
 }
 
-// README: observing
+// Shown in README.md and Observing.md: observing
 @MainActor func keepInSync(with store: ListStore, draw: (ListSnapshot, ChangeSet?) -> Void) async throws {
     var mirror = ListSnapshot(sections: [])
     let observation = store.observe()
@@ -118,7 +125,7 @@ guard states.count == 2, states[1] == (try store.snapshot()) else {
     exit(1)
 }
 
-// README: a diffable data source
+// Shown in Observing.md: a diffable data source
 @MainActor func keepDiffableInSync(with store: ListStore, show: (ListSnapshot, DiffableReloads) -> Void) async throws {
     var mirror = ListSnapshot(sections: [])
     for try await update in store.observe() {
@@ -151,7 +158,7 @@ guard reloads.count == 2, reloads[1] == DiffableReloads(sectionsToReload: [try s
     exit(1)
 }
 
-// README: taps, swipes and drags on what was drawn
+// Shown in IndexPathsAsDrawn.md: taps, swipes and drags on what was drawn
 @MainActor func userTapped(_ drawn: ListIndexPath, in mirror: ListSnapshot, selecting selection: inout ListSelection) throws {
     try selection.toggle(at: drawn, in: mirror)                          // the row drawn there; nothing read
 }
@@ -178,7 +185,7 @@ guard selection.ids == [lunch], try store.indexPath(of: lunch) == nil else {
     exit(1)
 }
 
-// README: undo and redo
+// Shown in README.md: undo and redo
 let notes = try ListStore.open(at: folder.appendingPathComponent("notes.sqlite"), author: "Notes")
 try notes.write(actionName: "Add Groceries") { tx in
     try tx.insertRows(["Milk", "Eggs"], intoSection: try tx.insertSection(title: "Groceries"))
@@ -194,7 +201,7 @@ guard menu == "Delete Milk", undone.insertedRows.map(\.row.id) == [milk], try no
     exit(1)
 }
 
-// README: a SwiftUI model
+// Shown in SwiftUIModel.md: a SwiftUI model
 let tasks = try ListStore.open(at: folder.appendingPathComponent("tasks.sqlite"))
 try tasks.write { tx in
     try tx.insertRows(["a", "b", "c", "d", "e"], intoSection: try tx.insertSection(title: "Today"))
@@ -205,7 +212,7 @@ let following = Task { await model.run() }                     // a view: .task 
 // END
 for _ in 0..<6_000 where !model.snapshot.version.isVersioned { try await Task.sleep(for: .milliseconds(10)) }
 
-// README: onMove and onDelete through the model
+// Shown in SwiftUIModel.md: onMove and onDelete through the model
 let version = model.snapshot.version                           // the state the List drew
 try await model.moveRows(fromOffsets: [0, 2], toOffset: 4, inSection: 0, asOf: version)         // onMove's arguments
 try await model.deleteRows(atOffsets: [1], inSection: 0, asOf: version)                         // onDelete's
@@ -221,7 +228,7 @@ guard arranged.sections.map({ $0.rows.map(\.title) }) == [["a", "c", "e"], ["d",
 }
 
 #if canImport(SwiftUI)
-// README: a SwiftUI List bound to the model
+// Shown in SwiftUIModel.md: a SwiftUI List bound to the model
 struct TasksView: View {
     @State var model: ListStoreModel
 
@@ -247,7 +254,7 @@ struct TasksView: View {
 #endif
 
 #if canImport(UIKit)
-// README: feeding a diffable data source
+// Shown in Observing.md: feeding a diffable data source
 @MainActor func show(_ state: ListSnapshot, reloading reloads: DiffableReloads, in dataSource: UITableViewDiffableDataSource<SectionID, RowID>) {
     var snapshot = NSDiffableDataSourceSnapshot<SectionID, RowID>()
     for section in state.sections {
@@ -260,7 +267,7 @@ struct TasksView: View {
 }
 // END
 
-// README: feeding a table view
+// Shown in Observing.md: feeding a table view
 @MainActor func apply(_ changes: ChangeSet, to tableView: UITableView) {
     tableView.performBatchUpdates {
         tableView.deleteSections(IndexSet(changes.deletedSections.map(\.index)), with: .automatic)
@@ -276,7 +283,7 @@ struct TasksView: View {
 // END
 #endif
 
-// README: several lists
+// Shown in SeveralLists.md: several lists
 let groceries = try store.addList(named: "Groceries")          // a handle on the list: same file, connections, observers
 try groceries.insertSection(title: "Fruit")
 let (apples, _) = try groceries.insertRows(["Apples", "Pears"], intoSection: 0)

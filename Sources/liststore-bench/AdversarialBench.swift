@@ -187,6 +187,7 @@ struct AdversarialBench {
             pad("side, pattern", 32) + pad("timed as", 20) + pad("over", 12) + pad("median", 11, right: true) + pad("p99", 9, right: true)
                 + pad("p99.9", 9, right: true) + pad("max", 9, right: true) + pad("> 3× median", 13, right: true))
         var checkpointLines: [String] = []
+        var slowest: [(String, [Double])] = []
         for eachOwnWrite in [true, false] {
             for side in [Side.listStore(alternating: false), .listStore(alternating: true), .limit] {
                 var timed: [TimedRun] = []
@@ -198,12 +199,25 @@ struct AdversarialBench {
                             + Self.distribution(times))
                 }
                 if eachOwnWrite, case .listStore = side { checkpointLines.append(Self.checkpointCost(side.name, timed)) }
+                slowest.append((side.name + ", " + (eachOwnWrite ? "each its own write" : "10,000 per write"), least))
             }
         }
         print(
             "commits that ran SQLite's automatic checkpoint (the main file written), each its own write, over all \(runs) runs; "
                 + "ratios to the median of the other commits (neither checkpointing nor right after one):")
         for line in checkpointLines { print("  " + line) }
+        print("inserts whose least of \(runs) is above 3× its median (numbered from 0):")
+        for (name, least) in slowest { print("  \(name): \(Self.slowestSteps(least))") }
+    }
+
+    /// The timed inserts (numbered from 0) whose least time is above 3× the median, the slowest first (at most 12):
+    /// where what is left of the tail falls.
+    private static func slowestSteps(_ least: [Double]) -> String {
+        let median = least.sorted()[least.count / 2]
+        let above = least.indices.filter { least[$0] > 3 * median }.sorted { least[$0] > least[$1] }
+        guard !above.isEmpty else { return "none" }
+        return above.prefix(12).map { "#\($0) \(String(format: "%.1f×", least[$0] / median))" }.joined(separator: ", ")
+            + (above.count > 12 ? ", … (\(above.count) in all)" : "")
     }
 
     /// The checkpointing commits against the others: how many a run, their median and most, the commit

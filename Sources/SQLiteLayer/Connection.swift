@@ -230,6 +230,10 @@ package final class Connection {
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
     package var changes: Int { Int(sqlite3_changes64(handle)) }
 
+    /// Rows inserted, updated or deleted by every INSERT, UPDATE and DELETE this connection has completed
+    /// since it opened (`sqlite3_total_changes64`), triggers' writes included.
+    package var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+
     /// The rowid of the most recent successful INSERT on this connection.
     package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

@@ -10,10 +10,14 @@ package enum StatementRecorder {
     /// execution took (from its first step, `SQLITE_TRACE_STMT`, to its reset, `SQLITE_TRACE_PROFILE`, by
     /// the uptime clock: SQLite's own profile time counts whole milliseconds), when it ended (the uptime
     /// clock, in nanoseconds), which connection ran it and how many result rows it returned
-    /// (`SQLITE_TRACE_ROW`): what the library read, for a test that bounds it.
+    /// (`SQLITE_TRACE_ROW`): what the library read, for a test that bounds it. `changes` is, for a
+    /// statement that can write, `sqlite3_changes64` when it ended: for an INSERT, UPDATE or DELETE the
+    /// rows it inserted, updated or deleted (0 for a statement that only reads; for other statements
+    /// that can write, such as a PRAGMA, the last such count, which means nothing).
     package struct Profiled: Sendable {
         package let sql: String
         package let rows: Int
+        package let changes: Int
         package let nanoseconds: Int64
         package let endedAt: UInt64
         package let connection: UInt
@@ -115,11 +119,12 @@ package enum StatementRecorder {
                     guard let statement, let text = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
                     let sql = String(cString: text)
                     let connection = UInt(bitPattern: sqlite3_db_handle(OpaquePointer(statement)))
+                    let changes = sqlite3_stmt_readonly(OpaquePointer(statement)) == 0 ? Int(sqlite3_changes64(sqlite3_db_handle(OpaquePointer(statement)))) : 0
                     StatementRecorder.state.lock.withLock {
                         let rows = StatementRecorder.state.recordings[folder]?.rows.removeValue(forKey: key) ?? 0
                         guard let began = StatementRecorder.state.recordings[folder]?.started.removeValue(forKey: key) else { return }
                         StatementRecorder.state.recordings[folder]?.profiled.append(
-                            Profiled(sql: sql, rows: rows, nanoseconds: Int64(now - began), endedAt: now, connection: connection))
+                            Profiled(sql: sql, rows: rows, changes: changes, nanoseconds: Int64(now - began), endedAt: now, connection: connection))
                     }
                     return 0
                 }

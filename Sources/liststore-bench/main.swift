@@ -6,7 +6,7 @@ import ListStore
 //   swift run -c release liststore-bench [--quick | --large] [--repetitions N]
 //   swift run -c release liststore-bench --litestream [--quick]   (write cost and replica lag with Litestream)
 //   swift run -c release liststore-bench --only observation|search [--quick | --large]   (only those rows)
-//   swift run -c release liststore-bench --adversarial [--quick | --large]   (every one of 100,000 inserts at one index timed, 5 runs)
+//   swift run -c release liststore-bench --adversarial [--quick | --large]   (100,000 inserts at one index: rows written by each, bounded; each timed, 5 runs)
 //   swift run -c release liststore-bench --loop hot-spot [ROWS] [COUNT]   (the same inserts, each by its thread's CPU time too)
 //   swift run -c release liststore-bench --loop hot-spot-trace [ROWS] [COUNT]   (each its own write, every statement's time; the slow inserts' statements)
 //   swift run -c release liststore-bench --loop read|index-path|delete|insert [ROWS] [COUNT]   (one operation repeated, for a profiler)
@@ -42,7 +42,8 @@ if arguments.first == "--litestream" {
 }
 
 if arguments.first == "--adversarial" {
-    // The distribution of 100,000 inserts at one index (AdversarialBench.swift): n = 1,000,000 with --large.
+    // 100,000 inserts at one index (AdversarialBench.swift): the rows each writes, which must stay within
+    // a bound (exit 1 otherwise), and the distribution of their times; n = 1,000,000 with --large.
     do {
         let quickRun = arguments.contains("--quick")
         let fixtures = try Fixtures(adversarialInserts: 0)

@@ -449,6 +449,10 @@ public final class ListStore: Sendable {
     /// (``Connection/virtualMachineSteps``), for tests: what an edit visits, in rows and index entries.
     func writerVirtualMachineSteps() throws -> Int { try locked { $0.connection.virtualMachineSteps } }
 
+    /// The rows the writer connection has inserted, updated and deleted since it opened
+    /// (``Connection/totalChanges``), for the benchmark: what an edit wrote, in rows, is the difference.
+    package func writerTotalChanges() throws -> Int { try locked { $0.connection.totalChanges } }
+
     /// Runs `body` marked, in the thread's storage (``CallMarks``), as inside a call on this store (its
     /// lock, shared by its list handles); throws ``ListStoreError/reentrantCall`` when the thread already is,
     /// and ``ListStoreError/suspended(path:)`` at once, without waiting for anything, while the store is suspended.

@@ -6,7 +6,7 @@ import Testing
 /// Hand edits interleaved with ListStore's own keep every row where the model says and `check` clean:
 /// the positions model test with hand edits (another connection, triggers on) interleaved, and tiny
 /// blocks so that ListStore splits and merges around rows the triggers counted.
-@Suite struct PositionsModelWithHandEditsTests {
+@Suite(.tags(.slow)) struct PositionsModelWithHandEditsTests {
     static func positions(_ db: Connection, section id: Int64) throws -> [(id: Int64, position: Int)] {
         try db.cached("SELECT id, position FROM rows WHERE section_id = ?1 ORDER BY position").bind([.integer(id)])
             .map { (id: $0.int64(0), position: $0.int(1)) }

@@ -4,7 +4,7 @@ import Testing
 @testable import ListStore
 
 /// `batch` killed at any moment leaves all of it or nothing; its memory does not grow with its input.
-@Suite struct BatchCrashAndMemoryTests {
+@Suite(.tags(.slow)) struct BatchCrashAndMemoryTests {
     /// A batch of adds and deletes; `tag` makes every batch's rows different.
     static func batch(_ tag: Int, lines: Int) -> String {
         (0..<lines).map { line in

@@ -7,7 +7,7 @@ import Testing
 /// A `liststore` process whose write took the `-wal` past the checkpoint threshold checkpoints inside
 /// that commit (SQLite's automatic checkpoint) and again on close: killed at any moment of that, the
 /// file opens sound with the write in it; left to finish, it leaves no `-wal`.
-@Suite struct CheckpointKillTests {
+@Suite(.tags(.slow)) struct CheckpointKillTests {
     /// Enough titles (of about 100 bytes) to take the `-wal` past 1,000 frames in one commit.
     static let rows = 50_000
 

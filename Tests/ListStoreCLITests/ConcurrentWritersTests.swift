@@ -4,7 +4,7 @@ import Testing
 
 /// Many processes and threads appending and deleting in one section at once: every operation succeeds
 /// or fails clearly, and the final store has exactly the rows of the successful ones.
-@Suite struct ConcurrentWritersTests {
+@Suite(.tags(.slow)) struct ConcurrentWritersTests {
     final class Ledger: @unchecked Sendable {
         private let lock = NSLock()
         private(set) var inserted = Set<Int64>()

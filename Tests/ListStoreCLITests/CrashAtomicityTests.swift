@@ -5,7 +5,7 @@ import Testing
 
 /// SIGKILL at random moments during large edits: the file always reopens sound, equal to the state
 /// before or after the interrupted operation, never in between.
-@Suite struct CrashAtomicityTests {
+@Suite(.tags(.slow)) struct CrashAtomicityTests {
     /// The content of a store (titles, payloads, order), without ids, which a replay cannot predict.
     static func content(_ snapshot: ListSnapshot) -> [[String]] {
         snapshot.sections.map { [$0.title] + $0.rows.map { $0.title + "\u{1}" + ($0.payload ?? "") } }

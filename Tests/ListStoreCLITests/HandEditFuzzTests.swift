@@ -6,7 +6,7 @@ import Testing
 /// crash (exit 0, 1 or 2 with a one-line error), an edit given an index path that `show` printed acts
 /// on the row `show` printed there (titles are unique, so the title names the row), and a refused
 /// edit leaves the file's content as it was.
-@Suite struct HandEditFuzzTests {
+@Suite(.tags(.slow)) struct HandEditFuzzTests {
     static let extremes = ["0", "1", "2", "5", "-1", "100", "9223372036854775807", "-9223372036854775808", "4611686018427387904"]
 
     struct Shown {

@@ -6,7 +6,8 @@ import Testing
 
 /// `liststore undo`, `redo` and `history` (issue 19, item 1): the command line's own transactions,
 /// another author's with `--by`, across processes with edits in between, hand edits listed and kept,
-/// and refusals in one line with nothing changed.
+/// refusals (a hand-edited record's too) in one line with nothing changed, and a deleted list's entries
+/// gone with it.
 @Suite struct HistoryCommandTests {
     static func titles(_ store: ListStore) throws -> [[String]] {
         try store.snapshot().sections.map { $0.rows.map(\.title) }
@@ -112,5 +113,72 @@ import Testing
         #expect(try cli.run(["redo"], process: true).status == 0)
         #expect(try Self.titles(app) == [["cli0", "r0", "r3", "r1", "r2"]])
         #expect(try app.checkInvariants().isEmpty)
+    }
+
+    /// Failed before the fix: a history record edited by hand to an index no write could have (`fromIndex` -5, a section
+    /// move `from` -3): TheFile.md says a record not of the declared format refuses its undo
+    /// (`cannot undo … (history entry #N): …; nothing was changed`); instead `undo` fails with the
+    /// error of a plain edit the user never asked for — `cannot put a row at 0:-5 …`, `section -3 does
+    /// not exist …` — naming an index path `undo` was never given.
+    @Test(arguments: [
+        #"{"v":1,"steps":[{"kind":"row-moved","row":1,"fromSection":1,"fromIndex":-5,"after":null,"before":null,"toSection":1}]}"#,
+        #"{"v":1,"steps":[{"kind":"section-moved","section":1,"from":-3,"after":null,"before":null}]}"#,
+    ])
+    func undoOfAHandEditedNegativeIndex(record: String) throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        try cli.run(["section", "add", "S"])
+        try cli.run(["section", "add", "T"])
+        try cli.run(["add", "0", "a", "b"])
+        try cli.run(["move", "0:0", "0:1"])
+        try HandEditTests.sql(cli, "UPDATE liststore_history SET record = '\(record)' WHERE id = (SELECT max(id) FROM liststore_history)")
+        let before = try cli.dump()
+        let run = try cli.run(["undo"])
+        #expect(run.status == 1)
+        #expect(try cli.dump() == before)
+        #expect(run.stderr.hasPrefix("error: cannot undo"), "not an undo refusal: \(run.stderr)")
+    }
+
+    /// Control: the same history untouched: the move is undone.
+    @Test func undoOfAnUntouchedMove() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        try cli.run(["section", "add", "S"])
+        try cli.run(["section", "add", "T"])
+        try cli.run(["add", "0", "a", "b"])
+        try cli.run(["move", "0:0", "0:1"])
+        #expect(try cli.run(["undo"]).status == 0)
+        #expect(try cli.run(["show"]).stdout.contains("0:0  a"))
+    }
+
+    /// Failed before the fix: after `list delete B`, `history` prints B's entries exactly as the default list's
+    /// (`2  edit  by cli  (done)`: human output names only lists other than the default) and
+    /// `history --json` gives them `"list":null` — an entry of a deleted list reads as one of the
+    /// default list, still "done", which `undo` (of the default list) will never take.
+    @Test func historyOfADeletedList() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        try cli.run(["list", "add", "B"])
+        try cli.run(["--list", "B", "section", "add", "InB"])
+        try cli.run(["list", "delete", "B"])
+        // The deleted list's history entries go with it: none reads as the default list's, still "done".
+        let human = try cli.run(["history"]).stdout
+        #expect(!human.contains("edit  by cli"), "an entry of the deleted list B reads as the default list's: \(human)")
+        let json = try CLIHarness.json(try cli.run(["--json", "history"]).stdout)
+        let entries = (json["entries"] as? [[String: Any]]) ?? []
+        #expect(!entries.contains { ($0["kind"] as? String) == "edit" }, "\(entries)")
+    }
+
+    /// Control: while B exists its entry names it, in both outputs.
+    @Test func historyOfAnExistingList() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        try cli.run(["list", "add", "B"])
+        try cli.run(["--list", "B", "section", "add", "InB"])
+        let human = try cli.run(["history"]).stdout
+        #expect(human.contains("in B"))
+        let json = try CLIHarness.json(try cli.run(["--json", "history"]).stdout)
+        let entries = (json["entries"] as? [[String: Any]]) ?? []
+        #expect(entries.contains { ($0["list"] as? String) == "B" })
     }
 }

@@ -4,7 +4,7 @@ import Testing
 /// `import` holds the document once (it is checked whole before the store is opened, then loaded) and,
 /// without `--json`, nothing of what it has written: its peak memory is the document's size plus a
 /// constant, not a multiple of it.
-@Suite struct ImportMemoryTests {
+@Suite(.tags(.slow)) struct ImportMemoryTests {
     /// Runs `executable` with `arguments` (absolute paths; output discarded) and returns its exit status
     /// and peak resident set size in bytes, from the kernel's accounting of that one child (`wait4`).
     static func peakMemory(_ executable: String, _ arguments: [String]) throws -> (status: Int32, bytes: Int) {

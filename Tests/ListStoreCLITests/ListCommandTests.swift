@@ -3,9 +3,10 @@ import Testing
 
 @testable import ListStore
 
-/// The CLI's lists end to end: `--list` and `$LISTSTORE_LIST` on every command, `lists`, `list add |
-/// rename | delete | move | move-row | move-section`, `batch` and `id:N` inside a list, and the one-line
-/// errors of each (exit 1, the file unchanged).
+/// The CLI's lists end to end: `--list` and `$LISTSTORE_LIST` on every command (in process and in the
+/// binary), `lists`, `list add | rename | delete | move | move-row | move-section` (a move to the row's
+/// own list included), `batch` and `id:N` inside a list, and the one-line errors of each (exit 1, the
+/// file unchanged).
 @Suite struct ListCommandTests {
     /// A file with the default list (section "Inbox" with rows a, b) and a list "Work" (section "W" with w).
     static func twoLists() throws -> CLIHarness {
@@ -120,6 +121,78 @@ import Testing
         #expect(try empty.run(["--list", "Nope", "section", "add", "S"]).status == 1)
         #expect(!FileManager.default.fileExists(atPath: empty.database))
     }
+
+    /// Failed before the fix: `$LISTSTORE_LIST` (Docs/CLI.md: "`--list NAME`, else `$LISTSTORE_LIST`, else the default list") is
+    /// ignored by the `liststore` binary: `CLIEnvironment.process` hands the commands `LISTSTORE_DB`
+    /// only, so every command acts on the default list — `LISTSTORE_LIST=A liststore section delete 0`
+    /// deletes the default list's section 0. In-process runs pass the whole environment, which is why
+    /// the existing tests of the variable pass.
+    @Test func listStoreListReachesTheBinary() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        try cli.run(["section", "add", "Kept"])
+        try cli.run(["list", "add", "A"])
+        try cli.run(["--list", "A", "section", "add", "InA"])
+        let shown = try cli.run(["show"], environment: ["LISTSTORE_LIST": "A"], process: true)
+        #expect(shown.status == 0)
+        #expect(shown.stdout.contains("InA") && !shown.stdout.contains("Kept"), "show acted on the default list: \(shown.stdout)")
+        let deleted = try cli.run(["section", "delete", "0"], environment: ["LISTSTORE_LIST": "A"], process: true)
+        #expect(deleted.status == 0)
+        #expect(try cli.run(["show"]).stdout.contains("Kept"), "the default list's section was deleted")
+        let unknown = try cli.run(["show"], environment: ["LISTSTORE_LIST": "nope"], process: true)
+        #expect(unknown.status == 1, "an unknown list name is an error")
+    }
+
+    /// Control: `--list A` in a process of its own, and the variable in process, act on list A.
+    @Test func listOptionInTheBinaryAndVariableInProcess() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        try cli.run(["section", "add", "Kept"])
+        try cli.run(["list", "add", "A"])
+        try cli.run(["--list", "A", "section", "add", "InA"])
+        let option = try cli.run(["--list", "A", "show"], process: true)
+        #expect(option.stdout.contains("InA") && !option.stdout.contains("Kept"))
+        let variable = try cli.run(["show"], environment: ["LISTSTORE_LIST": "A"])
+        #expect(variable.stdout.contains("InA") && !variable.stdout.contains("Kept"))
+    }
+
+    /// A move "between lists" whose target is the row's or section's own list. Failed before the fix:
+    /// `liststore --list A list move-row 0:0 A 0` and `list move-section 0 A` trap (SIGILL, "Fatal
+    /// error: Dictionary literal contains duplicate keys", Lists.swift `movingBetweenLists`: the
+    /// source's and the target's change sets keyed by the same list id) — any app calling
+    /// `moveRow(id:toList:section:)` or `moveSection(id:toList:)` with the handle's own list crashes.
+    /// Run as processes: in this process the trap would end the test run.
+    @Test(arguments: [["list", "move-row", "0:0", "A", "0"], ["list", "move-section", "0", "A"]])
+    func moveToTheSameList(command: [String]) throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        try cli.run(["list", "add", "A"])
+        try cli.run(["--list", "A", "section", "add", "S"])
+        try cli.run(["--list", "A", "add", "0", "a", "b"])
+        let before = try cli.dump()
+        let run = try cli.run(["--list", "A"] + command, process: true)
+        #expect(run.status == 0 || run.status == 1, "crashed: status \(run.status), \(run.stderr.prefix(200))")
+        if run.status != 0 {
+            #expect(try cli.dump() == before)
+            #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr.prefix(300))")
+        }
+        #expect(try cli.run(["check"]).status == 0)
+    }
+
+    /// Control: the same moves to another list succeed.
+    @Test(arguments: [["list", "move-row", "0:0", "B", "0"], ["list", "move-section", "0", "B"]])
+    func moveToAnotherList(command: [String]) throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        try cli.run(["list", "add", "A"])
+        try cli.run(["list", "add", "B"])
+        try cli.run(["--list", "A", "section", "add", "S"])
+        try cli.run(["--list", "B", "section", "add", "T"])
+        try cli.run(["--list", "A", "add", "0", "a", "b"])
+        let run = try cli.run(["--list", "A"] + command, process: true)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try cli.run(["check"]).status == 0)
+    }
 }
 
 /// `export` and `import` of one list or of all (`--all`, the lists document of format 2).
@@ -206,5 +279,32 @@ import Testing
         let replaced = try target.run(["import", "--all", "--replace", "-"], stdin: Data(all.utf8))
         #expect(replaced.status == 0, "\(replaced.stderr)")
         #expect(try target.run(["export", "--all"]).stdout == all)
+    }
+
+    /// Failed before the fix: `import --all` of a document that names one list twice, into a file without such a list:
+    /// refused (right), but with `a list named "Q" already exists; choose another name` — the file has
+    /// no list "Q", and unlike every other refusal of the document it names neither the document nor
+    /// the place in it (`d.json, list "default": sections[0].rows[0]: row #6 is given twice; …`).
+    @Test func importAllOfADocumentNamingAListTwice() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        let document = #"{"format":2,"lists":[{"name":"Q","sections":[]},{"name":"Q","sections":[]}]}"#
+        try Data(document.utf8).write(to: cli.directory.appendingPathComponent("d.json"))
+        let before = try cli.dump()
+        let run = try cli.run(["import", "--all", "d.json"])
+        #expect(run.status == 1)
+        #expect(try cli.dump() == before)
+        #expect(!run.stderr.contains("already exists"), "the file has no list Q: \(run.stderr)")
+        #expect(run.stderr.contains("d.json") && run.stderr.contains("twice"), "\(run.stderr)")
+    }
+
+    /// Control: the same document with two different names imports both lists.
+    @Test func importAllOfADocumentWithTwoNames() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        let document = #"{"format":2,"lists":[{"name":"Q","sections":[]},{"name":"R","sections":[]}]}"#
+        try Data(document.utf8).write(to: cli.directory.appendingPathComponent("d.json"))
+        #expect(try cli.run(["import", "--all", "d.json"]).status == 0)
+        #expect(try cli.run(["lists"]).stdout.contains("\"R\""))
     }
 }

@@ -11,7 +11,7 @@ import Testing
 /// transaction — leaves the file at schema 10 with every row and entry, or at 11 with the row and its
 /// entries gone and every other entry kept (or later, when newer migrations run in the same write); it
 /// opens and `check` passes either way.
-@Suite struct PayloadValuesMigrationKillTests {
+@Suite(.tags(.slow)) struct PayloadValuesMigrationKillTests {
     static let rows = 100_000
     static let earlier = 10
     /// The schema a migrated file reaches: the latest (0011 and every later migration commit together).

@@ -7,7 +7,7 @@ import Testing
 /// The migration to sparse positions (schema 7) rewrites every row of a file: a SIGKILL at any moment
 /// of the first write of a 1,000,000-row schema-6 file leaves it at schema 6 with its rows as they were,
 /// or at schema 7 with the write's row added, every row in its order and `check` clean (issue 18).
-@Suite struct PositionsMigrationKillTests {
+@Suite(.tags(.slow)) struct PositionsMigrationKillTests {
     static let rows = 1_000_000
 
     @Test func aKillDuringTheMigrationOfAMillionRowsLeavesTheFileBeforeOrAfter() throws {

@@ -2,7 +2,7 @@ import Foundation
 import ListStore
 import Testing
 
-/// The red team's case end to end: a restored backup beside a crashed file's old `-wal` (another
+/// End to end, a restored backup beside a crashed file's old `-wal` (another
 /// ListStore file's). `show` used to print a mix of both files; every command now refuses with one
 /// `error:` line saying what to do, and leaves both files byte for byte as they were.
 @Suite struct StaleWALCLITests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The red team's case end to end: a backup renamed over the database while `liststore batch -` is inside
+/// End to end, a backup renamed over the database while `liststore batch -` is inside
 /// its transaction. The batch must refuse to commit (one `error:` line, exit 1), and the file at the path
 /// must then be exactly the backup — not "database disk image is malformed".
 @Suite struct SwappedFileCLITests {

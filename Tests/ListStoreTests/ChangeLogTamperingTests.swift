@@ -339,7 +339,7 @@ import Testing
             let depth = [10, 600, 100_000].randomElement(using: &random) ?? 10
             return Forgery(kind: "edits", id: nil, events: String(repeating: "[", count: depth) + String(repeating: "]", count: depth), what: "nested \(depth) deep")
         case 5:
-            // The red team's: runs of ids that overflow, or count 4·10^18 rows.
+            // Runs of ids that overflow, or count 4·10^18 rows.
             let runs = [[Int64.max, 2], [1, 4_000_000_000_000_000_000], [Int64.max - 1, Int64.max], [-5, 10], [1, 0], [1]].randomElement(using: &random) ?? [[1]]
             return Forgery(kind: "edits", id: nil, events: #"[{"rowsInserted":{"ids":[\#(json(runs))],"section":1,"sectionIndex":0,"at":0}}]"#, what: "runs \(runs)")
         case 6 where Bool.random(using: &random):
@@ -414,9 +414,9 @@ import Testing
         #expect(observer.mirror == (try store.snapshot()))
     }
 
-    @Test func theRedTeamsForgedEntriesAreResetsAndCheckReportsThem() async throws {
+    @Test func overflowingForgedEntriesAreResetsAndCheckReportsThem() async throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("redteam.sqlite")
+        let path = directory.path("forged.sqlite")
         let store = try Self.makeStore(path)
         var observer = try await Observer(path)
         let shell = try Connection(path: path, mode: .readWrite)

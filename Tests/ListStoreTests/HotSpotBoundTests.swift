@@ -8,7 +8,7 @@ import Testing
 /// page or section renumbered. Counted, not timed: SQLite's `total_changes()` on the writing connection
 /// before and after each insert (every row an INSERT, UPDATE or DELETE touched: the new row, its block's,
 /// page's and section's counts, a split's two blocks and two pages, and the rows a hot spot's refill shifts).
-@Suite struct HotSpotBoundTests {
+@Suite(.tags(.slow)) struct HotSpotBoundTests {
     /// The most rows one single-row insert may write: the row and three counts (4), a block split (2),
     /// the page split it may cause (2), and one refill (at most 9 rows). Before, one insert in a few
     /// respaced 16 or 64 rows, or the whole block (128), or packed half of it (up to 129).

@@ -337,6 +337,37 @@ import Testing
         #expect(try store.snapshot().sections.map(\.title) == ["A", "W", "W2"])
         #expect(try store.snapshot().sections.map { $0.rows.map(\.title) } == [[], ["w0"], []])
     }
+
+    /// Two lists, G and E, each with a section of rows; E observed (polling fast).
+    static func observedLists(_ folder: TemporaryDirectory) throws -> (path: String, g: ListStore, e: ListStore, gRows: [RowID]) {
+        let path = folder.path("hand.sqlite")
+        let store = try ListStore.open(at: path, author: "App")
+        let g = try store.addList(named: "G")
+        let e = try store.addList(named: "E")
+        let (gRows, _) = try g.insertRows(["Apples", "Pears"], intoSection: try g.insertSection(title: "Fruit").id)
+        try e.insertRows(["Post"], intoSection: try e.insertSection(title: "Today").id)
+        return (path, g, e, gRows)
+    }
+
+    /// A hand edit of a title in G: E's observer gets only its own change.
+    @Test func aHandRenameInOneListDoesNotWakeAnotherListsObserver() async throws {
+        let folder = try TemporaryDirectory()
+        let (path, _, e, gRows) = try Self.observedLists(folder)
+        var observed = e.observe(pollInterval: .milliseconds(10)).makeAsyncIterator()
+        guard case .initial = try await nextElement(&observed, timeout: .seconds(20)) else {
+            Issue.record("no initial state")
+            return
+        }
+        try Shell.run("UPDATE rows SET title = 'Green apples' WHERE id = \(gRows[0].rawValue)", on: path)
+        try e.deliverChangesFromOtherConnections()
+        try e.insertRow("after", intoSection: 0)
+        let next = try await nextElement(&observed, timeout: .seconds(20))
+        guard case .changes(let changes) = next else {
+            Issue.record("list E's observer got \(String(describing: next))")
+            return
+        }
+        #expect(changes.insertedRows.map(\.row.title) == ["after"])
+    }
 }
 
 extension ListsTests {
@@ -348,5 +379,27 @@ extension ListsTests {
         #expect(throws: ListStoreError.listDeleted(listID: work.listID)) { try work.listName() }
         #expect(try store.snapshot().sections == before.sections)
         #expect(try store.checkInvariants().isEmpty)
+    }
+
+    /// Failed before the fix (found by a new user's trial): a handle on a list deleted since read as an empty list — `snapshot()`,
+    /// `sectionCount()`, `sections()` return nothing and no error — while `listName()` and every edit
+    /// throw `unknownList`. An app showing that handle draws an empty list instead of learning it is gone.
+    @Test func readsOnAHandleOfADeletedListThrow() throws {
+        let pair = try UndoKeepsOtherAuthorsEditsTests.Pair()
+        let tmp = try pair.app.addList(named: "Tmp")
+        try tmp.insertRows(["a", "b"], intoSection: try tmp.insertSection(title: "S").id)
+        try pair.app.deleteList(named: "Tmp")
+        #expect(throws: ListStoreError.self) { try tmp.listName() }
+        #expect(throws: ListStoreError.self) { try tmp.snapshot() }
+        #expect(throws: ListStoreError.self) { try tmp.sectionCount() }
+    }
+
+    /// Without the deletion, the same reads on a handle work.
+    @Test func readsOnAHandleOfALiveList() throws {
+        let pair = try UndoKeepsOtherAuthorsEditsTests.Pair()
+        let tmp = try pair.app.addList(named: "Tmp")
+        try tmp.insertRows(["a", "b"], intoSection: try tmp.insertSection(title: "S").id)
+        #expect(try tmp.snapshot().rowCount == 2)
+        #expect(try tmp.sectionCount() == 1)
     }
 }

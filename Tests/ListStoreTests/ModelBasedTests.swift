@@ -24,7 +24,7 @@ struct ListModel {
 /// Thousands of seeded random operations, valid and invalid, applied to the store and to `ListModel`;
 /// after every one the full state must agree and the position invariants must hold (the cheap checks,
 /// after every operation); the full ``ListStore/checkInvariants()`` runs every `fullCheckInterval` steps.
-@Suite struct ModelBasedTests {
+@Suite(.tags(.slow)) struct ModelBasedTests {
     static let operationCount = 10_000
     /// SQLite's integrity check, the schema comparison and the value scans read the whole file: every
     /// 50 operations (and after the last) keeps the test to seconds.

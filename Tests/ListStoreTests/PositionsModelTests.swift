@@ -8,7 +8,7 @@ import Testing
 /// every step splits or merges something. After every step: the store's rows are the model's, every
 /// row's index path (`indexPath(of:)`) is its place in the model, the change set turns the state before
 /// into the state after, and `check`'s position invariants hold.
-@Suite struct PositionsModelTests {
+@Suite(.tags(.slow)) struct PositionsModelTests {
     static let sizes: [RowBlockSizes] = [
         RowBlockSizes(blockCapacity: 2, pageCapacity: 2),
         RowBlockSizes(blockCapacity: 4, pageCapacity: 3),

@@ -8,7 +8,7 @@ import Testing
 /// elements wait for it, however many commits — and, when it reads again, catches up: a short sequence
 /// that, applied in order, ends at exactly the store's state. An observer that keeps up still gets
 /// every change set, once, in order.
-@Suite struct SlowObserverTests {
+@Suite(.tags(.slow)) struct SlowObserverTests {
     static let capacity = ObservationBuffer<ListUpdate>.defaultCapacity
     static let edits = 10_000
 

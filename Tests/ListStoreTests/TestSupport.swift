@@ -57,6 +57,7 @@ enum Shell {
 }
 
 extension Tag {
-    /// Tests that take more than a few seconds each (crash-state enumeration).
+    /// Suites that take more than about ten seconds (crash states, process kills, model runs): README.md's
+    /// quick loop leaves them out with `swift test --skip`.
     @Tag static var slow: Self
 }

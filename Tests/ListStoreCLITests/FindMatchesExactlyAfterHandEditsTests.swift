@@ -4,10 +4,11 @@ import Testing
 
 @testable import ListStoreCLI
 
-/// Red-team findings on payload-field indexes (issue 19, item 3; schema 10): hand edits in another
-/// program between ListStore commands, and what `find`, `index add`, `check` and `repair` make of them.
-/// Each attack comes with the same scenario without the attack, which passes on any version.
-@Suite struct RedTeamPayloadIndexTests {
+/// `find` matches exactly the rows it should, indexed or not, whatever another program wrote between
+/// ListStore commands; `index add`, `check` and `repair` cope with what it left (payload-field indexes,
+/// schema 10). Each hand edit that failed before its fix comes with the same scenario without it, which
+/// passes on any version.
+@Suite struct FindMatchesExactlyAfterHandEditsTests {
     func run(_ cli: CLIHarness, _ arguments: [String]) -> CLI.Result { runInProcess(["--db", cli.database] + arguments) }
 
     /// Runs `sql` on the file as another program would (the sqlite3 shell: foreign keys as `foreignKeys` says).
@@ -64,7 +65,7 @@ import Testing
         #expect(lyon(cli) == "0:0 0:2 2")
     }
 
-    /// Without the attack (foreign keys on, so the entries go with the index): passes before and after.
+    /// Control (foreign keys on, so the entries go with the index): passes before and after.
     @Test func indexAddAfterAHandRemovalWithForeignKeys() throws {
         let cli = try indexedDemo()
         try handEdit(cli, foreignKeys: true, "DELETE FROM liststore_payload_indexes")
@@ -93,7 +94,7 @@ import Testing
         #expect(checked.status == 1 && checked.output.contains("row #2 has a payload that is not valid JSON"), "\(checked)")
     }
 
-    /// Without the attack (the hand edit writes JSON): passes before and after.
+    /// Control (the hand edit writes JSON): passes before and after.
     @Test func aSearchFindsAPayloadChangedByHand() throws {
         let cli = try indexedDemo()
         try handEdit(cli, foreignKeys: false, #"UPDATE rows SET payload = '{"city":"Lyon"}' WHERE id = 2"#)
@@ -133,7 +134,7 @@ import Testing
         #expect(run(cli, ["check"]).status == 0)
     }
 
-    /// Without the attack (the strings are strings in the payloads): passes before and after.
+    /// Control (the strings are strings in the payloads): passes before and after.
     @Test func aStringEqualsTheSameString() throws {
         let cli = try CLIHarness()
         #expect(run(cli, ["demo"]).status == 0)
@@ -141,46 +142,6 @@ import Testing
         #expect(run(cli, ["edit", "0:1", "--payload", #"{"tags":"{\"a\":1}"}"#]).status == 0)
         #expect(found(cli, #"tags="[1,2]""#) == ["0:0", "0:0"])
         #expect(found(cli, #"tags="{\"a\":1}""#) == ["0:1", "0:1"])
-    }
-
-    // MARK: - watch --list of a list the shell deletes
-
-    /// `watch --list other` (human output) while the list is deleted: the lines it printed and its exit status.
-    func watchWhileDeleting(byShell: Bool) throws -> (lines: [String], status: Int32?) {
-        let cli = try CLIHarness()
-        #expect(run(cli, ["demo"]).status == 0)
-        for arguments in [["list", "add", "other"], ["--list", "other", "section", "add", "S"], ["--list", "other", "add", "0", "r"]] {
-            #expect(run(cli, arguments).status == 0)
-        }
-        let binary = try #require(CLIHarness.binary)
-        let watcher = try BackgroundProcess(binary.path, ["--db", cli.database, "watch", "--list", "other"], in: cli.directory, name: "watch")
-        defer { watcher.kill() }
-        try #require(watcher.waitForLines(errors: true) { $0.contains { $0.hasPrefix("watching") } }.count == 1, "watch did not start")
-        if byShell {
-            try handEdit(cli, foreignKeys: true, "DELETE FROM lists WHERE name = 'other'")
-        } else {
-            #expect(run(cli, ["list", "delete", "other"]).status == 0)
-        }
-        let status = watcher.waitForExit(timeout: 30)
-        return (watcher.lines(), status)
-    }
-
-    /// FAILED before the fix in `WatchCommand`: when the sqlite3 shell deleted the watched list, `watch --list`
-    /// printed no line for it and said "stopped watching … after 0 changes" — reading the counts for its
-    /// "reloaded" line threw `listDeleted` first — where `--json` prints the reset and a deletion by
-    /// ListStore prints "deleted 1 section". Now it prints "reloaded: changed outside ListStore; the list was
-    /// deleted", then stops (exit 1).
-    @Test func watchListPrintsADeletionByTheShell() throws {
-        let (lines, status) = try watchWhileDeleting(byShell: true)
-        #expect(status == 1)
-        #expect(lines.count == 1 && lines[0].hasSuffix("reloaded: changed outside ListStore; the list was deleted"), "\(lines)")
-    }
-
-    /// Without the attack (ListStore deletes the list): passes before and after.
-    @Test func watchListPrintsADeletionByListStore() throws {
-        let (lines, status) = try watchWhileDeleting(byShell: false)
-        #expect(status == 1)
-        #expect(lines.count == 1 && lines[0].hasSuffix("deleted 1 section: 0"), "\(lines)")
     }
 
     // MARK: - A row id at the bottom of the integer range
@@ -206,7 +167,7 @@ import Testing
         #expect(foundIDs(cli, ["--where", "city=Lyon"]) == "-9223372036854775808 3")
     }
 
-    /// Without the attack (a negative id, not the smallest): passes.
+    /// Control (a negative id, not the smallest): passes.
     @Test func aRowWithANegativeIDIsFound() throws {
         let cli = try indexedDemo()
         try handEdit(cli, foreignKeys: true, "UPDATE rows SET id = -5 WHERE id = 1")

@@ -3,9 +3,10 @@ import Testing
 
 @testable import ListStore
 
-/// Red team: the positions model test with hand edits (another connection, triggers on) interleaved,
-/// and tiny blocks so that ListStore splits and merges around rows the triggers counted.
-@Suite struct RedTeamHandEditModelTests {
+/// Hand edits interleaved with ListStore's own keep every row where the model says and `check` clean:
+/// the positions model test with hand edits (another connection, triggers on) interleaved, and tiny
+/// blocks so that ListStore splits and merges around rows the triggers counted.
+@Suite(.tags(.slow)) struct PositionsModelWithHandEditsTests {
     static func positions(_ db: Connection, section id: Int64) throws -> [(id: Int64, position: Int)] {
         try db.cached("SELECT id, position FROM rows WHERE section_id = ?1 ORDER BY position").bind([.integer(id)])
             .map { (id: $0.int64(0), position: $0.int(1)) }
@@ -15,7 +16,7 @@ import Testing
     func randomEditsWithHandEdits(seed: Int) throws {
         let sizes = [RowBlockSizes(blockCapacity: 2, pageCapacity: 2), RowBlockSizes(blockCapacity: 4, pageCapacity: 3)][seed % 2]
         let directory = try TemporaryDirectory()
-        let path = directory.path("redteam.sqlite")
+        let path = directory.path("model.sqlite")
         let store = try ListStore.open(at: path, rowBlockSizes: sizes)
         var random = SeededGenerator(seed: 77_000 + UInt64(seed))
         var next = 0

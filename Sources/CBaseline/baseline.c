@@ -10,18 +10,7 @@ struct baseline {
     /* The reads' statements, prepared once per connection as a careful program keeps them. */
     sqlite3_stmt *page;
     sqlite3_stmt *lookup;
-    /* The frames the -wal held after this connection's latest commit (its WAL hook). */
-    int wal_frames;
 };
-
-/* The connection's WAL hook, in place of SQLite's automatic checkpoint (as ListStore's writer): notes the
-   -wal's frames; baseline_settle checkpoints, untimed, so that no timed commit pays for a checkpoint. */
-static int note_wal_frames(void *context, sqlite3 *db, const char *name, int frames) {
-    (void)db;
-    (void)name;
-    ((struct baseline *)context)->wal_frames = frames;
-    return SQLITE_OK;
-}
 
 /* `*stmt`, prepared from `sql` on first use, reset and with its bindings cleared. */
 static int cached(sqlite3 *db, sqlite3_stmt **stmt, const char *sql) {
@@ -109,18 +98,11 @@ baseline *baseline_open(const char *path) {
     int64_t tables = 0;
     if (scalar(store->db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('sections', 'rows')", 0, &tables) || tables != 2) goto fail;
     if (exec(store->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")) goto fail;
-    sqlite3_wal_hook(store->db, note_wal_frames, store);
     return store;
 fail:
     sqlite3_close_v2(store->db);
     free(store);
     return NULL;
-}
-
-void baseline_settle(baseline *store) {
-    if (!store || store->wal_frames < 1000) return;
-    sqlite3_wal_checkpoint_v2(store->db, "main", SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-    store->wal_frames = 0;
 }
 
 void baseline_close(baseline *store) {
@@ -394,7 +376,6 @@ int limit_hot_spot(baseline *store, int64_t section_id, int64_t count, int64_t p
             open = 0;
         }
         seconds[step] = (per_write > 1 ? inserted : now_seconds()) - start;
-        if (!open) baseline_settle(store); /* untimed */
     }
     if (open) exec(db, "ROLLBACK");
     sqlite3_finalize(insert);

@@ -54,7 +54,6 @@ struct HistoryRows {
                 ours.append(try Measurement.seconds { _ = try store.deleteRows(at: [ListIndexPath(section: 0, row: middle)]) })
                 theirs.append(Measurement.seconds { _ = limit_delete_at(db, 1, Int64(middle)) })
             }
-            baseline_settle(db)
         }
         return (ours, theirs)
     }

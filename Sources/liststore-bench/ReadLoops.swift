@@ -42,7 +42,6 @@ struct ReadLoops {
             if let writer, let plainWriter {
                 _ = try writer.insertRow("w\(step)", intoSection: target.section)  // appended: the rows read stay put
                 _ = limit_insert_one(plainWriter, target.sectionID)
-                baseline_settle(plainWriter)
             }
             if pageRead {
                 var read: Int32 = 0

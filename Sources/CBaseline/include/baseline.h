@@ -23,13 +23,10 @@ typedef struct baseline baseline;
 /* Creates a plain file at `path` (which must not exist) with `sections` sections of `rows_per_section`
  * rows each ("row 0", "row 1", ... per section), in one transaction; row ids follow display order. */
 int baseline_create(const char *path, int sections, int64_t rows_per_section);
-/* Opens a file made by baseline_create and applies the pragmas. NULL on failure. Its commits never
- * checkpoint (as ListStore's writer, whose checkpoints run on a background thread): baseline_settle
- * does, untimed, and closing the last connection does. */
+/* Opens a file made by baseline_create and applies the pragmas. NULL on failure. It keeps SQLite's
+ * automatic checkpoint, as ListStore's writer does: the commit that takes the -wal past 1,000 frames
+ * checkpoints it, inside the timed operation on both sides. */
 baseline *baseline_open(const char *path);
-/* A passive checkpoint, if the connection's commits took the -wal past 1,000 frames: call it untimed
- * between timed operations on one connection, so that the -wal stays bounded. */
-void baseline_settle(baseline *store);
 void baseline_close(baseline *store);
 
 int baseline_section_count(baseline *store, int64_t *count);
@@ -66,7 +63,7 @@ int limit_move_one(baseline *store, int64_t from_section_id, int64_t from, int64
 
 /* The physical limit of 100,000 inserts at one index: `count` INSERTs into section `section_id`, each before
  * the previous one — the same spot of the (section_id, position) index every time, nothing renumbered —
- * committed every `per_write` inserts, each commit followed by baseline_settle (untimed). seconds[step] gets
+ * committed every `per_write` inserts. seconds[step] gets
  * each insert's wall-clock time: with per_write = 1 its BEGIN and COMMIT included, otherwise the INSERT alone. */
 int limit_hot_spot(baseline *store, int64_t section_id, int64_t count, int64_t per_write, double *seconds);
 

@@ -123,7 +123,7 @@ import Testing
         let initialRows = mirror.rowCount
         // Some more commits after the start, then stop the writer.
         for _ in 0..<1_000 where try store.totalRowCount() < initialRows + 20 && writer.isRunning { usleep(10_000) }
-        FileManager.default.createFile(atPath: stop, contents: nil)
+        #expect(FileManager.default.createFile(atPath: stop, contents: nil))
         for _ in 0..<6_000 where writer.isRunning { usleep(10_000) }
         #expect(!writer.isRunning && writer.terminationStatus == 0, "the writer failed or did not finish")
         try store.deliverChangesFromOtherConnections()

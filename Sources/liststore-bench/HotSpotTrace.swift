@@ -7,8 +7,8 @@ import SQLiteLayer
 /// with every statement each insert ran and its time by SQLite's own clock (`SQLITE_TRACE_PROFILE`,
 /// through `StatementRecorder`'s profiling, which only this loop turns on). For each insert whose least
 /// time over the runs is above 3× the median, prints what its fastest run ran that the median insert
-/// does not: statements that took far longer than they usually do, statements other connections (the
-/// background checkpoint's) ran meanwhile, and the time outside statements (the longest stretch, and
+/// does not: statements that took far longer than they usually do, statements other connections
+/// ran meanwhile, and the time outside statements (the longest stretch, and
 /// what followed it). `LISTSTORE_BENCH_PER_WRITE=N` times N inserts per write instead;
 /// `LISTSTORE_BENCH_TIMELINE=1` prints every statement of each slow insert, with when it began;
 /// `LISTSTORE_BENCH_STEPS=31,1591` prints those inserts instead of the slow ones.

@@ -29,8 +29,8 @@ struct ProfileLoop {
     }
 
     /// `--loop bulk`: ROWS rows inserted in one call into an empty store, and the C bulk insert into an
-    /// empty plain file, in turn, each on a fresh copy; the store (its background checkpoint included) and
-    /// the plain file closed untimed.
+    /// empty plain file, in turn, each on a fresh copy; the store and the plain file closed
+    /// untimed.
     private func bulkLoop() throws {
         let ours = try fixtures.template(rows: 0)
         let plain = try fixtures.plainTemplate(rows: 0, layout: .oneSection, empty: true)

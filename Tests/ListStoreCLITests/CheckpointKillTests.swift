@@ -59,7 +59,7 @@ import Testing
         var killedAfterCommit = 0
         for step in 0..<10 {
             let process = try Self.start(binary, database: cli.database, stdin: stdin)
-            // Once the commit is visible (the background checkpoint starts then), a random moment later.
+            // Once the commit is visible (its checkpoint runs inside it, then on close), a random moment later.
             let committed = Self.waitForRows(expected + Self.rows, in: cli.database, while: process)
             if committed { usleep(UInt32.random(in: 0...5_000, using: &random)) }
             let killed = process.isRunning

@@ -101,11 +101,11 @@ import Testing
         try cli.run(["add", "0", "seed"])
         let binary = try #require(CLIHarness.binary)
         // Commits by another process, each its own `liststore` run: inserts at the head and the end, moves;
-        // three at a time until the test says stop (at most 400 rounds), so that however slow the machine,
+        // three at a time until the test says stop (at most 10,000 rounds), so that however slow the machine,
         // the observation starts while they go on.
         let stop = cli.database + ".stop"
         let script = """
-            i=0; while [ ! -e "$2" ] && [ $i -lt 400 ]; do i=$((i+1)); "$0" --db "$1" add 0 "head $i" --at 0 && "$0" --db "$1" add 0 "tail $i" && "$0" --db "$1" move 0:0 0:1 || exit 1; done
+            i=0; while [ ! -e "$2" ] && [ $i -lt 10000 ]; do i=$((i+1)); "$0" --db "$1" add 0 "head $i" --at 0 && "$0" --db "$1" add 0 "tail $i" && "$0" --db "$1" move 0:0 0:1 || exit 1; done
             """
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: "/bin/sh")

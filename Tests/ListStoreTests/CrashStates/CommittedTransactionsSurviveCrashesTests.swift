@@ -20,8 +20,8 @@ import Testing
     static let powerLossCuts = 40
     static let powerLossVariants = 3
 
-    @Test func oneRowEditsSurviveEveryCrash() throws {
-        try expectEveryCrashStateSound(seed: 1) { run in
+    @Test func oneRowEditsSurviveEveryCrash() async throws {
+        try await expectEveryCrashStateSound(seed: 1) { run in
             let store = try run.open()
             for step in 0..<40 {
                 switch step % 4 {
@@ -35,8 +35,8 @@ import Testing
         }
     }
 
-    @Test func transactionsLargerThanThePageCacheSurviveEveryCrash() throws {
-        try expectEveryCrashStateSound(seed: 2) { run in
+    @Test func transactionsLargerThanThePageCacheSurviveEveryCrash() async throws {
+        try await expectEveryCrashStateSound(seed: 2) { run in
             let store = try run.open()
             _ = try store.insertRows(Self.rows(600, "bulk"), intoSection: 0, at: 5)
             try run.committed(store)
@@ -57,8 +57,8 @@ import Testing
         }
     }
 
-    @Test func undoAndRedoOfLargeTransactionsSurviveEveryCrash() throws {
-        try expectEveryCrashStateSound(seed: 3) { run in
+    @Test func undoAndRedoOfLargeTransactionsSurviveEveryCrash() async throws {
+        try await expectEveryCrashStateSound(seed: 3) { run in
             let store = try run.open()
             _ = try store.insertRows(Self.rows(500, "undone"), intoSection: 1)
             try run.committed(store)
@@ -71,8 +71,8 @@ import Testing
         }
     }
 
-    @Test func importsSurviveEveryCrash() throws {
-        try expectEveryCrashStateSound(seed: 4) { run in
+    @Test func importsSurviveEveryCrash() async throws {
+        try await expectEveryCrashStateSound(seed: 4) { run in
             let store = try run.open()
             _ = try store.importStream(replacing: true) { importer in
                 for section in 0..<8 {
@@ -84,8 +84,8 @@ import Testing
         }
     }
 
-    @Test func deletingALargeListSurvivesEveryCrash() throws {
-        try expectEveryCrashStateSound(seed: 5) { run in
+    @Test func deletingALargeListSurvivesEveryCrash() async throws {
+        try await expectEveryCrashStateSound(seed: 5) { run in
             let store = try run.open()
             let big = try store.addList(named: "big")
             try run.committed(store)
@@ -98,8 +98,8 @@ import Testing
         }
     }
 
-    @Test func checkpointsBetweenCommitsLoseNothing() throws {
-        try expectEveryCrashStateSound(seed: 6) { run in
+    @Test func checkpointsBetweenCommitsLoseNothing() async throws {
+        try await expectEveryCrashStateSound(seed: 6) { run in
             let store = try run.open()
             for round in 0..<6 {
                 _ = try store.insertRow("small \(round)", intoSection: round % 3)
@@ -111,8 +111,8 @@ import Testing
         }
     }
 
-    @Test func twoStoresOnOneFileInOneProcessSurviveEveryCrash() throws {
-        try expectEveryCrashStateSound(seed: 7) { run in
+    @Test func twoStoresOnOneFileInOneProcessSurviveEveryCrash() async throws {
+        try await expectEveryCrashStateSound(seed: 7) { run in
             let first = try run.open()
             let second = try run.open()
             for round in 0..<4 {
@@ -128,8 +128,8 @@ import Testing
 
     /// What `liststore ui` does: a small commit, then a large one (the undo of a bulk insert), then only
     /// reads for as long as the person looks at the screen.
-    @Test func aLargeCommitFollowedOnlyByReadsSurvivesEveryCrash() throws {
-        try expectEveryCrashStateSound(seed: 8) { run in
+    @Test func aLargeCommitFollowedOnlyByReadsSurvivesEveryCrash() async throws {
+        try await expectEveryCrashStateSound(seed: 8) { run in
             let store = try run.open()
             _ = try store.insertRows(Self.rows(600, "bulk"), intoSection: 0)
             try run.committed(store)
@@ -188,7 +188,7 @@ import Testing
     }
 
     /// Seeds a file of three sections of 20 rows, records `workload` on it, and checks the crash states.
-    private func expectEveryCrashStateSound(seed: UInt64, _ workload: (Run) throws -> Void) throws {
+    private func expectEveryCrashStateSound(seed: UInt64, _ workload: (Run) throws -> Void) async throws {
         try CrashRecorder.install()
         let directory = try TemporaryDirectory()
         let folder = directory.url.appendingPathComponent("file")
@@ -214,7 +214,7 @@ import Testing
         var states = recorded.processCrashStates(atCuts: cuts)
         let powerCuts = recorded.cuts(budget: Self.powerLossCuts, generator: &generator)
         states += recorded.powerLossStates(atCuts: powerCuts, variants: Self.powerLossVariants, generator: &generator)
-        let failures = CrashStateCheck.failures(of: states, expected: expected, scratch: directory.url.appendingPathComponent("states"))
+        let failures = await CrashStateCheck.failures(of: states, expected: expected, scratch: directory.url.appendingPathComponent("states"))
         if !failures.isEmpty {
             Issue.record("\(CrashStateCheck.summary(failures, of: states.count)) (\(recorded.fileCallCount) file calls recorded)")
         }

@@ -31,13 +31,35 @@ enum CrashStateCheck {
     /// `integrity_check` ok, ListStore opens it and its check finds nothing, and it holds exactly the
     /// contents after one of the transactions its ``CrashState/committed`` range allows
     /// (`expected[k]`: the contents after the workload's `k`th commit). Returns the failures.
-    static func failures(of states: [CrashState], expected: [StoreContents], scratch: URL) -> [(CrashStateFailure, String)] {
+    ///
+    /// The states are checked on two threads of their own, not on Dispatch's global queue or the test
+    /// runner's threads, which other suites' background work needs meanwhile.
+    static func failures(of states: [CrashState], expected: [StoreContents], scratch: URL) async -> [(CrashStateFailure, String)] {
+        let next = Locked(0)
         let failures = Locked<[(CrashStateFailure, String)]>([])
-        DispatchQueue.concurrentPerform(iterations: states.count) { index in
-            let state = states[index]
-            let folder = scratch.appendingPathComponent("state-\(index)")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            if let failure = check(state, expected: expected, in: folder) { failures.withLock { $0.append(failure) } }
+        let workers = 2
+        let finished = Locked(0)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            for _ in 0..<workers {
+                Thread.detachNewThread {
+                    while true {
+                        let index = next.withLock { index in
+                            defer { index += 1 }
+                            return index
+                        }
+                        guard index < states.count else { break }
+                        let folder = scratch.appendingPathComponent("state-\(index)")
+                        if let failure = check(states[index], expected: expected, in: folder) { failures.withLock { $0.append(failure) } }
+                        try? FileManager.default.removeItem(at: folder)
+                    }
+                    if finished.withLock({ count in
+                        count += 1
+                        return count == workers
+                    }) {
+                        done.resume()
+                    }
+                }
+            }
         }
         return failures.withLock { $0 }
     }

@@ -29,7 +29,7 @@ import Testing
         _ store: ListStore, from state: ListSnapshot, count: Int, seed: UInt64, pending: @escaping @Sendable () -> Int
     ) async throws -> ListSnapshot {
         let (state, most) = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 continuation.resume(
                     with: Result {
                         var random = SeededGenerator(seed: seed)

@@ -104,6 +104,8 @@ import Testing
         #expect(throws: suspended) { try store.list(named: ListStore.defaultListName) }
         #expect(throws: suspended) { try store.checkInvariants() }
         await #expect(throws: suspended) { try await store.readInBackground { try $0.snapshot() } }
+        await #expect(throws: suspended) { try await store.writeInBackground { try $0.insertRow("d", intoSection: 0) } }
+        await #expect(throws: suspended) { try await store.undoInBackground() }
         #expect(clock.now - start < .seconds(5), "refusals wait for nothing")
         // An observation started while suspended ends with the same error.
         var started = store.observe().makeAsyncIterator()

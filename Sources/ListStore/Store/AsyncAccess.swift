@@ -22,7 +22,7 @@ extension ListStore {
     public func writeInBackground(
         isolation: isolated (any Actor)? = #isolation, _ body: @escaping @Sendable (ListTransaction) throws -> Void
     ) async throws -> ChangeSet {
-        try await backgroundWrites.run { try self.write(body) }
+        try await queuedWrite { try self.write(body) }
     }
 
     /// Runs `body` as one write transaction, like ``writeReturning(_:)``, on a background thread; returns
@@ -30,14 +30,15 @@ extension ListStore {
     public func writeReturningInBackground<T: Sendable>(
         isolation: isolated (any Actor)? = #isolation, _ body: @escaping @Sendable (ListTransaction) throws -> T
     ) async throws -> (value: T, changes: ChangeSet) {
-        try await backgroundWrites.run { try self.writeReturning(body) }
+        try await queuedWrite { try self.writeReturning(body) }
     }
 
     /// Runs `body` with a reader inside one read transaction, like ``read(_:)``, on a background thread:
     /// for a read too long to make on the main thread (a large snapshot). Reads in background run
     /// concurrently with each other and with background writes.
     public func readInBackground<T: Sendable>(_ body: @escaping @Sendable (ListReader) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        try suspension.refuseIfSuspended(path)
+        return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try self.read(body) }) }
         }
     }
@@ -49,14 +50,14 @@ extension ListStore {
     public func writeInBackground(
         asOf version: ListVersion, isolation: isolated (any Actor)? = #isolation, _ body: @escaping @Sendable (AsOfTransaction) throws -> Void
     ) async throws -> ChangeSet {
-        try await backgroundWrites.run { try self.write(asOf: version, body) }
+        try await queuedWrite { try self.write(asOf: version, body) }
     }
 
     /// ``writeReturning(asOf:_:)`` on a background thread: what `body` returned, with the change set.
     public func writeReturningInBackground<T: Sendable>(
         asOf version: ListVersion, isolation: isolated (any Actor)? = #isolation, _ body: @escaping @Sendable (AsOfTransaction) throws -> T
     ) async throws -> (value: T, changes: ChangeSet) {
-        try await backgroundWrites.run { try self.writeReturning(asOf: version, body) }
+        try await queuedWrite { try self.writeReturning(asOf: version, body) }
     }
 
     /// ``undo()`` on a background thread: takes back this store's ``author``'s last transaction not yet
@@ -64,25 +65,32 @@ extension ListStore {
     /// the undo's change set; throws what ``undo()`` throws.
     @discardableResult
     public func undoInBackground(isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
-        try await backgroundWrites.run { try self.undo() }
+        try await queuedWrite { try self.undo() }
     }
 
     /// ``undo(by:)`` on a background thread: `author`'s last transaction in this list.
     @discardableResult
     public func undoInBackground(by author: String, isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
-        try await backgroundWrites.run { try self.undo(by: author) }
+        try await queuedWrite { try self.undo(by: author) }
     }
 
     /// ``redo()`` on a background thread: re-applies what this store's ``author`` undid last, without
     /// blocking the calling thread. Returns the redo's change set; throws what ``redo()`` throws.
     @discardableResult
     public func redoInBackground(isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
-        try await backgroundWrites.run { try self.redo() }
+        try await queuedWrite { try self.redo() }
     }
 
     /// ``redo(by:)`` on a background thread, for another author.
     @discardableResult
     public func redoInBackground(by author: String, isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
-        try await backgroundWrites.run { try self.redo(by: author) }
+        try await queuedWrite { try self.redo(by: author) }
+    }
+
+    /// `work` on the store's serial queue of background writes, or ``ListStoreError/suspended(path:)``
+    /// at once, without queueing, while the store is suspended.
+    private func queuedWrite<T: Sendable>(isolation: isolated (any Actor)? = #isolation, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try suspension.refuseIfSuspended(path)
+        return try await backgroundWrites.run(isolation: isolation, work)
     }
 }

@@ -11,12 +11,6 @@ import Testing
 @Suite struct FindMatchesExactlyAfterHandEditsTests {
     func run(_ cli: CLIHarness, _ arguments: [String]) -> CLI.Result { runInProcess(["--db", cli.database] + arguments) }
 
-    /// Runs `sql` on the file as another program would (the sqlite3 shell: foreign keys as `foreignKeys` says).
-    func handEdit(_ cli: CLIHarness, foreignKeys: Bool, _ sql: String) throws {
-        let db = try Connection(path: cli.database, mode: .readWrite)
-        try db.executeScript("PRAGMA foreign_keys = \(foreignKeys ? "ON" : "OFF");\n" + sql)
-    }
-
     /// The demo file with rows 0:0 (id 1) and 0:2 (id 3) in Lyon and row 0:1 (id 2) in Paris, `city` indexed.
     func indexedDemo() throws -> CLIHarness {
         let cli = try CLIHarness()
@@ -44,7 +38,7 @@ import Testing
     /// liststore_payload_values.row_id, …" — the field could never be indexed again.
     @Test func indexAddAfterAHandRemovalWithoutForeignKeys() throws {
         let cli = try indexedDemo()
-        try handEdit(cli, foreignKeys: false, "DELETE FROM liststore_payload_indexes")
+        try cli.handEdit(foreignKeys: false, "DELETE FROM liststore_payload_indexes")
         let checked = run(cli, ["check"])
         #expect(checked.status == 1 && checked.output.contains("payload index entries for \"city\", which has no index: 3 entries"), "\(checked)")
         let added = run(cli, ["index", "add", "city"])
@@ -56,7 +50,7 @@ import Testing
     /// FAILED before the fix (as above): `repair` now drops the entries that no index has.
     @Test func repairDropsTheEntriesOfAFieldWithNoIndex() throws {
         let cli = try indexedDemo()
-        try handEdit(cli, foreignKeys: false, "DELETE FROM liststore_payload_indexes")
+        try cli.handEdit(foreignKeys: false, "DELETE FROM liststore_payload_indexes")
         let repaired = run(cli, ["repair"])
         #expect(repaired.status == 0 && repaired.output.contains("payload index entries for \"city\""), "\(repaired)")
         #expect(run(cli, ["check"]).status == 0)
@@ -68,7 +62,7 @@ import Testing
     /// Control (foreign keys on, so the entries go with the index): passes before and after.
     @Test func indexAddAfterAHandRemovalWithForeignKeys() throws {
         let cli = try indexedDemo()
-        try handEdit(cli, foreignKeys: true, "DELETE FROM liststore_payload_indexes")
+        try cli.handEdit(foreignKeys: true, "DELETE FROM liststore_payload_indexes")
         #expect(run(cli, ["check"]).status == 0)
         #expect(run(cli, ["index", "add", "city"]).status == 0)
         #expect(lyon(cli) == "0:0 0:2 2")
@@ -83,7 +77,7 @@ import Testing
     /// indexed or not (it has no entry), and `check` still reports the payload.
     @Test func aSearchPassesOverAPayloadMadeInvalidByHand() throws {
         let cli = try indexedDemo()
-        try handEdit(cli, foreignKeys: false, "UPDATE rows SET payload = 'not json' WHERE id = 2")
+        try cli.handEdit(foreignKeys: false, "UPDATE rows SET payload = 'not json' WHERE id = 2")
         #expect(lyon(cli) == "0:0 0:2 2", "stale row, through the index")
         #expect(run(cli, ["edit", "1:0", "--title", "caught up"]).status == 0)
         #expect(lyon(cli) == "0:0 0:2 2", "refreshed index")
@@ -97,7 +91,7 @@ import Testing
     /// Control (the hand edit writes JSON): passes before and after.
     @Test func aSearchFindsAPayloadChangedByHand() throws {
         let cli = try indexedDemo()
-        try handEdit(cli, foreignKeys: false, #"UPDATE rows SET payload = '{"city":"Lyon"}' WHERE id = 2"#)
+        try cli.handEdit(foreignKeys: false, #"UPDATE rows SET payload = '{"city":"Lyon"}' WHERE id = 2"#)
         #expect(lyon(cli) == "0:0 0:1 0:2 3")
         #expect(run(cli, ["edit", "1:0", "--title", "caught up"]).status == 0)
         #expect(lyon(cli) == "0:0 0:1 0:2 3")
@@ -158,7 +152,7 @@ import Testing
     /// with no cursor bound as `Int64.min`). Now a page starts at the id after the cursor's.
     @Test func aRowWithTheSmallestIDIsFound() throws {
         let cli = try indexedDemo()
-        try handEdit(cli, foreignKeys: true, "UPDATE rows SET id = -9223372036854775808 WHERE id = 1")
+        try cli.handEdit(foreignKeys: true, "UPDATE rows SET id = -9223372036854775808 WHERE id = 1")
         #expect(run(cli, ["check"]).status == 0)
         #expect(foundIDs(cli, ["--where", "city=Lyon"]) == "-9223372036854775808 3")
         #expect(foundIDs(cli, ["--where", "city=Lyon", "--limit", "1"]) == "-9223372036854775808")
@@ -170,7 +164,7 @@ import Testing
     /// Control (a negative id, not the smallest): passes.
     @Test func aRowWithANegativeIDIsFound() throws {
         let cli = try indexedDemo()
-        try handEdit(cli, foreignKeys: true, "UPDATE rows SET id = -5 WHERE id = 1")
+        try cli.handEdit(foreignKeys: true, "UPDATE rows SET id = -5 WHERE id = 1")
         #expect(run(cli, ["check"]).status == 0)
         #expect(foundIDs(cli, ["--where", "city=Lyon"]) == "-5 3")
         #expect(run(cli, ["index", "remove", "city"]).status == 0)

@@ -9,12 +9,6 @@ import Testing
 @Suite struct WatchListReportsItsListsDeletionTests {
     func run(_ cli: CLIHarness, _ arguments: [String]) -> CLI.Result { runInProcess(["--db", cli.database] + arguments) }
 
-    /// Runs `sql` on the file as another program would (the sqlite3 shell: foreign keys as `foreignKeys` says).
-    func handEdit(_ cli: CLIHarness, foreignKeys: Bool, _ sql: String) throws {
-        let db = try Connection(path: cli.database, mode: .readWrite)
-        try db.executeScript("PRAGMA foreign_keys = \(foreignKeys ? "ON" : "OFF");\n" + sql)
-    }
-
     /// `watch --list other` (human output) while the list is deleted: the lines it printed and its exit status.
     func watchWhileDeleting(byShell: Bool) throws -> (lines: [String], status: Int32?) {
         let cli = try CLIHarness()
@@ -27,7 +21,7 @@ import Testing
         defer { watcher.kill() }
         try #require(watcher.waitForLines(errors: true) { $0.contains { $0.hasPrefix("watching") } }.count == 1, "watch did not start")
         if byShell {
-            try handEdit(cli, foreignKeys: true, "DELETE FROM lists WHERE name = 'other'")
+            try cli.handEdit(foreignKeys: true, "DELETE FROM lists WHERE name = 'other'")
         } else {
             #expect(run(cli, ["list", "delete", "other"]).status == 0)
         }

@@ -6,9 +6,9 @@ import SQLiteLayer
 /// waiting for any writer — this store's, waiting for another process's lock, or another process's.
 ///
 /// Up to ``limit`` connections, opened when first needed and kept until the store is released or
-/// suspended (``suspend()``, which closes every one); each is used by one thread at a time. A read waits only when all of them are in use by other reads. (A read
-/// finding no idle one takes the writer connection instead when no thread uses it: see
-/// ``ListStore/reading(_:)``.) Every
+/// suspended (``suspend()``, which closes every one); each is used by one thread at a time. A read
+/// waits only when all of them are in use by other reads. (A read finding no idle one takes the writer
+/// connection instead when no thread uses it: see ``ListStore/reading(_:)``.) Every
 /// connection is opened read-only (`PRAGMA query_only` too, and no checkpoint when it closes), so
 /// reading never changes the file's bytes, and is checked to hold the very files the store opened and
 /// recognised: one opened after another file was renamed over the path, or another `-wal` put beside

@@ -6,7 +6,7 @@ enum CLIAdvice {
     /// `error`'s message with the command that helps, if any.
     static func message(for error: any Error) -> String {
         guard let error = error as? ListStoreError else { return "\(error)" }
-        switch error {
+        switch error.reason {
         case .sectionIndexOutOfRange, .rowIndexOutOfRange:
             return "\(error) (`liststore show` prints them)"
         case .positionsDamaged, .sectionOrderDamaged, .sectionCountDamaged:

@@ -21,7 +21,7 @@ enum DemoCommand {
         var created = true
         do {
             try store.importDocument(document)
-        } catch ListStoreError.storeNotEmpty {
+        } catch let error as ListStoreError where { if case .storeNotEmpty = error.reason { true } else { false } }() {
             created = false
         }
         let snapshot = try store.snapshot()

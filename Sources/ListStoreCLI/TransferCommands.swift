@@ -203,7 +203,8 @@ enum TransferCommands {
                 try store.importLists(named: names, replacing: command[replace]) { index, importer in
                     try DocumentReader.feed(document, name: "\(name), list \(quoted(names[index]))", sectionsAt: lists[index].sectionsAt, into: importer) { _ in }
                 }
-            } catch ListStoreError.invalidListName(let listName, let reason) {
+            } catch let error as ListStoreError {
+                guard case .invalidListName(let listName, let reason) = error.reason else { throw error }
                 throw CommandFailure("\(name): the list name \(quoted(listName)) is not allowed: \(reason); nothing was imported")
             }
             return try store.lists()

@@ -82,7 +82,7 @@ enum WatchCommand {
                             let now: String
                             do {
                                 now = "now " + (try await store.readInBackground { StoreCounts(sections: try $0.sectionCount(), rows: try $0.totalRowCount()) }).text
-                            } catch ListStoreError.listDeleted {
+                            } catch let error as ListStoreError where { if case .listDeleted = error.reason { true } else { false } }() {
                                 now = "the list was deleted"  // the stream ends with listDeleted next: this line tells the deletion first
                             }
                             if try emit("\(timestamp()) reloaded: changed outside ListStore; \(now)", true) { break loop }

@@ -344,7 +344,8 @@ import Testing
             do {
                 try f.app.deleteRows(at: [Self.path(0, 0)], asOf: version)
                 Issue.record("\(version) was not refused")
-            } catch ListStoreError.versionNotTranslatable(let refusedVersion, let why) {
+            } catch let error as ListStoreError {
+                guard case .versionNotTranslatable(let refusedVersion, let why) = error.reason else { throw error }
                 #expect(refusedVersion == version)
                 #expect(why.contains(reason), "\(why)")
             }

@@ -113,7 +113,7 @@ import Testing
                 #expect(!refused, "\(context): \(kind) should have been refused")
                 return kind + " acted"
             } catch let error as ListStoreError {
-                switch error {
+                switch error.reason {
                 case .drawnRowDeleted, .drawnSectionDeleted: break
                 default: Issue.record("\(context): \(kind): \(error)")
                 }

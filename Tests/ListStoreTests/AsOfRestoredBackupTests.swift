@@ -37,7 +37,7 @@ import Testing
         #expect {
             try restored.deleteRows(at: [ListIndexPath(section: 0, row: 2)], asOf: drawn.version)
         } throws: { error in
-            if case .versionNotTranslatable? = error as? ListStoreError { return true }
+            if case .versionNotTranslatable? = (error as? ListStoreError)?.reason { return true }
             return false
         }
         #expect(try restored.snapshot() == before)

@@ -16,7 +16,7 @@ import Testing
             let store = try ListStore.open(at: path, busyTimeout: Self.timeout)
             try store.insertSection(title: "late")
         } throws: { error in
-            guard case .busy = error as? ListStoreError else { return false }
+            guard case .busy = (error as? ListStoreError)?.reason else { return false }
             return "\(error)".contains("nothing was changed — try again")
         }
         return clock.now - started

@@ -40,7 +40,7 @@ import Testing
             }
             Issue.record("the stream ended (or went quiet for 20 s) without an error")
         } catch let error as ListStoreError {
-            guard case .listDeleted = error else { throw error }
+            guard case .listDeleted = error.reason else { throw error }
             #expect("\(error)".contains("deleted"), "\(error)")
         }
         #expect(sawDeletion, "the deletion of its sections came first")

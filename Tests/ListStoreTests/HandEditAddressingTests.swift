@@ -122,7 +122,7 @@ import Testing
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let orderDamaged = refusals.allSatisfy {
-            switch $0 {
+            switch $0.reason {
             case .sectionOrderDamaged, .sectionCountDamaged: return true
             default: return false
             }

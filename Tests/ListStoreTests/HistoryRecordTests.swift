@@ -95,7 +95,7 @@ import Testing
         #expect {
             try store.undo()
         } throws: { error in
-            guard case ListStoreError.undoRefused(_, _, _, let reason) = error else { return false }
+            guard case .undoRefused(_, _, _, let reason)? = (error as? ListStoreError)?.reason else { return false }
             return reason.contains("not of a format ListStore writes")
         }
         #expect(try store.sectionCount() == 1)

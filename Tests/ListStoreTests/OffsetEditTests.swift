@@ -207,7 +207,8 @@ import Testing
             let context = "step \(step): \(Array(offsets)) of \(section) → \(target):\(destination)"
             do {
                 try app.write(asOf: drawn.version) { try $0.moveRows(fromOffsets: offsets, inSection: section, toSection: target, atOffset: destination) }
-            } catch ListStoreError.drawnRowDeleted(_, let id, _) {
+            } catch let error as ListStoreError {
+                guard case .drawnRowDeleted(_, let id, _) = error.reason else { throw error }
                 #expect(moved.contains(id) && before.indexPath(of: id) == nil, "\(context)")
                 #expect(try app.snapshot() == before, "\(context): a refusal changed something")
                 refused += 1

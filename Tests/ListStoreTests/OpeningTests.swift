@@ -106,7 +106,7 @@ import Testing
         let before = try #require(fileBytes(path))
         var thrown: (any Error)?
         do { _ = try ListStore.open(at: path) } catch { thrown = error }
-        guard case .notAListStore(let refusedPath, _)? = thrown as? ListStoreError else {
+        guard case .notAListStore(let refusedPath, _)? = (thrown as? ListStoreError)?.reason else {
             Issue.record("expected notAListStore, got \(String(describing: thrown))")
             return
         }

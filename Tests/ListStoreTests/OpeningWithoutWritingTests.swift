@@ -50,7 +50,7 @@ import Testing
         #expect(try store.sectionCount() == 1)
         // Refused because the write lock is held (and only for that): the store could open without it.
         #expect { try store.insertSection(title: "B") } throws: { error in
-            if case .busy = error as? ListStoreError { return true } else { return false }
+            if case .busy = (error as? ListStoreError)?.reason { return true } else { return false }
         }
     }
 

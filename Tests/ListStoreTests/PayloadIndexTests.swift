@@ -163,7 +163,7 @@ import Testing
         #expect {
             try store.removePayloadIndex(on: city)
         } throws: { error in
-            guard case ListStoreError.noPayloadIndex("city") = error else { return false }
+            guard case .noPayloadIndex("city")? = (error as? ListStoreError)?.reason else { return false }
             return "\(error)".contains("has no index; nothing was changed")
         }
     }

@@ -40,7 +40,7 @@ import Testing
         let size = try handle.seekToEnd()
         try handle.truncate(atOffset: size / 2)
         try handle.close()
-        try expectRefused(path) { if case .corrupt(let detail) = $0 { return detail.contains("truncated") } else { return false } }
+        try expectRefused(path) { if case .corrupt(let detail) = $0.reason { return detail.contains("truncated") } else { return false } }
     }
 
     @Test func aCorruptedPageIsRefusedUntouchedAndReportedByCheck() throws {
@@ -52,7 +52,7 @@ import Testing
         try handle.seek(toOffset: UInt64((root - 1) * pageSize))
         handle.write(Data(repeating: 0xA5, count: 64))
         try handle.close()
-        try expectRefused(path) { if case .corrupt = $0 { return true } else { return false } }
+        try expectRefused(path) { if case .corrupt = $0.reason { return true } else { return false } }
         let inspected = try ListStore.open(at: path, mode: .inspect)
         #expect(try inspected.checkInvariants().first?.description.hasPrefix("integrity_check:") == true)
     }
@@ -70,7 +70,7 @@ import Testing
                 let shell = try Connection(path: path, mode: .readWrite)
                 try shell.executeScript(sql)
             }
-            try expectRefused(path) { if case .schemaAltered = $0 { return true } else { return false } }
+            try expectRefused(path) { if case .schemaAltered = $0.reason { return true } else { return false } }
             let problems = try ListStore.open(at: path, mode: .inspect).checkInvariants()
             #expect(problems.contains { $0.description.hasPrefix("schema: ") }, "\(name): \(problems)")
         }
@@ -84,7 +84,7 @@ import Testing
         try store.withLockedConnection { try $0.run("PRAGMA max_page_count = \(pages + 2)") }
         let big = (0..<5_000).map { NewRow(title: "filler \($0) " + String(repeating: "y", count: 200)) }
         #expect { try store.insertRows(big, intoSection: 1, at: 0) } throws: { error in
-            guard case .full = error as? ListStoreError else { return false }
+            guard case .full = (error as? ListStoreError)?.reason else { return false }
             return (error as? ListStoreError)?.description.contains("nothing was changed") == true
         }
         #expect(try store.snapshot() == before)
@@ -103,7 +103,7 @@ import Testing
         try other.run("BEGIN IMMEDIATE")
         let started = Date()
         #expect { try store.insertRow("late", intoSection: 1) } throws: { error in
-            guard case .busy = error as? ListStoreError else { return false }
+            guard case .busy = (error as? ListStoreError)?.reason else { return false }
             return "\(error)".hasPrefix("database is busy") && "\(error)".contains("nothing was changed — try again")
         }
         #expect(Date().timeIntervalSince(started) >= 0.09, "it waits for the busy timeout first")
@@ -126,7 +126,7 @@ import Testing
         #expect(try store.checkInvariants().isEmpty)
         // The same store does wait for (and here fail on) the write lock: the 1 ms timeout is in force.
         #expect { try store.insertRow("blocked", intoSection: 1) } throws: { error in
-            if case .busy = error as? ListStoreError { return true } else { return false }
+            if case .busy = (error as? ListStoreError)?.reason { return true } else { return false }
         }
         try writer.run("ROLLBACK")
     }
@@ -179,7 +179,7 @@ import Testing
         }
         try file.close()
         #expect { try store.repair() } throws: { error in
-            guard case .corrupt(let detail) = error as? ListStoreError else { return false }
+            guard case .corrupt(let detail) = (error as? ListStoreError)?.reason else { return false }
             return detail.contains("integrity_check") && (error as? ListStoreError)?.description.contains(".recover") == true
         }
     }

@@ -25,7 +25,7 @@ import Testing
             }
         }
         #expect(caught != nil, "the insert without an id left must fail")
-        guard case .transactionRolledBack = afterwards as? ListStoreError else {
+        guard case .transactionRolledBack = (afterwards as? ListStoreError)?.reason else {
             Issue.record("an edit after SQLite's rollback was not refused: \(String(describing: afterwards))")
             return
         }

@@ -181,7 +181,7 @@ import Testing
         #expect {
             try store.findRows(RowSearch(titleContains: long + "x"))
         } throws: { error in
-            guard case .invalidSearch(let reason)? = error as? ListStoreError else { return false }
+            guard case .invalidSearch(let reason)? = (error as? ListStoreError)?.reason else { return false }
             return reason.contains("10001 bytes")
         }
         #expect(try store.findRows(RowSearch(titleContains: "a"), limit: ListReader.maximumSearchLimit).results.isEmpty)

@@ -28,7 +28,7 @@ import Testing
     }
 
     static func isRefused(_ error: any Error) -> Bool {
-        if case .walFromAnotherFile = error as? ListStoreError { return true } else { return false }
+        if case .walFromAnotherFile = (error as? ListStoreError)?.reason { return true } else { return false }
     }
 
     /// Every way to open `path` refuses it, and neither it nor its `-wal` changes.

@@ -260,14 +260,14 @@ import Testing
         #expect {
             try store.resume()
         } throws: { error in
-            guard case ListStoreError.notAListStore(path, _) = error else { return false }
+            guard case .notAListStore(path, _)? = (error as? ListStoreError)?.reason else { return false }
             return true
         }
         #expect(store.isSuspended)
         #expect {
             try store.insertSection(title: "written?")
         } throws: { error in
-            guard case ListStoreError.notAListStore = error else { return false }
+            guard case .notAListStore? = (error as? ListStoreError)?.reason else { return false }
             return true
         }
         #expect(fileBytes(path) == bytes)

@@ -28,7 +28,7 @@ import Testing
     }
 
     static func isReplaced(_ error: any Error, _ file: Connection.MovedFile) -> Bool {
-        guard case .fileReplaced(_, let reason) = error as? ListStoreError else { return false }
+        guard case .fileReplaced(_, let reason) = (error as? ListStoreError)?.reason else { return false }
         return reason == file.reason
     }
 

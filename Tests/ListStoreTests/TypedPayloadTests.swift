@@ -118,7 +118,8 @@ import Testing
         do {
             _ = try row.payload(as: Contact.self)
             Issue.record("decoded an Address as a Contact")
-        } catch ListStoreError.payloadNotDecodable(let failing, let type, let reason) {
+        } catch let error as ListStoreError {
+            guard case .payloadNotDecodable(let failing, let type, let reason) = error.reason else { throw error }
             #expect(failing == id)
             #expect(type == "Contact")
             #expect(reason.contains("\"name\""), "\(reason)")
@@ -129,7 +130,7 @@ import Testing
         #expect {
             try row.payload(as: Typed.self)
         } throws: { error in
-            guard case .payloadNotDecodable(_, _, let reason)? = error as? ListStoreError else { return false }
+            guard case .payloadNotDecodable(_, _, let reason)? = (error as? ListStoreError)?.reason else { return false }
             return reason.contains(".street")
         }
         // Text payloads written untyped decode too, when they hold the type.
@@ -144,7 +145,7 @@ import Testing
         #expect {
             try store.insertRow("nan", payload: ["x": Double.nan], intoSection: section)
         } throws: { error in
-            guard case .payloadNotEncodable(let type, _)? = error as? ListStoreError else { return false }
+            guard case .payloadNotEncodable(let type, _)? = (error as? ListStoreError)?.reason else { return false }
             return type.contains("Dictionary")
         }
         struct Failing: Encodable {
@@ -169,7 +170,7 @@ import Testing
         #expect {
             try store.insertRow("deep", payload: deep, intoSection: section)
         } throws: { error in
-            switch error as? ListStoreError {
+            switch (error as? ListStoreError)?.reason {
             case .payloadTooDeep?, .payloadNotEncodable?: return "\(error)".count < 400 && !"\(error)".contains("\n")
             default: return false
             }

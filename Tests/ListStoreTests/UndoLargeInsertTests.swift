@@ -32,7 +32,10 @@ import Testing
     }
 
     static func refusal(_ body: () throws -> Void) -> String? {
-        do { try body() } catch ListStoreError.undoRefused(_, _, _, let reason) { return reason } catch { return "other error: \(error)" }
+        do { try body() } catch {
+            guard case .undoRefused(_, _, _, let reason)? = (error as? ListStoreError)?.reason else { return "other error: \(error)" }
+            return reason
+        }
         return nil
     }
 

@@ -91,7 +91,7 @@ import Testing
         manager.undo()
         try await Self.waitUntil("the refusal reached onFailure") { !failures.isEmpty }
         #expect(failures.count == 1)
-        guard case .undoRefused(let action, _, false, let reason)? = failures.first as? ListStoreError else {
+        guard case .undoRefused(let action, _, false, let reason)? = (failures.first as? ListStoreError)?.reason else {
             Issue.record("not a refused undo: \(failures)")
             return
         }

@@ -145,7 +145,7 @@ import Testing
         #expect {
             try app.undo()
         } throws: { error in
-            guard case ListStoreError.undoRefused(_, _, false, let reason) = error else { return false }
+            guard case .undoRefused(_, _, false, let reason)? = (error as? ListStoreError)?.reason else { return false }
             return reason.contains("was changed since")
         }
         #expect(try Self.state(app) == bytes)
@@ -159,7 +159,7 @@ import Testing
         #expect {
             try app.undo()
         } throws: { error in
-            guard case ListStoreError.undoRefused(nil, _, false, let reason) = error else { return false }
+            guard case .undoRefused(nil, _, false, let reason)? = (error as? ListStoreError)?.reason else { return false }
             return reason == "section #2, which row #5 was in, was deleted or moved to another list since"
         }
         #expect(try Self.state(app) == state)
@@ -188,7 +188,7 @@ import Testing
         #expect {
             try app.undo()
         } throws: { error in
-            guard case ListStoreError.undoRefused(_, _, _, let reason) = error else { return false }
+            guard case .undoRefused(_, _, _, let reason)? = (error as? ListStoreError)?.reason else { return false }
             return reason.contains("untracked write")
         }
         try app.renameSection(at: 0, to: "A3")

@@ -160,7 +160,12 @@ struct ChangeTracker {
             do {
                 let found = try db.location(of: id, list: list)
                 after = (found.path, SectionID(rawValue: found.section), try ListReader.row(id: id.rawValue, db))
-            } catch ListStoreError.unknownRow { after = nil } catch ListStoreError.rowInAnotherList { after = nil }
+            } catch let error as ListStoreError {
+                switch error.reason {
+                case .unknownRow, .rowInAnotherList: after = nil
+                default: throw error
+                }
+            }
             if record.updated, let original = record.original, let now = after?.row,
                 now.title == original.title && now.payload == original.payload
             {

@@ -118,7 +118,12 @@ public class ListReader {
     /// The current index path of the row with `id`, or nil when it no longer exists (or is in another list).
     public func indexPath(of id: RowID) throws -> ListIndexPath? {
         try whileOpen {
-            do { return try db.location(of: id, list: list).path } catch ListStoreError.unknownRow { return nil } catch ListStoreError.rowInAnotherList { return nil }
+            do { return try db.location(of: id, list: list).path } catch let error as ListStoreError {
+                switch error.reason {
+                case .unknownRow, .rowInAnotherList: return nil
+                default: throw error
+                }
+            }
         }
     }
 

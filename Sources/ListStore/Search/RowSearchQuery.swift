@@ -116,7 +116,8 @@ struct RowSearchQuery {
         for row in ordered.prefix(limit) {
             do {
                 results.append(SearchResult(row: row, indexPath: try db.location(of: row.id, list: list).path))
-            } catch ListStoreError.unknownRow {
+            } catch let error as ListStoreError {
+                guard case .unknownRow = error.reason else { throw error }
                 continue  // its section was deleted by hand: not in the list a table view shows
             }
         }

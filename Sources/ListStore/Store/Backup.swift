@@ -89,7 +89,7 @@ struct BackupTarget {
 
     /// `error` with this target named: a full disk or the file size limit as ``StorageLimit`` says them.
     func explaining(_ error: any Error) -> any Error {
-        switch error as? ListStoreError {
+        switch (error as? ListStoreError)?.reason {
         case .full?: return limitFailure(.diskFull)
         case .fileSizeLimit?: return limitFailure(.fileSizeLimit)
         default: return error

@@ -113,7 +113,7 @@ extension ListStore {
                 func refused(_ reason: String) -> ListStoreError { .undoRefused(action: candidate.action, entry: candidate.id, redo: redo, reason: reason) }
                 if candidate.state == "blocked" {
                     let barrier = try HistoryTable.barrier(after: candidate.id, db)
-                    let what = barrier.map { "an \($0.action ?? "untracked write") by \(ListStoreError.excerpt($0.author)) (history entry #\($0.id))" } ?? "an untracked write"
+                    let what = barrier.map { "an \($0.action ?? "untracked write") by \(ListStoreFailure.excerpt($0.author)) (history entry #\($0.id))" } ?? "an untracked write"
                     throw refused("\(what) came after it, which the history cannot see through")
                 }
                 guard let record = try HistoryTable.record(of: candidate.id, db), let steps = HistoryRecord.decode(record) else {
@@ -125,10 +125,12 @@ extension ListStore {
                 transaction.history = capture
                 do { try transaction.revert(steps, entry: candidate.id) } catch let conflict as UndoConflict {
                     throw refused(conflict.reason)
-                } catch ListStoreError.rowInAnotherList(let row, let list) {
-                    throw refused("row #\(row.rawValue) was moved to list \(ListStoreError.excerpt(list)) since")
-                } catch ListStoreError.sectionInAnotherList(let section, let list) {
-                    throw refused("section #\(section.rawValue) was moved to list \(ListStoreError.excerpt(list)) since")
+                } catch let error as ListStoreError {
+                    switch error.reason {
+                    case .rowInAnotherList(let row, let list): throw refused("row #\(row.rawValue) was moved to list \(ListStoreFailure.excerpt(list)) since")
+                    case .sectionInAnotherList(let section, let list): throw refused("section #\(section.rawValue) was moved to list \(ListStoreFailure.excerpt(list)) since")
+                    default: throw error
+                    }
                 }
                 let changes = try transaction.finish()
                 guard transaction.editCount > 0 else {

@@ -17,7 +17,8 @@ extension ListStore {
             var replaced: [Int] = []
             for name in names {
                 let id: Int64
-                do { id = try Self.listID(named: name, db) } catch ListStoreError.unknownList {
+                do { id = try Self.listID(named: name, db) } catch let error as ListStoreError {
+                    guard case .unknownList = error.reason else { throw error }
                     let position = (try db.scalarInt("SELECT max(position) FROM lists") ?? -1) + 1
                     try db.run("INSERT INTO lists (name, position) VALUES (?1, ?2)", [.text(name), .int(position)])
                     id = db.lastInsertedRowID

@@ -318,7 +318,8 @@ public final class ListStore: Sendable {
         guard let older = inspectedOlderVersion else { return try withCurrentSchemaReadTransaction(body) }
         // An older file under inspection lacks the current schema's tables (row_blocks since 7): a read
         // that needs them is refused as for ``AccessMode/readOnly``; the rest (its version, `check`) works.
-        do { return try withCurrentSchemaReadTransaction(body) } catch ListStoreError.database(let failure) where failure.message.hasPrefix("no such") {
+        do { return try withCurrentSchemaReadTransaction(body) } catch let error as ListStoreError {
+            guard case .database(let failure) = error.reason, failure.message.hasPrefix("no such") else { throw error }
             throw ListStoreError.needsMigration(path: path, fileVersion: older, supportedVersion: Schema.migrator.latestVersion)
         }
     }

@@ -239,11 +239,11 @@ extension ListStore {
             guard let self = root else { return false }  // a list handle's poller lives as long as its store
             do {
                 try self.deliverChangesFromOtherConnections()
-            } catch ListStoreError.busy {
+            } catch let error as ListStoreError where error.family == .busy {
                 // A lock held past the busy timeout (a WAL recovery, say): the next poll catches up.
             } catch _ where self.isSuspended {
                 // Suspended since this poller looked: it stops (``resume()`` starts another), the observers go on.
-            } catch ListStoreError.reentrantCall {
+            } catch let error as ListStoreError where error == .reentrantCall {
                 // Never from this thread; kept apart so it can never end the observation.
             } catch {
                 self.hub.finishWatchers(throwing: error)
@@ -317,7 +317,7 @@ extension ListStore {
             for list in (lists ?? hub.observedLists).intersection(hub.observedLists) { try SectionOrder.verify(db, list: list) }
             try hub.publishReset(lists: lists) { try ListReader.snapshot(db, list: $0, checked: true) }
         } catch let error as ListStoreError {
-            switch error {
+            switch error.reason {
             case .positionsDamaged, .sectionOrderDamaged, .sectionCountDamaged: throw ListStoreError.cannotObserve(path: path, reason: "\(error)")
             default: throw error
             }

@@ -57,7 +57,7 @@ final class UIController {
 
     /// Shows the list `offset` places after the shown one (wrapping around), from its top.
     private func switchList(by offset: Int) throws {
-        do { try readListNames() } catch ListStoreError.listDeleted {
+        do { try readListNames() } catch let error as ListStoreError where { if case .listDeleted = error.reason { true } else { false } }() {
             // Deleted by another program while shown: l and L go back to the default list.
             try show(store.defaultList)
             message = .info("the list shown was deleted; list \(quoted(listName))")

@@ -6,7 +6,7 @@ import Testing
 /// never what a folder above it declares (README.md, "Layout", states the same order; Docs/Layout.md each layer's role).
 @Suite struct LayeringTests {
     /// The layers, bottom first. README.md's Layout section mirrors this list.
-    static let layers = ["Core", "Positions", "Reading", "Changes", "Search", "Observation", "History", "Editing", "Maintenance", "Store", "Model"]
+    static let layers = ["Core", "Generated", "File", "Positions", "Reading", "Changes", "Search", "Observation", "History", "Editing", "Maintenance", "Store", "SwiftUI"]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

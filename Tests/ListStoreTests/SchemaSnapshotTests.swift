@@ -4,15 +4,15 @@ import Testing
 
 @testable import ListStore
 
-/// The compiled-in schema of the latest version (`Sources/ListStore/Store/SchemaSnapshot.swift`) is exactly
+/// The compiled-in schema of the latest version (`Sources/ListStore/Generated/SchemaSnapshot.swift`) is exactly
 /// what the migrations make: recognition compares files with it instead of migrating an in-memory database
 /// in every process. A new migration makes this test fail until the snapshot is written again:
 ///
-///     LISTSTORE_SCHEMA_SNAPSHOT=Sources/ListStore/Store/SchemaSnapshot.swift swift test --filter SchemaSnapshotTests
+///     LISTSTORE_SCHEMA_SNAPSHOT=Sources/ListStore/Generated/SchemaSnapshot.swift swift test --filter SchemaSnapshotTests
 ///
 /// (until then recognition still works: a snapshot of another version is not used).
 @Suite struct SchemaSnapshotTests {
-    static let snapshotFile = "Sources/ListStore/Store/SchemaSnapshot.swift"
+    static let snapshotFile = "Sources/ListStore/Generated/SchemaSnapshot.swift"
 
     @Test func theSnapshotIsWhatTheMigrationsMake() throws {
         let latest = Schema.migrator.latestVersion
@@ -62,17 +62,17 @@ import Testing
             "    static let version = \(version)",
             "",
             "    /// `sqlite_schema`'s rows (type, name, table, SQL) of a file of ``version``.",
-            "    static let objects: Set<Schema.Object> = [",
+            "    static let objects: Set<SchemaObject> = [",
         ]
         for object in objects.sorted(by: { ($0.type, $0.name) < ($1.type, $1.name) }) {
             // As `swift format` lays it out, so that formatting leaves the generated file as it is.
             let fields = "type: \(quoted(object.type)), name: \(quoted(object.name)), table: \(quoted(object.table))"
             guard let sql = object.sql else {
-                lines.append("        Schema.Object(\(fields), sql: nil),")
+                lines.append("        SchemaObject(\(fields), sql: nil),")
                 continue
             }
             let hashes = String(repeating: "#", count: (1...9).first { !sql.contains("\"" + String(repeating: "#", count: $0)) } ?? 9)
-            lines += ["        Schema.Object(", "            \(fields),", "            sql: \(hashes)\"\"\""]
+            lines += ["        SchemaObject(", "            \(fields),", "            sql: \(hashes)\"\"\""]
             lines += sql.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "                " + $0 }
             lines.append("                \"\"\"" + hashes + "),")
         }

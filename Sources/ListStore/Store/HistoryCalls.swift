@@ -109,39 +109,7 @@ extension ListStore {
     private func takeBack(redo: Bool, by author: String) throws -> ChangeSet {
         let author = try HistoryNames.checkedAuthor(author)
         return try mutate { db in
-            for candidate in try HistoryTable.candidates(author: author, list: listID, redo: redo, db) {
-                func refused(_ reason: String) -> ListStoreError { .undoRefused(action: candidate.action, entry: candidate.id, redo: redo, reason: reason) }
-                if candidate.state == "blocked" {
-                    let barrier = try HistoryTable.barrier(after: candidate.id, db)
-                    let what = barrier.map { "an \($0.action ?? "untracked write") by \(ListStoreFailure.excerpt($0.author)) (history entry #\($0.id))" } ?? "an untracked write"
-                    throw refused("\(what) came after it, which the history cannot see through")
-                }
-                guard let record = try HistoryTable.record(of: candidate.id, db), let steps = HistoryRecord.decode(record) else {
-                    throw refused("its history record is not of a format ListStore writes (changed by hand)")
-                }
-                let transaction = ListTransaction(db, list: listID, sizes: rowBlockSizes)
-                defer { transaction.close() }
-                let capture = HistoryCapture(db)
-                transaction.history = capture
-                do { try transaction.revert(steps, entry: candidate.id) } catch let conflict as UndoConflict {
-                    throw refused(conflict.reason)
-                } catch let error as ListStoreError {
-                    switch error.reason {
-                    case .rowInAnotherList(let row, let list): throw refused("row #\(row.rawValue) was moved to list \(ListStoreFailure.excerpt(list)) since")
-                    case .sectionInAnotherList(let section, let list): throw refused("section #\(section.rawValue) was moved to list \(ListStoreFailure.excerpt(list)) since")
-                    default: throw error
-                    }
-                }
-                let changes = try transaction.finish()
-                guard transaction.editCount > 0 else {
-                    try HistoryTable.markPassed(candidate.id, db)  // nothing of it is left to take back
-                    continue
-                }
-                try HistoryTable.commit(
-                    capture, kind: redo ? .redo : .undo, author: author, list: listID, action: candidate.action, reverts: candidate.id, limit: max(historyLimit, 1), db)
-                return (changes, transaction.logEntry)
-            }
-            throw redo ? ListStoreError.nothingToRedo(author: author) : ListStoreError.nothingToUndo(author: author)
+            try TakingBack.lastEntry(redo: redo, by: author, list: listID, sizes: rowBlockSizes, historyLimit: historyLimit, db)
         }
     }
 }

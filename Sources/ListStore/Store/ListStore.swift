@@ -233,80 +233,146 @@ public final class ListStore: Sendable {
         return try locked { state in
             let connection = state.connection
             return try opener.translatingErrors {
-                let recognising = state.recognitionPending
-                var migrating = state.migrationPending
-                var logSequence: Int64?
-                var entry = ChangeLog.Entry.structure(lists: nil)
+                var write = WriteProgress(recognising: state.recognitionPending, migrating: state.migrationPending)
+                defer { endDelivery(write) }
                 var changes: [Int64: ChangeSet]
-                var unchangedVersion = ListVersion.unversioned
-                var deletedLists: Set<Int64> = []
-                // The delivery lock, from the catch-up below until this commit's change set is published:
-                // taken once the write lock is held, so nobody's delivery waits while this write waits for it.
-                var delivering = false
-                defer { if delivering { hub.endDelivery() } }
                 do {
                     changes = try connection.transaction(.immediate) {
-                        if !delivering {
-                            hub.beginDelivery()
-                            delivering = true
-                        }
-                        // An older file is migrated in this same transaction: if the edit fails, so does the migration.
-                        if recognising {
-                            migrating = try opener.recogniseWithinWrite(connection)
-                        } else if migrating {
-                            try Schema.migrator.migrateWithinTransaction(connection, validate: { try opener.recognise($0) })
-                        }
+                        beginDelivery(&write)
+                        try migrateWithinWrite(connection, &write)
                         // Under the write lock: first deliver what others committed before this change.
                         try catchUpWithOtherConnections(connection, isWriter: true)
-                        let logState = try ChangeLog.beginWriting(connection)
-                        try WALOwnership.recordBase(connection)
-                        let (changes, log) = try body(connection, logState)
-                        // SQLite may have rolled the transaction back after an error the body caught: write nothing more.
-                        if connection.isAutocommit { throw ListStoreError.transactionRolledBack }
+                        let (changes, log) = try runBody(body, connection)
                         // The payload-index entries of the rows this write (or another program since) wrote.
                         try PayloadIndex.refreshStale(connection)
-                        if changes.values.allSatisfy(\.isEmpty), case .edits = log, !migrating {
-                            unchangedVersion = try StateVersion.read(connection)
-                            throw NothingChanged()
-                        }
-                        entry = log
-                        deletedLists = try deletedObservedLists(connection)
-                        logSequence = try ChangeLog.finishWriting(connection, log)
+                        try throwIfNothingChanged(changes, log, connection, &write)
+                        try finishLog(log, connection, &write)
                         return changes
                     }
                 } catch is NothingChanged {
-                    var unchanged = ChangeSet()
-                    unchanged.version = unchangedVersion
-                    return ([:], unchanged)
+                    return ([:], write.unchangedChangeSet)
                 } catch let error as FileMovedError {
                     filesMoved(error.file, connection)
                     throw error
-                } catch let error as SQLiteError where recognising && error.isCorruptOrNotADatabase {
+                } catch let error as SQLiteError where write.recognising && error.isCorruptOrNotADatabase {
                     throw opener.unreadable(error)  // found as the transaction began, before the recognition inside it
                 }
-                state.migrationPending = false
-                state.recognitionPending = false
-                readsNeedTheWriter.withLock { $0 = false }
-                committed(&state)
-                // The state after the commit, for a change set that describes it (ListVersion).
-                var unchanged = ChangeSet()
-                if let logSequence, case .edits = entry {
-                    for list in changes.keys { changes[list]?.version = ListVersion(rawValue: logSequence) }
-                    unchanged.version = ListVersion(rawValue: logSequence)
-                }
-                if changes.values.allSatisfy(\.isEmpty), case .structure(let lists) = entry, hub.hasSubscribers {
-                    // Changed, but with no change set to tell (an untracked write): those lists' observers reload.
-                    try hub.publishReset(lists: lists) { list in
-                        try connection.readTransaction { try ListReader.snapshot(connection, list: list, checked: false) }
-                    }
-                } else {
-                    hub.publish(changes)
-                }
-                finishObservers(ofDeletedLists: deletedLists)
-                if let logSequence { hub.advance(toLogSequence: logSequence) }
+                markCommitted(&state)
+                let unchanged = stampVersions(&changes, write)
+                try publish(changes, write, connection)
                 return (changes, unchanged)
             }
         }
+    }
+
+    /// What one run of ``mutatingLists(_:)`` has learnt so far, from its steps for its steps.
+    private struct WriteProgress {
+        /// The file is recognised within this write (``ListStore/Recognition/inFirstTransaction``).
+        let recognising: Bool
+        /// An older file is migrated within this write (or, after recognition, turned out to need it).
+        var migrating: Bool
+        /// Whether this write holds the hub's delivery lock.
+        var delivering = false
+        /// The change log's sequence number of this write's entry, once written.
+        var logSequence: Int64?
+        /// The change-log entry the body returned, once the write is to be committed.
+        var entry = ChangeLog.Entry.structure(lists: nil)
+        /// The state the file was left in when the write changed nothing.
+        var unchangedVersion = ListVersion.unversioned
+        /// The observed lists this write deleted.
+        var deletedLists: Set<Int64> = []
+
+        /// The change set of a write that changed nothing: empty, of the state the file was left in.
+        var unchangedChangeSet: ChangeSet {
+            var unchanged = ChangeSet()
+            unchanged.version = unchangedVersion
+            return unchanged
+        }
+    }
+
+    /// Takes the delivery lock, from the catch-up until this commit's change set is published: taken once
+    /// the write lock is held, so nobody's delivery waits while this write waits for it.
+    private func beginDelivery(_ write: inout WriteProgress) {
+        if !write.delivering {
+            hub.beginDelivery()
+            write.delivering = true
+        }
+    }
+
+    /// Gives the delivery lock back, however the write ended.
+    private func endDelivery(_ write: WriteProgress) {
+        if write.delivering { hub.endDelivery() }
+    }
+
+    /// Recognises the file, or migrates an older one, inside the write's transaction.
+    private func migrateWithinWrite(_ connection: Connection, _ write: inout WriteProgress) throws {
+        // An older file is migrated in this same transaction: if the edit fails, so does the migration.
+        if write.recognising {
+            write.migrating = try opener.recogniseWithinWrite(connection)
+        } else if write.migrating {
+            try Schema.migrator.migrateWithinTransaction(connection, validate: { try opener.recognise($0) })
+        }
+    }
+
+    /// Starts the change log's record of this write and runs `body` with it.
+    private func runBody(
+        _ body: (Connection, LogState) throws -> (changes: [Int64: ChangeSet], log: ChangeLog.Entry), _ connection: Connection
+    ) throws -> (changes: [Int64: ChangeSet], log: ChangeLog.Entry) {
+        let logState = try ChangeLog.beginWriting(connection)
+        try WALOwnership.recordBase(connection)
+        let (changes, log) = try body(connection, logState)
+        // SQLite may have rolled the transaction back after an error the body caught: write nothing more.
+        if connection.isAutocommit { throw ListStoreError.transactionRolledBack }
+        return (changes, log)
+    }
+
+    /// Throws ``NothingChanged`` (which rolls the transaction back) when the write changed nothing,
+    /// noting the state the file was left in.
+    private func throwIfNothingChanged(_ changes: [Int64: ChangeSet], _ log: ChangeLog.Entry, _ connection: Connection, _ write: inout WriteProgress) throws {
+        if changes.values.allSatisfy(\.isEmpty), case .edits = log, !write.migrating {
+            write.unchangedVersion = try StateVersion.read(connection)
+            throw NothingChanged()
+        }
+    }
+
+    /// Writes the change log's entry for this write, noting the lists it deleted.
+    private func finishLog(_ log: ChangeLog.Entry, _ connection: Connection, _ write: inout WriteProgress) throws {
+        write.entry = log
+        write.deletedLists = try deletedObservedLists(connection)
+        write.logSequence = try ChangeLog.finishWriting(connection, log)
+    }
+
+    /// After the commit: the file is recognised and migrated, and reads no longer need the writer.
+    private func markCommitted(_ state: inout ConnectionState) {
+        state.migrationPending = false
+        state.recognitionPending = false
+        readsNeedTheWriter.withLock { $0 = false }
+        committed(&state)
+    }
+
+    /// Gives the change sets the state after the commit (``ListVersion``), and returns the change set
+    /// of a list the write left unchanged, of that state.
+    private func stampVersions(_ changes: inout [Int64: ChangeSet], _ write: WriteProgress) -> ChangeSet {
+        var unchanged = ChangeSet()
+        if let logSequence = write.logSequence, case .edits = write.entry {
+            for list in changes.keys { changes[list]?.version = ListVersion(rawValue: logSequence) }
+            unchanged.version = ListVersion(rawValue: logSequence)
+        }
+        return unchanged
+    }
+
+    /// Hands the committed change sets to this store's observers.
+    private func publish(_ changes: [Int64: ChangeSet], _ write: WriteProgress, _ connection: Connection) throws {
+        if changes.values.allSatisfy(\.isEmpty), case .structure(let lists) = write.entry, hub.hasSubscribers {
+            // Changed, but with no change set to tell (an untracked write): those lists' observers reload.
+            try hub.publishReset(lists: lists) { list in
+                try connection.readTransaction { try ListReader.snapshot(connection, list: list, checked: false) }
+            }
+        } else {
+            hub.publish(changes)
+        }
+        finishObservers(ofDeletedLists: write.deletedLists)
+        if let logSequence = write.logSequence { hub.advance(toLogSequence: logSequence) }
     }
 
     /// Rolls back a mutation that changed nothing.

@@ -239,11 +239,11 @@ extension ListStore {
             guard let self = root else { return false }  // a list handle's poller lives as long as its store
             do {
                 try self.deliverChangesFromOtherConnections()
-            } catch let error as ListStoreError where error.family == .busy {
+            } catch ListStoreError.busy {
                 // A lock held past the busy timeout (a WAL recovery, say): the next poll catches up.
             } catch _ where self.isSuspended {
                 // Suspended since this poller looked: it stops (``resume()`` starts another), the observers go on.
-            } catch let error as ListStoreError where error == .reentrantCall {
+            } catch ListStoreError.reentrantCall {
                 // Never from this thread; kept apart so it can never end the observation.
             } catch {
                 self.hub.finishWatchers(throwing: error)
@@ -253,86 +253,26 @@ extension ListStore {
         }
     }
 
-    /// If other connections committed since the observers' position, delivers what they did and moves
-    /// the position. Runs holding the hub's delivery lock, inside a transaction or not; `isWriter` when
-    /// `db` is the writer connection (whose `data_version` then spares reading the log when nobody else
-    /// committed).
+    /// Delivers what other connections committed since the observers' position (see ``CatchingUp``).
     func catchUpWithOtherConnections(_ db: Connection, isWriter: Bool) throws {
-        guard let position = hub.position else { return }
-        let version = isWriter ? try Self.dataVersion(db) : nil
-        if let version, version == position.writerDataVersion { return }
-        // Each list's change set, or nil: nothing to tell, or a reset already published (inside the read,
-        // so that its state, read only for observers that want it, is the one at this position).
-        let read = { () throws -> (update: [Int64: ChangeSet]?, head: LogHead, reset: Bool, deleted: Set<Int64>) in
-            let head = try LogHead.read(db)
-            if head.schemaVersion != position.schemaVersion {
-                // The triggers that log hand edits may be gone: go on only if the schema is still ours.
-                if let difference = try Schema.differences(in: db, version: try Migrator.version(of: db)).first {
-                    throw ListStoreError.cannotObserve(
-                        path: self.path,
-                        reason:
-                            "its schema was changed outside ListStore (\(difference)), so hand edits may no longer be logged; undo that change in the sqlite3 shell or restore a backup"
-                    )
-                }
-            } else if position.isContinued(by: head),
-                let logged = try ChangeLog.changes(after: position.logSequence, ceilings: position.ceilings, head: head, db)
-            {
-                // Lists a structure entry names read afresh; the others get their change sets (none for a
-                // list nothing changed in: its observers are not woken).
-                if !logged.resets.isEmpty { try self.publishVerifiedReset(lists: logged.resets, db) }
-                let changed = logged.lists.filter { !$0.value.isEmpty }
-                let quiet = changed.isEmpty && logged.resets.isEmpty
-                return (changed.isEmpty ? nil : changed, head, !logged.resets.isEmpty, quiet ? [] : try self.deletedObservedLists(db))
-            }
-            try self.publishVerifiedReset(lists: nil, db)
-            return (nil, head, true, try self.deletedObservedLists(db))
-        }
-        let (update, head, reset, deleted) = try db.isAutocommit ? db.readTransaction(read) : read()
-        if let update { hub.publish(update) }
-        finishObservers(ofDeletedLists: deleted)
-        let unchanged = update == nil && !reset && head.lastSequence == position.logSequence && head.schemaVersion == position.schemaVersion
-        hub.setPosition(
-            ObservationHub.Position(
-                logSequence: head.lastSequence, ceilings: head.ceilings, schemaVersion: head.schemaVersion,
-                writerDataVersion: version ?? (unchanged ? position.writerDataVersion : nil), counterRow: head.counterRow))
+        try catchingUp.withOtherConnections(db, isWriter: isWriter)
     }
 
-    /// The observed lists that `db` no longer has (deleted since, here, by another process or by hand):
-    /// their observers get the change that deleted their sections, then ``finishObservers(ofDeletedLists:)``.
+    /// The observed lists that `db` no longer has (see ``CatchingUp/deletedObservedLists(_:)``).
     func deletedObservedLists(_ db: Connection) throws -> Set<Int64> {
-        let observed = hub.observedLists.subtracting([Self.defaultListID])
-        guard !observed.isEmpty else { return [] }
-        return observed.subtracting(try db.cached("SELECT id FROM lists").map { $0.int64(0) })
+        try catchingUp.deletedObservedLists(db)
     }
 
     /// Ends the observations of `lists` with ``ListStoreError/listDeleted(listID:)``.
     func finishObservers(ofDeletedLists lists: Set<Int64>) {
-        hub.finish(observersOf: lists) { ListStoreError.listDeleted(listID: $0) }
+        catchingUp.finishObservers(ofDeletedLists: lists)
     }
 
-    /// Gives the observers of `lists` (nil: of every list) a fresh state, each observed list's section
-    /// order and positions checked first: damage no state can show ends their observation instead.
-    private func publishVerifiedReset(lists: Set<Int64>?, _ db: Connection) throws {
-        do {
-            for list in (lists ?? hub.observedLists).intersection(hub.observedLists) { try SectionOrder.verify(db, list: list) }
-            try hub.publishReset(lists: lists) { try ListReader.snapshot(db, list: $0, checked: true) }
-        } catch let error as ListStoreError {
-            switch error.reason {
-            case .positionsDamaged, .sectionOrderDamaged, .sectionCountDamaged: throw ListStoreError.cannotObserve(path: path, reason: "\(error)")
-            default: throw error
-            }
-        }
-    }
+    /// What catching up with other connections needs of this store.
+    private var catchingUp: CatchingUp { CatchingUp(hub: hub, path: path, defaultListID: Self.defaultListID) }
 
     /// Where the store is now, for an observer that starts here.
     static func position(_ db: Connection) throws -> ObservationHub.Position {
-        let head = try LogHead.read(db)
-        return ObservationHub.Position(
-            logSequence: head.lastSequence, ceilings: head.ceilings, schemaVersion: head.schemaVersion, writerDataVersion: nil,
-            counterRow: head.counterRow)
-    }
-
-    static func dataVersion(_ db: Connection) throws -> Int {
-        try db.scalarInt("PRAGMA data_version") ?? 0
+        try CatchingUp.position(db)
     }
 }

@@ -19,15 +19,8 @@ enum Schema {
 
     static let migrator = Migrator(migrations: migrations, applicationID: applicationID)
 
-    /// One entry of `sqlite_schema`.
-    struct Object: Hashable, Sendable, CustomStringConvertible {
-        let type: String
-        let name: String
-        /// The table or view the object belongs to (itself for tables and views).
-        let table: String
-        let sql: String?
-        var description: String { "\(type) \(name)" }
-    }
+    /// One entry of `sqlite_schema` (declared in Core, so that the generated ``SchemaSnapshot`` can sit below this layer).
+    typealias Object = SchemaObject
 
     private static let expectedByVersion = Locked<[Int: Set<Object>]>([:])
 

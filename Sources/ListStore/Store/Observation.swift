@@ -239,11 +239,11 @@ extension ListStore {
             guard let self = root else { return false }  // a list handle's poller lives as long as its store
             do {
                 try self.deliverChangesFromOtherConnections()
-            } catch ListStoreError.busy {
+            } catch let error as ListStoreError where error.family == .busy {
                 // A lock held past the busy timeout (a WAL recovery, say): the next poll catches up.
             } catch _ where self.isSuspended {
                 // Suspended since this poller looked: it stops (``resume()`` starts another), the observers go on.
-            } catch ListStoreError.reentrantCall {
+            } catch let error as ListStoreError where error == .reentrantCall {
                 // Never from this thread; kept apart so it can never end the observation.
             } catch {
                 self.hub.finishWatchers(throwing: error)

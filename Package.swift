@@ -76,14 +76,16 @@ let package = Package(
             ]),
         .executableTarget(name: "liststore", dependencies: ["ListStoreCLI"], linkerSettings: staticExecutable),
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("sqlite3")]),
-        .executableTarget(name: "liststore-bench", dependencies: ["ListStore", "SQLiteLayer", "CBaseline"]),
+        .executableTarget(name: "liststore-bench", dependencies: ["ListStore", "SQLiteLayer", "CBaseline", "StoreShorthands"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Tests and the benchmark only: one edit or one read as its own transaction, in one line.
+        .target(name: "StoreShorthands", dependencies: ["ListStore"], path: "Tests/StoreShorthands"),
         // Tests only: a VFS over the default one that records every write, truncation and sync of a folder's
         // files, for the crash-state tests (Tests/ListStoreTests/CrashStates).
         .target(name: "CrashRecorder", dependencies: ["CSQLite"], path: "Tests/CrashRecorder"),
         .testTarget(name: "SQLiteLayerTests", dependencies: ["SQLiteLayer", "TestSupport"]),
-        .testTarget(name: "ListStoreTests", dependencies: ["ListStore", "ListStoreMigrations", "SQLiteLayer", "TestSupport", "CrashRecorder"]),
-        .testTarget(name: "ListStoreCLITests", dependencies: ["ListStoreCLI", "ListStore", "SQLiteLayer", "TestSupport"]),
+        .testTarget(name: "ListStoreTests", dependencies: ["ListStore", "ListStoreMigrations", "SQLiteLayer", "TestSupport", "CrashRecorder", "StoreShorthands"]),
+        .testTarget(name: "ListStoreCLITests", dependencies: ["ListStoreCLI", "ListStore", "SQLiteLayer", "TestSupport", "StoreShorthands"]),
     ],
     swiftLanguageModes: [.v6]
 )

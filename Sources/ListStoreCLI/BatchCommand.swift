@@ -41,11 +41,12 @@ enum BatchCommand {
     private static func run(reading reader: LineReader, into store: ListStore, asOf version: ListVersion?, _ context: CommandContext) throws -> CommandOutput {
         let parser = CommandLineParser(commands: Commands.all)
         if let version {
-            let (counts, changes) = try store.writeReturning(asOf: version) { transaction -> StoreCounts in
+            let (counts, changes) = try store.write { current -> StoreCounts in
+                let transaction = try current.asOf(version)
                 while let line = try reader.next() {
                     _ = try perform(line, number: reader.lineNumber, parser: parser, { edit in try edit.drawn.get()(transaction) })
                 }
-                return try StoreCounts(transaction.current)
+                return try StoreCounts(current)
             }
             return mutationOutput(changes, counts)
         }
@@ -53,7 +54,7 @@ enum BatchCommand {
             // Without --json no change set is reported, so none is built: memory stays flat however long the batch.
             var counts = StoreCounts(sections: 0, rows: 0)
             var lines = 0
-            try store.writeUntracked { transaction in
+            try store.write(tracksChanges: false) { transaction in
                 while let line = try reader.next() {
                     if try perform(line, number: reader.lineNumber, parser: parser, { try $0.apply(transaction) }) { lines += 1 }
                 }
@@ -61,7 +62,7 @@ enum BatchCommand {
             }
             return CommandOutput(human: "applied \(lines) command\(lines == 1 ? "" : "s") in one transaction (--json lists the changes)\nnow " + counts.text, json: .null)
         }
-        let (counts, changes) = try store.writeReturning { transaction -> StoreCounts in
+        let (counts, changes) = try store.write { transaction -> StoreCounts in
             while let line = try reader.next() {
                 _ = try perform(line, number: reader.lineNumber, parser: parser, { try $0.apply(transaction) })
             }

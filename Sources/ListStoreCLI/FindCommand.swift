@@ -39,7 +39,7 @@ enum FindCommand {
         }
         let limit = try command[limit] ?? 50
         let cursor = try command[after]
-        let page = try context.openForReading().findRows(search, limit: limit, after: cursor)
+        let page = try context.openForReading().read { try $0.findRows(search, limit: limit, after: cursor) }
         let json = JSONValue.object(
             [
                 ("rows", .array(page.results.map { JSONShapes.row($0.row, at: $0.indexPath) })),

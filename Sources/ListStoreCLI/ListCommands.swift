@@ -79,7 +79,7 @@ enum ListCommands {
                 let id: RowID
                 switch reference {
                 case .id(let given): id = given
-                case .path(let path): id = try store.row(at: path).id
+                case .path(let path): id = try store.read { try $0.row(at: path).id }
                 }
                 return try store.moveRow(id: id, toList: target, section: section, at: at)
             }
@@ -101,7 +101,7 @@ enum ListCommands {
                 let id: SectionID
                 switch reference {
                 case .id(let given): id = given
-                case .index(let index): id = try store.section(at: index).id
+                case .index(let index): id = try store.read { try $0.section(at: index).id }
                 }
                 return try store.moveSection(id: id, toList: target, at: at)
             }

@@ -38,7 +38,7 @@ enum Mutation {
         let edit = try prepare(command, .commandLine(context))
         if let version = try command[EditOptions.asOf] { return try runAsOf(version, edit.drawn.get(), context) }
         let (counts, changes) = try context.withStoreForWriting { store in
-            try store.writeReturning { transaction -> StoreCounts in
+            try store.write { transaction -> StoreCounts in
                 try edit.apply(transaction)
                 return try StoreCounts(transaction)
             }
@@ -47,13 +47,13 @@ enum Mutation {
     }
 
     /// `--as-of VERSION`: the edit's index paths as shown at `version`, translated inside the write
-    /// transaction (``ListStore/write(asOf:_:)``); a row or section deleted since, or a version the change
+    /// transaction (`ListTransaction.asOf(_:)`); a row or section deleted since, or a version the change
     /// log cannot translate, fails with nothing changed.
     static func runAsOf(_ version: ListVersion, _ edit: (AsOfTransaction) throws -> Void, _ context: CommandContext) throws -> CommandOutput {
         let (counts, changes) = try context.withStoreForWriting { store in
-            try store.writeReturning(asOf: version) { transaction -> StoreCounts in
-                try edit(transaction)
-                return try StoreCounts(transaction.current)
+            try store.write { transaction -> StoreCounts in
+                try edit(try transaction.asOf(version))
+                return try StoreCounts(transaction)
             }
         }
         return mutationOutput(changes, counts)

@@ -41,7 +41,7 @@ enum StoreCommands {
         switch section {
         case .index(let value): index = value
         case .id(let id):
-            guard let value = try store.index(of: id) else { throw ListStoreError.unknownSection(id) }
+            guard let value = try store.read({ try $0.index(of: id) }) else { throw ListStoreError.unknownSection(id) }
             index = value
         }
         try HumanText.streamList(of: store, section: index, to: context.write, warn: { context.environment.writeProgress($0 + "\n") })

@@ -69,7 +69,7 @@ enum WatchCommand {
         } else {
             // Without --json nothing of the state is printed, so nothing of it is read: a marker, and resets
             // that carry no state (the line's counts come from two counts).
-            let stream = store.observeChanges(includingOtherConnections: true, pollInterval: pollInterval)
+            let stream = store.observeWithoutSnapshots(includingOtherConnections: true, pollInterval: pollInterval)
             reader = Task {
                 do {
                     loop: for try await event in stream {

@@ -1,6 +1,7 @@
 import CBaseline
 import Foundation
 import ListStore
+import StoreShorthands
 import SQLiteLayer
 
 /// `--adversarial`: 100,000 inserts at one index (and alternating between two neighbours) into a section
@@ -147,7 +148,7 @@ struct AdversarialBench {
             var made = 0
             while made <= inserts {
                 let chunk = min(10_000, inserts + 1 - made)
-                try store.writeUntracked { transaction in
+                try store.write(tracksChanges: false) { transaction in
                     for step in made..<(made + chunk) {
                         _ = StatementRecorder.takeProfiled(folder: folder)
                         _ = try transaction.insertRow(NewRow(title: "squeezed \(step)"), intoSection: 0, at: index(step))
@@ -314,7 +315,7 @@ struct AdversarialBench {
                 var made = 0
                 while made < inserts {
                     let chunk = min(10_000, inserts - made)
-                    try store.writeUntracked { transaction in
+                    try store.write(tracksChanges: false) { transaction in
                         for step in made..<(made + chunk) {
                             let start = DispatchTime.now().uptimeNanoseconds
                             _ = try transaction.insertRow(NewRow(title: "squeezed \(step)"), intoSection: 0, at: index(step))

@@ -1,6 +1,7 @@
 import CBaseline
 import Foundation
 import ListStore
+import StoreShorthands
 
 /// Store files to measure on: made once per size and kind, copied fresh for every repetition so each
 /// measurement starts from the same state.
@@ -56,7 +57,7 @@ struct Fixtures {
             var made = 0
             while made < adversarialInserts {
                 let chunk = min(10_000, adversarialInserts - made)
-                try store.writeUntracked { tx in
+                try store.write(tracksChanges: false) { tx in
                     for insert in made..<made + chunk {
                         _ = try tx.insertRow("squeezed \(insert)", intoSection: 0, at: alternating && insert % 2 == 1 ? 2 : 1)
                     }

@@ -1,6 +1,7 @@
 import CBaseline
 import Foundation
 import ListStore
+import StoreShorthands
 
 /// `--history-rows [--large]`: the main table's rows that the undo history costs — the bulk insert
 /// (and the file it leaves), one-row inserts, moves and deletes, and the `liststore add 0 x` process —

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 
 /// `--loop hot-spot [ROWS] [COUNT]`: `--adversarial`'s "10,000 per write" lines (COUNT single-row
 /// inserts at index 1, or at 1 and 2 in turn, into one section of ROWS rows), each insert timed by the
@@ -33,7 +34,7 @@ struct HotSpotLoop {
             var made = 0
             while made < inserts {
                 let chunk = min(10_000, inserts - made)
-                try store.writeUntracked { transaction in
+                try store.write(tracksChanges: false) { transaction in
                     for step in made..<(made + chunk) {
                         let index = alternating && step % 2 == 1 ? 2 : 1
                         let start = DispatchTime.now().uptimeNanoseconds

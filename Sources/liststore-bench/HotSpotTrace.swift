@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import SQLiteLayer
 
 /// `--loop hot-spot-trace [ROWS] [COUNT]`: `--adversarial`'s "each its own write" lines (COUNT inserts
@@ -138,7 +139,7 @@ struct HotSpotTrace {
             var made = 0
             while made < inserts {
                 let chunk = min(perWrite, inserts - made)
-                try store.writeUntracked { transaction in
+                try store.write(tracksChanges: false) { transaction in
                     for step in made..<(made + chunk) {
                         let start = DispatchTime.now().uptimeNanoseconds
                         _ = try transaction.insertRow(NewRow(title: "squeezed \(step)"), intoSection: 0, at: index(step))

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 
 /// `liststore-bench --litestream [--quick]`: what `litestream replicate` running on a ListStore file
 /// costs a write (side by side with the same write on a file nobody replicates, in one run), and how

@@ -1,6 +1,7 @@
 import CBaseline
 import Foundation
 import ListStore
+import StoreShorthands
 
 /// The main table: every operation by ListStore, by the dense C baseline and at the physical limit,
 /// side by side on fresh copies of the same fixtures, then the scaling summary, file sizes and the

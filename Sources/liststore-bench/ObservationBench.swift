@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 
 /// What observing costs (issue 9): a write with an observer of other connections active, against the
 /// same write unobserved; and how long an observer takes to have another process's commit once it

@@ -1,5 +1,6 @@
 import CBaseline
 import ListStore
+import StoreShorthands
 
 /// How the n rows of a fixture are laid out.
 enum Layout: Sendable, Hashable {

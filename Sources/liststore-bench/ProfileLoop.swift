@@ -1,6 +1,7 @@
 import CBaseline
 import Foundation
 import ListStore
+import StoreShorthands
 
 /// `--loop NAME [ROWS] [COUNT]`: one operation repeated on one open store (and the physical limit's
 /// query on the plain file), for a profiler (`perf record`, `valgrind --tool=callgrind`) or a quick

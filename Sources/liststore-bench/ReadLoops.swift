@@ -1,6 +1,7 @@
 import CBaseline
 import Foundation
 import ListStore
+import StoreShorthands
 
 /// More `--loop` reads (ProfileLoop.swift): `read-end` (50 rows at n-50), `index-path-sections` (the
 /// middle id of the middle section of n rows over 1,000 sections), and `read-after-commit-both` /

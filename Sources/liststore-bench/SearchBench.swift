@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 
 /// What a search costs (issue 19): ``ListStore/findRows(_:limit:after:)`` on a store of 1,000,000 rows
 /// (10,000 with `--quick`) whose every row has a payload `{"city":"c<i % 1000>","n":<i>}`: the first page
@@ -96,7 +97,7 @@ struct SearchBench {
         while written < rows {
             let chunk = min(100_000, rows - written)
             let batch = try (written..<written + chunk).map { try NewRow(title: "row \($0)", encoding: Place(city: "c\($0 % 1000)", n: $0)) }
-            try store.writeUntracked { try $0.insertRows(batch, intoSection: 0) }
+            try store.write(tracksChanges: false) { try $0.insertRows(batch, intoSection: 0) }
             written += chunk
         }
         return path

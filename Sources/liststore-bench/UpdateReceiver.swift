@@ -1,5 +1,6 @@
 import Dispatch
 import ListStore
+import StoreShorthands
 
 /// Drains an observation stream on a task of its own, noting when each element arrived, so the
 /// synchronous benchmark can wait for elements and the stream never piles up while writes are timed.
@@ -18,7 +19,7 @@ final class UpdateReceiver: Sendable {
     private let inbox = Inbox()
     private let task: Task<Void, Never>
 
-    init(_ stream: ListObservation) {
+    init(_ stream: ListObservation<ListUpdate>) {
         let inbox = inbox
         // Detached: the benchmark's main thread blocks on the semaphore, so the consumer must not need it.
         task = Task.detached {

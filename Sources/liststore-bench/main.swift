@@ -1,6 +1,7 @@
 import CBaseline
 import Foundation
 import ListStore
+import StoreShorthands
 
 // liststore-bench: ListStore against hand-written C programs on a plain table (the dense baseline and the physical limit), side by side.
 //   swift run -c release liststore-bench [--quick | --large] [--repetitions N]

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// `--as-of VERSION`: a command's index paths name what `show --json` showed at VERSION, whatever another

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// `backup FILE` (and the library's `backup(to:)`) writes a real, whole file at exactly the path given,

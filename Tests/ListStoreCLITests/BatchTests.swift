@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 @testable import ListStoreCLI

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// Many processes and threads appending and deleting in one section at once: every operation succeeds

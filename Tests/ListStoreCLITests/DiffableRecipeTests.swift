@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// Observing.md's diffable-data-source recipe (``DiffableReloads``) against the one it replaced, which
@@ -8,7 +9,7 @@ import Testing
 /// id) stayed stale with the old recipe. Both recipes are fed the same change sets (``DiffableRecipes``).
 @Suite struct DiffableRecipeTests {
     static func seed(_ store: ListStore) throws -> [[RowID]] {
-        try store.writeReturning { tx in
+        try store.write { tx in
             var ids: [[RowID]] = []
             for (index, section) in [("A", ["a1", "a2", "a3"]), ("B", ["b1", "b2"]), ("C", ["c1", "c2"])].enumerated() {
                 try tx.insertSection(title: section.0)
@@ -51,7 +52,7 @@ import Testing
             },
         ]
         for body in transactions {
-            let changes = try store.write(body)
+            let changes = try store.write(body).changes
             try recipes.receive(.changes(changes))
             let truth = try store.snapshot()
             #expect(recipes.mirror == truth)
@@ -85,7 +86,7 @@ import Testing
             { try $0.updateRow(id: ids[1][0], payload: .set("{}")) },
         ]
         for body in transactions {
-            let changes = try store.write(body)
+            let changes = try store.write(body).changes
             var probe = recipes.mirror
             reloaded += try probe.applyReturningReloads(changes).itemsToReconfigure.count
             try recipes.receive(.changes(changes))

@@ -1,4 +1,5 @@
 import ListStore
+import StoreShorthands
 
 /// A stand-in for a table view fed by a diffable data source, for Linux: it holds what
 /// `NSDiffableDataSourceSnapshot<SectionID, RowID>` holds (section ids, item ids) and what is on screen

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// `liststore` as users run it: every command, both output modes, the exit codes.

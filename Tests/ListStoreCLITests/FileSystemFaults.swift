@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// Full disks, file size limits and odd standard outputs for the tests of `backup`, `export` and

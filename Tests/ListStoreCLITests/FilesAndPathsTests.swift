@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// Several processes creating one file, paths that SQLite could read as something else, files that

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 @_exported import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// `id:N` wherever a command acts on a row or a section, and counts read in the mutation's own transaction.

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// Payload nesting is limited by ListStore itself, to ``ListStore/maximumPayloadDepth`` (1000, what

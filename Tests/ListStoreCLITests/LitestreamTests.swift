@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// ListStore under `litestream replicate` (issue 12): every command, several writer processes, the

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// Writes that fail: a full standard output, a closed pipe, a full disk or the file size limit under

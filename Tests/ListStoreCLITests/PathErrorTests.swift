@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// Paths and the files beside the database: a `--db` that is a symbolic link works like the file it

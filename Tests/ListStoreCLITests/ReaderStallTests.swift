@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import TestSupport
 import Testing
 
@@ -37,7 +38,7 @@ import Testing
                     case 1: _ = try store.rows(inSection: 0, range: 0..<20)
                     case 2: _ = try store.row(at: ListIndexPath(section: 0, row: 3))
                     case 3: _ = try store.indexPaths(of: [rowID])
-                    case 4: try selection.toggle(at: ListIndexPath(section: 0, row: 1), in: store)
+                    case 4: selection.toggle(try store.row(at: ListIndexPath(section: 0, row: 1)).id)
                     default: _ = try store.read { try $0.totalRowCount() }
                     }
                 } catch {
@@ -81,7 +82,7 @@ import Testing
         let writeFinished = Locked(false)
         let written = Locked<Result<ChangeSet, any Error>?>(nil)
         let writer = Thread {
-            let result = Result { try store.write { try $0.insertRow("after the lock", intoSection: 0) } }
+            let result = Result { try store.write { try $0.insertRow("after the lock", intoSection: 0) }.changes }
             written.withLock { $0 = result }
             writeFinished.withLock { $0 = true }
         }
@@ -113,7 +114,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let (path, store) = try Self.makeStore(directory)
         let clock = ContinuousClock()
-        var updates: ListObservation.AsyncIterator?
+        var updates: ListObservation<ListUpdate>.AsyncIterator?
         let changes = try await Self.whileAWriteWaits(directory, path, store) { _, _ in
             let observeStarted = clock.now
             var iterator = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// Reading commands never change the main database file's bytes — not through the checkpoint SQLite

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// End to end, a restored backup beside a crashed file's old `-wal` (another

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 @testable import ListStoreCLI
@@ -119,7 +120,7 @@ final class CountingReader: ScreenReading {
         let screenLineBefore = model.cursorLine - model.top
 
         let other = try ListStore.open(at: directory.path("ui.sqlite"))
-        let changes = try other.write { tx in _ = try tx.insertRows(["new0", "new1"], intoSection: 0, at: 0) }
+        let changes = try other.write { tx in _ = try tx.insertRows(["new0", "new1"], intoSection: 0, at: 0) }.changes
         try store.read { try model.apply([changes], $0) }
 
         #expect(Self.titleUnderCursor(model) == "a6")
@@ -146,14 +147,14 @@ final class CountingReader: ScreenReading {
         let other = try ListStore.open(at: directory.path("ui.sqlite"))
         let a1 = try other.row(at: ListIndexPath(section: 0, row: 1)).id
         let b1 = try other.row(at: ListIndexPath(section: 1, row: 1)).id
-        let changes = try other.write { tx in try tx.deleteRows(ids: [a1, b1]) }
+        let changes = try other.write { tx in try tx.deleteRows(ids: [a1, b1]) }.changes
         try store.read { try model.apply([changes], $0) }
         #expect(model.ticks.count == 1)
         #expect(!model.isTicked(a1))
         #expect(Self.titleUnderCursor(model) == "b2")  // took the deleted b1's place
 
         // A whole section deleted elsewhere: its rows are not listed in the change set, yet their ticks go.
-        let sectionChanges = try other.write { tx in try tx.deleteSections(at: [1]) }
+        let sectionChanges = try other.write { tx in try tx.deleteSections(at: [1]) }.changes
         #expect(sectionChanges.deletedRows.isEmpty)
         try store.read { try model.apply([sectionChanges], $0) }
         #expect(model.ticks.isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// `liststore watch --json` writes its first document as `show --json` does — as the store is scanned,

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// `liststore watch` without `--json` prints none of the state, so it reads none: it starts from a

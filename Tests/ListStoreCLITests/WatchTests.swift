@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// `liststore watch` picks up edits by other `liststore` processes and by the `sqlite3` shell quickly.

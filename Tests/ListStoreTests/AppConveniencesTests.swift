@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ListStore
+import StoreShorthands
 import SQLiteLayer
 import Testing
 
@@ -62,7 +63,7 @@ import Testing
         holder.release(after: 0.3)
         var mainActorRanMeanwhile = false
         Task { @MainActor in mainActorRanMeanwhile = true }
-        let changes = try await store.writeInBackground { tx in try tx.insertRow("written", intoSection: 0) }
+        let changes = try await store.writeInBackground { tx in try tx.insertRow("written", intoSection: 0) }.changes
         #expect(mainActorRanMeanwhile, "the main actor was free while the write waited for the lock")
         #expect(changes.insertedRows.map(\.indexPath) == [ListIndexPath(section: 0, row: 0)])
         let count = try await store.readInBackground { try $0.totalRowCount() }

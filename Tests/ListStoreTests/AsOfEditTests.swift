@@ -57,7 +57,7 @@ import Testing
         #expect(theirs.version > own.version)
         #expect(try f.app.version() == theirs.version)
         // A write that changes nothing gives the version it found; applying it leaves a mirror as it was.
-        let nothing = try f.app.write { _ in }
+        let nothing = try f.app.write { _ in }.changes
         #expect(nothing.isEmpty && nothing.version == theirs.version)
         let before = mirror
         try mirror.apply(nothing)
@@ -97,14 +97,14 @@ import Testing
         try f.other.insertRow("new", intoSection: 0, at: 0)
 
         var fromMirror = ListSelection()
-        try fromMirror.toggle(at: Self.path(0, 2), in: mirror)
+        try fromMirror.toggle(drawnAt: Self.path(0, 2), in: mirror)
         #expect(fromMirror.ids == [tapped.id])
         var byVersion = ListSelection()
-        try byVersion.toggle(at: Self.path(0, 2), asOf: mirror.version, in: f.app)
+        byVersion.toggle(try f.app.row(at: Self.path(0, 2), asOf: mirror.version).id)
         #expect(byVersion.ids == [tapped.id])
         // What resolving the drawn path against the file now does: the row above the one tapped.
         var now = ListSelection()
-        try now.toggle(at: Self.path(0, 2), in: f.app)
+        now.toggle(try f.app.row(at: Self.path(0, 2)).id)
         #expect(now.ids != [tapped.id])
     }
 
@@ -115,10 +115,10 @@ import Testing
         try f.other.deleteRows(at: [Self.path(1, 3)])
         var selection = ListSelection()
         #expect(throws: ListStoreError.drawnRowDeleted(Self.path(1, 3), id: tapped.id, asOf: mirror.version)) {
-            try selection.toggle(at: Self.path(1, 3), asOf: mirror.version, in: f.app)
+            selection.toggle(try f.app.row(at: Self.path(1, 3), asOf: mirror.version).id)
         }
         #expect(throws: ListStoreError.rowIndexOutOfRange(Self.path(1, 9), rowCount: 4)) {
-            try selection.toggle(at: Self.path(1, 9), in: mirror)
+            try selection.toggle(drawnAt: Self.path(1, 9), in: mirror)
         }
     }
 
@@ -354,7 +354,7 @@ import Testing
         try refused(.unversioned, "names no state")
         try refused(ListVersion(rawValue: drawn.rawValue + 5), "not one of its states")
         // An untracked write (as an import or a repair) is logged as a change no change set describes.
-        try f.other.writeUntracked { try $0.insertRow("u", intoSection: 0, at: 0) }
+        try f.other.write(tracksChanges: false) { try $0.insertRow("u", intoSection: 0, at: 0) }
         try refused(drawn, "does not describe")
         // A hand insert, logged by the triggers as a structure change.
         let afterUntracked = try f.app.version()

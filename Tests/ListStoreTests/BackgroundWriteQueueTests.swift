@@ -54,7 +54,7 @@ import Testing
                     try await handle.writeInBackground { tx in
                         ran.withLock { $0.append((index, Date())) }
                         try tx.insertRow("\(index)", intoSection: 0)
-                    }
+                    }.changes
                 })
         }
         // The lock is released on a thread of its own, whatever the main actor (which queues the writes, in

@@ -115,16 +115,16 @@ enum UIKitReplay {
     }
 
     static func checkSortedAndUnique(_ changes: ChangeSet) throws {
-        func sortedUnique<T: Comparable & Hashable>(_ values: [T], _ name: String) throws {
-            guard values == values.sorted(), Set(values).count == values.count else { throw Failure(description: "\(name) not sorted and unique") }
+        func sortedUnique<T: Hashable>(_ values: [T], _ name: String, by precedes: (T, T) -> Bool) throws {
+            guard values == values.sorted(by: precedes), Set(values).count == values.count else { throw Failure(description: "\(name) not sorted and unique") }
         }
-        try sortedUnique(changes.deletedSections, "deleted sections")
-        try sortedUnique(changes.insertedSections, "inserted sections")
-        try sortedUnique(changes.movedSections, "moved sections")
-        try sortedUnique(changes.deletedRows, "deleted rows")
-        try sortedUnique(changes.insertedRows, "inserted rows")
-        try sortedUnique(changes.movedRows, "moved rows")
-        try sortedUnique(changes.updatedRows, "updated rows")
+        try sortedUnique(changes.deletedSections, "deleted sections", by: ChangeSet.SectionChange.precedes)
+        try sortedUnique(changes.insertedSections, "inserted sections", by: ChangeSet.SectionInsertion.precedes)
+        try sortedUnique(changes.movedSections, "moved sections", by: ChangeSet.SectionMove.precedes)
+        try sortedUnique(changes.deletedRows, "deleted rows", by: ChangeSet.RowChange.precedes)
+        try sortedUnique(changes.insertedRows, "inserted rows", by: ChangeSet.RowValue.precedes)
+        try sortedUnique(changes.movedRows, "moved rows", by: ChangeSet.RowMove.precedes)
+        try sortedUnique(changes.updatedRows, "updated rows", by: ChangeSet.RowValue.precedes)
         let deletedSections = Set(changes.deletedSections.map(\.index))
         let insertedSections = Set(changes.insertedSections.map(\.index))
         if changes.deletedRows.contains(where: { deletedSections.contains($0.indexPath.section) })

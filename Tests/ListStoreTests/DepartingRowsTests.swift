@@ -78,7 +78,7 @@ import Testing
         let store = try ListStore.open(at: directory.path("departing.sqlite"), rowBlockSizes: Self.sizes)
         let count = try Self.fill(store, rows: 300, seed: seed)
         var random = SeededGenerator(seed: seed &+ 100)
-        try store.writeUntracked { transaction in
+        try store.write(tracksChanges: false) { transaction in
             for indexes in Self.indexSets(count: count, using: &random) { try Self.check(transaction, indexes: indexes, sizes: Self.sizes) }
         }
     }
@@ -90,7 +90,7 @@ import Testing
         let store = try ListStore.open(at: directory.path("uncounted.sqlite"), rowBlockSizes: Self.sizes)
         let count = try Self.fill(store, rows: 120, seed: 7)
         var random = SeededGenerator(seed: 8)
-        try store.writeUntracked { transaction in
+        try store.write(tracksChanges: false) { transaction in
             let db = transaction.db
             let section = try SectionRows.load(section: 0, list: transaction.list, db, sizes: Self.sizes)
             // Between the rows at 40 and 41, and just before the first row of the block holding 60.

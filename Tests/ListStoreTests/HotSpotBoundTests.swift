@@ -51,7 +51,7 @@ import Testing
         var worst = (changes: 0, step: -1)
         var total = 0
         for chunk in stride(from: 0, to: inserts, by: 3_000) {
-            try store.writeUntracked { transaction in
+            try store.write(tracksChanges: false) { transaction in
                 for step in chunk..<(chunk + 3_000) {
                     let index = pattern.index(step: step, rows: rows)
                     let before = try #require(try transaction.db.scalarInt("SELECT total_changes()"))
@@ -81,7 +81,7 @@ import Testing
         var model = try store.insertRows((0..<1_000).map { NewRow(title: "r\($0)") }, intoSection: 0).ids
         var random = SeededGenerator(seed: 18_318)
         var total = 0
-        try store.writeUntracked { transaction in
+        try store.write(tracksChanges: false) { transaction in
             for step in 0..<4_000 {
                 let index = Int.random(in: 0...model.count, using: &random)
                 let before = try #require(try transaction.db.scalarInt("SELECT total_changes()"))

@@ -23,7 +23,7 @@ import Testing
         try store.insertRows((0..<20).map { NewRow(title: "r\($0)") }, intoSection: 0)
         let first = try #require(try Self.positions(path).first)
         var newest: [Int] = []
-        try store.writeUntracked { transaction in
+        try store.write(tracksChanges: false) { transaction in
             for step in 0..<3_000 {
                 let id = try transaction.insertRow(NewRow(title: "h\(step)"), intoSection: 0, at: 1)
                 newest.append(try #require(try transaction.db.scalarInt("SELECT position FROM rows WHERE id = ?1", [.integer(id.rawValue)])))
@@ -54,7 +54,7 @@ import Testing
         try store.insertRows((0..<100).map { NewRow(title: "r\($0)") }, intoSection: 0)
         let before = try Self.positions(path)
         var newest: [Int] = []
-        try store.writeUntracked { transaction in
+        try store.write(tracksChanges: false) { transaction in
             for step in 0..<5_000 {
                 let id = try transaction.insertRow(NewRow(title: "t\(step)"), intoSection: 0, at: 50 + step)
                 newest.append(try #require(try transaction.db.scalarInt("SELECT position FROM rows WHERE id = ?1", [.integer(id.rawValue)])))

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Observation
 import TestSupport
 import Testing

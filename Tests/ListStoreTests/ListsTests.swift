@@ -210,9 +210,9 @@ import Testing
         let work = try store.addList(named: "Work")
         try work.insertSection(title: "W")
         // Observed from this store (its own commits) and from a second store on the file (the poller).
-        var mine = store.observeChanges(includingOtherConnections: false).makeAsyncIterator()
+        var mine = store.observeWithoutSnapshots(includingOtherConnections: false).makeAsyncIterator()
         let other = try ListStore.open(at: path)
-        var polled = other.observeChanges(pollInterval: .milliseconds(5)).makeAsyncIterator()
+        var polled = other.observeWithoutSnapshots(pollInterval: .milliseconds(5)).makeAsyncIterator()
         var workOwn = work.observe(includingOtherConnections: false).makeAsyncIterator()
         guard case .started = try await nextElement(&mine), case .started = try await nextElement(&polled),
             case .initial(let initial) = try await nextElement(&workOwn)

@@ -47,7 +47,7 @@ import Testing
         let store = try ListStore.open(at: path)
         _ = try store.insertSection(title: "S")
         _ = try store.insertRows(["a", "b"], intoSection: 0)
-        var marker = store.observeChanges(pollInterval: .seconds(3600)).makeAsyncIterator()
+        var marker = store.observeWithoutSnapshots(pollInterval: .seconds(3600)).makeAsyncIterator()
         var full = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
         #expect(try await nextElement(&marker, timeout: .seconds(60)) == .started)
         guard case .initial = try await ObservationTests.next(&full) else {

@@ -10,7 +10,7 @@ import Testing
 /// its next own change set; every observer's poll interval is honoured; one call resynchronises.
 @Suite struct ObservationStartTests {
     /// Applies updates to `mirror` until it equals `expected`, at most `limit` of them.
-    static func follow(_ updates: inout ListObservation.AsyncIterator, _ mirror: inout ListSnapshot, until expected: ListSnapshot, limit: Int = 2_000) async throws {
+    static func follow(_ updates: inout ListObservation<ListUpdate>.AsyncIterator, _ mirror: inout ListSnapshot, until expected: ListSnapshot, limit: Int = 2_000) async throws {
         var received = 0
         while mirror != expected && received < limit {
             switch try await ObservationTests.next(&updates, timeout: .seconds(30)) {
@@ -147,7 +147,7 @@ import Testing
     @Test func resynchronizingAChangeObservationInvalidates() async throws {
         let store = try ListStore.inMemory()
         try store.insertSection(title: "S")
-        let observation = store.observeChanges()
+        let observation = store.observeWithoutSnapshots()
         var events = observation.makeAsyncIterator()
         #expect(try await nextElement(&events) == .started)
         observation.resynchronize()

@@ -232,7 +232,7 @@ import Testing
         let path = directory.path("marker.sqlite")
         let observed = try ListStore.open(at: path)
         try observed.insertSection(title: "S")
-        var updates = observed.observeChanges(pollInterval: .seconds(3600)).makeAsyncIterator()
+        var updates = observed.observeWithoutSnapshots(pollInterval: .seconds(3600)).makeAsyncIterator()
         guard case .started? = try await nextElement(&updates, timeout: .seconds(60)) else {
             Issue.record("the first element is not the marker")
             return

@@ -26,7 +26,7 @@ import Testing
         _ = try store.insertRows((0..<rows).map { NewRow(title: "r\($0)") }, intoSection: 0)
         let pagesBefore = try #require(try pages())
         var worst = (rows: 0, step: -1)
-        try store.writeUntracked { transaction in
+        try store.write(tracksChanges: false) { transaction in
             // One insert first: it also ends statements left from before the transaction, whose rows SQLite reports then.
             _ = try transaction.insertRow(NewRow(title: "first"), intoSection: 0, at: 1)
             _ = StatementRecorder.takeProfiled(folder: folder)

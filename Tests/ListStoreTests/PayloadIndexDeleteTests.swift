@@ -51,7 +51,7 @@ import Testing
         case .rowsByID:
             let snapshot = try store.snapshot()
             try store.deleteRows(ids: try paths.map { try #require(snapshot[$0]).id })
-        case .rowsUntracked: try store.writeUntracked { try $0.deleteRows(at: paths) }
+        case .rowsUntracked: try store.write(tracksChanges: false) { try $0.deleteRows(at: paths) }
         case .rowsAsOf: try store.deleteRows(at: paths, asOf: try store.snapshot().version)
         case .sections: try store.deleteSections(at: [0])
         case .sectionsByID: try store.deleteSections(ids: [try store.snapshot().sections[1].id])

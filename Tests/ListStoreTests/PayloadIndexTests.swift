@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import SQLiteLayer
 import TestSupport
 import Testing
@@ -188,7 +189,7 @@ import Testing
         try store.addPayloadIndex(on: PayloadField("k"))  // builds over 21,000 rows
         let search = RowSearch(where: [try PayloadMatch(field: "k", equals: 7)])
         #expect(try Self.allPages(store, search, limit: 100).count == 70)
-        try store.writeUntracked { try $0.insertRows((0..<21_000).map { NewRow(title: "more \($0)", payload: #"{"k":\#($0 % 300)}"#) }, intoSection: 0) }
+        try store.write(tracksChanges: false) { try $0.insertRows((0..<21_000).map { NewRow(title: "more \($0)", payload: #"{"k":\#($0 % 300)}"#) }, intoSection: 0) }
         #expect(try Self.allPages(store, search, limit: 100).count == 140)
         #expect(try store.checkInvariants().isEmpty, "the schema check compares the index with the migration's")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// The library example of README.md and OpeningAndEditing.md, kept compiling and true.

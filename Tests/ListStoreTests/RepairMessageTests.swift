@@ -1,4 +1,5 @@
 import ListStore
+import StoreShorthands
 import Testing
 
 /// What `repair` says when it cannot renumber: the SQL it suggests is SQL a user can paste.

@@ -98,7 +98,7 @@ struct SQLiteCompatibilityTests {
             let inbox = try tx.insertSection(title: "Inbox")
             _ = try tx.insertSection(title: "Later", at: 0)
             try tx.insertRows(["Invoice", "Lunch?", "Invoice", NewRow(title: "Trip", payload: #"{"days":3}"#)], intoSection: inbox)
-        }
+        }.changes
         _ = inbox
         try store.appendRowToEverySection("New item")
         try store.insertRows(["a", "b", "c"], intoSection: 1, at: 1)
@@ -119,14 +119,14 @@ struct SQLiteCompatibilityTests {
         try store.moveRow(from: ListIndexPath(section: 1, row: 1), to: ListIndexPath(section: 0, row: 0))
         try store.renameSection(at: 0, to: "Someday")
         try store.moveSection(from: 0, to: 1)
-        let extra = try store.write { tx in try tx.insertSection(title: "Extra") }
+        let extra = try store.write { tx in try tx.insertSection(title: "Extra") }.changes
         _ = extra
         try store.deleteRows(at: [ListIndexPath(section: 0, row: 0), ListIndexPath(section: 0, row: 2)])
         try store.deleteRows(ids: [try store.row(at: ListIndexPath(section: 1, row: 0)).id])
         var selection = ListSelection()
-        try selection.toggle(at: ListIndexPath(section: 0, row: 0), in: store)
+        selection.toggle(try store.row(at: ListIndexPath(section: 0, row: 0)).id)
         _ = try selection.indexPaths(in: store)
-        try store.deleteSelection(&selection)
+        try selection.deleteSelected(in: store)
         try store.deleteSections(at: [2])
         // Undo and redo (schema 8): a section back with its rows, deleted again, the history listed.
         try store.undo()
@@ -171,7 +171,7 @@ struct SQLiteCompatibilityTests {
             try importer.addSection(title: "Streamed")
             try importer.addRow(title: "row")
         }
-        try store.writeUntracked { tx in try tx.insertRow("untracked", intoSection: 0) }
+        try store.write(tracksChanges: false) { tx in try tx.insertRow("untracked", intoSection: 0) }
 
         _ = try store.checkInvariants()
         _ = try store.fileSchemaVersion()

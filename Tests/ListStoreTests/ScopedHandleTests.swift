@@ -1,4 +1,5 @@
 import ListStore
+import StoreShorthands
 import Testing
 
 /// Handles lent to a closure — readers, transactions, importers — work only inside it: kept and used

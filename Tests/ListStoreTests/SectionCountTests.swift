@@ -224,7 +224,7 @@ import Testing
             let store = try ListStore.open(at: directory.path("\(sections).sqlite"))
             _ = try store.write { transaction in
                 for index in 0..<sections { try transaction.insertSection(title: "S\(index)") }
-            }
+            }.changes
             _ = try store.insertRows((0..<20).map { NewRow(title: "r\($0)") }, intoSection: 5)
             _ = try store.insertRow("warm", intoSection: 5, at: 3)
             let before = try store.writerVirtualMachineSteps()

@@ -12,10 +12,10 @@ import Testing
         try store.insertSection(title: "Other")
         try store.insertRows(["Austria", "Belgium", "Canada", "Belgium", "Denmark"], intoSection: 0)
         var selection = ListSelection()
-        try selection.toggle(at: path(0, 1), in: store)  // the first Belgium
-        try selection.toggle(at: path(0, 4), in: store)  // Denmark
-        try selection.toggle(at: path(0, 2), in: store)  // Canada…
-        try selection.toggle(at: path(0, 2), in: store)  // …and not Canada after all
+        selection.toggle(try store.row(at: path(0, 1)).id)  // the first Belgium
+        selection.toggle(try store.row(at: path(0, 4)).id)  // Denmark
+        selection.toggle(try store.row(at: path(0, 2)).id)  // Canada…
+        selection.toggle(try store.row(at: path(0, 2)).id)  // …and not Canada after all
         #expect(selection.count == 2)
 
         // Meanwhile: rows are inserted above, Denmark moves to the other section, Austria is deleted.
@@ -33,8 +33,8 @@ import Testing
         try selection.removeDeleted(in: store)
         #expect(selection.count == 1)
 
-        try selection.toggle(at: path(0, 3), in: store)  // the second Belgium
-        let changes = try store.deleteSelection(&selection)
+        selection.toggle(try store.row(at: path(0, 3)).id)  // the second Belgium
+        let changes = try selection.deleteSelected(in: store)
         #expect(changes.deletedRows.map(\.indexPath) == [path(0, 3), path(1, 0)])
         #expect(selection.isEmpty)
         #expect(try store.snapshot().titles == [["Zambia", "Yemen", "Canada"], []])
@@ -47,6 +47,6 @@ import Testing
         let id = try store.insertRow("x", intoSection: 0).id
         var selection = ListSelection([id])
         try store.deleteRows(ids: [id])
-        #expect(try store.deleteSelection(&selection).isEmpty)
+        #expect(try selection.deleteSelected(in: store).isEmpty)
     }
 }

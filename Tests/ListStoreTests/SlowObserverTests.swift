@@ -149,7 +149,7 @@ import Testing
     @Test func aMarkerObserverThatStopsReadingHoldsAtMostTheCapacityThenIsInvalidatedOnce() async throws {
         let directory = try TemporaryDirectory(prefix: "slow-observer")
         let store = try Self.makeStore(directory)
-        let observation = store.observeChanges(includingOtherConnections: false)
+        let observation = store.observeWithoutSnapshots(includingOtherConnections: false)
         var events = observation.makeAsyncIterator()
         #expect(try await nextElement(&events) == .started)
         // Up to the capacity, every change set is kept, in order.
@@ -176,7 +176,7 @@ import Testing
     @Test func anUnreadMarkerStaysFirst() async throws {
         let directory = try TemporaryDirectory(prefix: "slow-observer")
         let store = try Self.makeStore(directory)
-        let observation = store.observeChanges(includingOtherConnections: false)
+        let observation = store.observeWithoutSnapshots(includingOtherConnections: false)
         try await Self.waitUntil("the start") { observation.pendingCount == 1 }  // its marker, unread
         _ = try await Self.edit(store, from: try store.snapshot(), count: Self.edits, seed: 36, pending: { observation.pendingCount })
         var events = observation.makeAsyncIterator()

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// The small things every adopter meets first (issue 20, item 6): the new ids from the store's own
@@ -31,7 +32,7 @@ import Testing
             #expect(try tx.insertRows([], intoSection: 0, at: 0).isEmpty)
             let titles: [String] = []
             try tx.insertRows(titles, intoSection: SectionID(rawValue: 1))
-        }
+        }.changes
         #expect(changes.isEmpty)
         #expect(try store.totalRowCount() == 0)
     }

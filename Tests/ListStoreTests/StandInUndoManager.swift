@@ -1,4 +1,5 @@
 import ListStore
+import StoreShorthands
 
 /// An undo manager that does with registrations what Foundation's `UndoManager` does (which Linux's
 /// Foundation lacks): while it undoes, a registration goes on the redo stack; while it redoes, on the undo

@@ -138,7 +138,7 @@ import Testing
                     entered.signal()
                     _ = proceed.wait(timeout: .now() + 30)
                     try tx.insertRow("in flight", intoSection: 0)
-                }
+                }.changes
             }
             outcome.withLock { $0 = result }
             written.signal()

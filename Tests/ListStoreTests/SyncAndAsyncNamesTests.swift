@@ -1,4 +1,5 @@
 import ListStore
+import StoreShorthands
 import Testing
 
 /// In an `async` function both the blocking calls and the background ones compile, each as written:
@@ -9,11 +10,11 @@ import Testing
     @Test func bothFormsCompileAndRunInAnAsyncFunction() async throws {
         let store = try ListStore.inMemory()
         try store.insertSection(title: "S")
-        let changes = try store.write { tx in try tx.insertRow("sync", intoSection: 0) }  // no await: runs here
-        let (count, _) = try store.writeReturning { tx in try tx.totalRowCount() }
+        let changes = try store.write { tx in try tx.insertRow("sync", intoSection: 0) }.changes  // no await: runs here
+        let (count, _) = try store.write { tx in try tx.totalRowCount() }
         let synchronous = try store.read { try $0.totalRowCount() }
-        let background = try await store.writeInBackground { tx in try tx.insertRow("async", intoSection: 0) }
-        let (total, _) = try await store.writeReturningInBackground { tx in try tx.totalRowCount() }
+        let background = try await store.writeInBackground { tx in try tx.insertRow("async", intoSection: 0) }.changes
+        let (total, _) = try await store.writeInBackground { tx in try tx.totalRowCount() }
         let read = try await store.readInBackground { try $0.snapshot() }
         #expect(changes.insertedRows.map(\.row.title) == ["sync"] && count == 1 && synchronous == 1)
         #expect(background.insertedRows.map(\.row.title) == ["async"] && total == 2)

@@ -1,4 +1,5 @@
 import ListStore
+import StoreShorthands
 import SQLiteLayer
 @_exported import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// Typed payloads (issue 19, item 3): `Codable` values written and read back, stored in one canonical

@@ -1,5 +1,6 @@
 import Foundation
 import ListStore
+import StoreShorthands
 import Testing
 
 /// Undo and redo never take back another author's edit: each refuses instead, naming what changed.

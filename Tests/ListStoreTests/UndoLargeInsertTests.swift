@@ -22,7 +22,7 @@ import Testing
     static func inserted(_ fixture: Fixture, _ app: ListStore) throws -> (before: [[String]], after: [[String]], ids: [RowID]) {
         try UndoTests.seeded(try fixture.open("seed"))
         let before = try UndoTests.state(app)
-        let (ids, _) = try app.writeReturning(actionName: "Paste") { tx in try tx.insertRows(newRows(), intoSection: 0, at: 2) }
+        let (ids, _) = try app.write(actionName: "Paste") { tx in try tx.insertRows(newRows(), intoSection: 0, at: 2) }
         return (before, try UndoTests.state(app), ids)
     }
 

@@ -64,8 +64,8 @@ import Testing
         let errands = try store.addList(named: "Errands")
         try UndoTests.seeded(store)
         try errands.write { tx in try tx.insertSection(title: "Inbox") }
-        let row = try store.writeReturning { tx in try tx.insertRow("moved", intoSection: 0, at: 0) }.value
-        let section = try store.writeReturning { tx in try tx.insertSection(title: "Leaves") }.value
+        let row = try store.write { tx in try tx.insertRow("moved", intoSection: 0, at: 0) }.value
+        let section = try store.write { tx in try tx.insertSection(title: "Leaves") }.value
         _ = try store.moveRow(id: row, toList: "Errands", section: 0)
         _ = try store.moveSection(id: section, toList: "Errands")
         let defaultBefore = try UndoTests.state(store)

@@ -184,7 +184,7 @@ import Testing
         try Self.seeded(app)
         try app.renameSection(at: 0, to: "A2")
         let other = try fixture.open("other")
-        try other.writeUntracked { try $0.insertRow("bulk", intoSection: 1) }
+        try other.write(tracksChanges: false) { try $0.insertRow("bulk", intoSection: 1) }
         #expect {
             try app.undo()
         } throws: { error in

@@ -80,7 +80,7 @@ import Testing
                 changes = try store.write { tx in
                     for _ in 0..<edits { try Self.randomEdit(tx, &random) }
                     if rollBack { throw Rollback() }
-                }
+                }.changes
             } catch is Rollback {
                 #expect(try store.snapshot() == before, "step \(step): a transaction that threw changed the store")
                 continue
@@ -105,7 +105,7 @@ import Testing
         let store = try ListStore.inMemory()
         try store.insertSection(title: "Inbox")
         let ids = try store.insertRows(["a", "b", "c", "d"], intoSection: 0).ids
-        let (count, changes) = try store.writeReturning { tx -> Int in
+        let (count, changes) = try store.write { tx -> Int in
             try tx.deleteRows(at: [ListIndexPath(section: 0, row: 0), ListIndexPath(section: 0, row: 2)])  // a, c
             let header = try tx.insertRow("header", intoSection: 0, at: 0)
             #expect(try tx.row(at: ListIndexPath(section: 0, row: 0)).id == header)
@@ -152,7 +152,7 @@ import Testing
             try tx.insertRows(["a", "b"], intoSection: 0)
             try tx.insertSection(title: "B", at: 0)
             try tx.renameSection(at: 1, to: "A2")
-        }
+        }.changes
         #expect(try await nextElement(&updates) == .changes(first))
         #expect(try await nextElement(&updates) == .changes(changes))
         // Rows inserted into a renamed section: UIKit cannot reload it and insert into it, so it is replaced.

@@ -4,37 +4,37 @@
 /// rows of an inserted or deleted section are not listed separately.
 public struct ChangeSet: Hashable, Sendable {
     /// A section named by its index and stable id.
-    public struct SectionChange: Hashable, Comparable, Sendable {
+    public struct SectionChange: Hashable, Sendable {
         /// The section's index (before or after the mutation, depending on the list).
         public let index: Int
         /// The section's stable id.
         public let id: SectionID
         /// A section change.
-        public init(index: Int, id: SectionID) {
+        package init(index: Int, id: SectionID) {
             self.index = index
             self.id = id
         }
         /// The order of a change set's list: by index, then id.
-        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
+        package static func precedes(_ lhs: Self, _ rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
     }
 
     /// A row named by its index path and stable id.
-    public struct RowChange: Hashable, Comparable, Sendable {
+    public struct RowChange: Hashable, Sendable {
         /// The row's index path (before or after the mutation, depending on the list).
         public let indexPath: ListIndexPath
         /// The row's stable id.
         public let id: RowID
         /// A row change.
-        public init(indexPath: ListIndexPath, id: RowID) {
+        package init(indexPath: ListIndexPath, id: RowID) {
             self.indexPath = indexPath
             self.id = id
         }
         /// The order of a change set's list: by index path (section, then row), then id.
-        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.indexPath, lhs.id) < (rhs.indexPath, rhs.id) }
+        package static func precedes(_ lhs: Self, _ rhs: Self) -> Bool { (lhs.indexPath, lhs.id) < (rhs.indexPath, rhs.id) }
     }
 
     /// A section that moved from `from` (before) to `to` (after).
-    public struct SectionMove: Hashable, Comparable, Sendable {
+    public struct SectionMove: Hashable, Sendable {
         /// The index before the mutation.
         public let from: Int
         /// The index after the mutation.
@@ -42,18 +42,18 @@ public struct ChangeSet: Hashable, Sendable {
         /// The section's stable id.
         public let id: SectionID
         /// A section move.
-        public init(from: Int, to: Int, id: SectionID) {
+        package init(from: Int, to: Int, id: SectionID) {
             self.from = from
             self.to = to
             self.id = id
         }
         /// The order of a change set's list: by `from`, then `to`.
-        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
+        package static func precedes(_ lhs: Self, _ rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
     }
 
     /// A section inserted, at its index after the change, with its title and all of its rows: what a
     /// table view needs to draw it without reading the store again.
-    public struct SectionInsertion: Hashable, Comparable, Sendable {
+    public struct SectionInsertion: Hashable, Sendable {
         /// The section's index after the change.
         public let index: Int
         /// The section, with its id, title and rows in order.
@@ -61,16 +61,16 @@ public struct ChangeSet: Hashable, Sendable {
         /// The section's stable id.
         public var id: SectionID { section.id }
         /// A section insertion.
-        public init(index: Int, section: SectionSnapshot) {
+        package init(index: Int, section: SectionSnapshot) {
             self.index = index
             self.section = section
         }
         /// The order of a change set's list: by index, then id.
-        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
+        package static func precedes(_ lhs: Self, _ rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
     }
 
     /// A section whose header changed, at its index before the change, with its new title.
-    public struct SectionUpdate: Hashable, Comparable, Sendable {
+    public struct SectionUpdate: Hashable, Sendable {
         /// The section's index before the change.
         public let index: Int
         /// The section's stable id.
@@ -78,18 +78,18 @@ public struct ChangeSet: Hashable, Sendable {
         /// The section's title after the change.
         public let title: String
         /// A section update.
-        public init(index: Int, id: SectionID, title: String) {
+        package init(index: Int, id: SectionID, title: String) {
             self.index = index
             self.id = id
             self.title = title
         }
         /// The order of a change set's list: by index, then id.
-        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
+        package static func precedes(_ lhs: Self, _ rhs: Self) -> Bool { (lhs.index, lhs.id) < (rhs.index, rhs.id) }
     }
 
     /// A row inserted (at its index path after the change) or updated (at its index path before the
     /// change), with its values after the change.
-    public struct RowValue: Hashable, Comparable, Sendable {
+    public struct RowValue: Hashable, Sendable {
         /// The row's index path: after the change for an insertion, before it for an update.
         public let indexPath: ListIndexPath
         /// The row as it is after the change: id, title and payload.
@@ -97,16 +97,16 @@ public struct ChangeSet: Hashable, Sendable {
         /// The row's stable id.
         public var id: RowID { row.id }
         /// A row with its values.
-        public init(indexPath: ListIndexPath, row: ListRow) {
+        package init(indexPath: ListIndexPath, row: ListRow) {
             self.indexPath = indexPath
             self.row = row
         }
         /// The order of a change set's list: by index path (section, then row), then id.
-        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.indexPath, lhs.id) < (rhs.indexPath, rhs.id) }
+        package static func precedes(_ lhs: Self, _ rhs: Self) -> Bool { (lhs.indexPath, lhs.id) < (rhs.indexPath, rhs.id) }
     }
 
     /// A row that moved from `from` (before) to `to` (after).
-    public struct RowMove: Hashable, Comparable, Sendable {
+    public struct RowMove: Hashable, Sendable {
         /// The index path before the mutation.
         public let from: ListIndexPath
         /// The index path after the mutation.
@@ -114,13 +114,13 @@ public struct ChangeSet: Hashable, Sendable {
         /// The row's stable id.
         public let id: RowID
         /// A row move.
-        public init(from: ListIndexPath, to: ListIndexPath, id: RowID) {
+        package init(from: ListIndexPath, to: ListIndexPath, id: RowID) {
             self.from = from
             self.to = to
             self.id = id
         }
         /// The order of a change set's list: by `from`, then `to`.
-        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
+        package static func precedes(_ lhs: Self, _ rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
     }
 
     /// Sections removed, at their indexes before the mutation.
@@ -149,7 +149,7 @@ public struct ChangeSet: Hashable, Sendable {
     public var version: ListVersion = .unversioned
 
     /// An empty change set.
-    public init() {}
+    package init() {}
 
     /// True when the mutation changed nothing.
     public var isEmpty: Bool {
@@ -160,14 +160,14 @@ public struct ChangeSet: Hashable, Sendable {
     /// The same changes with every list sorted, as the store returns them.
     func sorted() -> ChangeSet {
         var copy = self
-        copy.deletedSections.sort()
-        copy.insertedSections.sort()
-        copy.movedSections.sort()
-        copy.updatedSections.sort()
-        copy.deletedRows.sort()
-        copy.insertedRows.sort()
-        copy.movedRows.sort()
-        copy.updatedRows.sort()
+        copy.deletedSections.sort(by: SectionChange.precedes)
+        copy.insertedSections.sort(by: SectionInsertion.precedes)
+        copy.movedSections.sort(by: SectionMove.precedes)
+        copy.updatedSections.sort(by: SectionUpdate.precedes)
+        copy.deletedRows.sort(by: RowChange.precedes)
+        copy.insertedRows.sort(by: RowValue.precedes)
+        copy.movedRows.sort(by: RowMove.precedes)
+        copy.updatedRows.sort(by: RowValue.precedes)
         return copy
     }
 }

@@ -2,19 +2,19 @@
 /// (diffable data sources, SwiftUI lists) rather than to UIKit index paths.
 extension ChangeSet {
     /// The changes to the rows of one section that exists both before and after the mutation.
-    public struct SectionRowsDifference: Hashable, Sendable {
+    package struct SectionRowsDifference: Hashable, Sendable {
         /// The section's index before the mutation.
-        public let sectionBefore: Int
+        package let sectionBefore: Int
         /// The section's index after the mutation.
-        public let sectionAfter: Int
+        package let sectionAfter: Int
         /// Applied to the section's row ids before the mutation, gives its row ids after it.
         /// Moves within the section are associated removals and insertions.
-        public let difference: CollectionDifference<RowID>
+        package let difference: CollectionDifference<RowID>
     }
 
     /// Applied to the section ids before the mutation, gives the section ids after it
     /// (moves are associated removals and insertions). Nil only for a hand-made, inconsistent change set.
-    public var sectionDifference: CollectionDifference<SectionID>? {
+    package var sectionDifference: CollectionDifference<SectionID>? {
         var changes: [CollectionDifference<SectionID>.Change] = []
         for section in deletedSections { changes.append(.remove(offset: section.index, element: section.id, associatedWith: nil)) }
         for section in insertedSections { changes.append(.insert(offset: section.index, element: section.id, associatedWith: nil)) }
@@ -28,7 +28,7 @@ extension ChangeSet {
     /// Where each section that survives the mutation ends up: old index → new index, by UIKit's rule
     /// (deleted and moved sections leave their slots, inserted and moved ones take theirs, and the
     /// others fill the remaining slots in their old order). `oldCount` is the number of sections before.
-    public func sectionIndexMapping(oldCount: Int) -> [Int: Int] {
+    package func sectionIndexMapping(oldCount: Int) -> [Int: Int] {
         var mapping: [Int: Int] = [:]
         for (new, old) in sectionSlots(oldCount: oldCount).sources.enumerated() {
             if let old { mapping[old] = new }
@@ -39,7 +39,7 @@ extension ChangeSet {
     /// The row changes of every surviving section that has any, as `CollectionDifference`s over row ids.
     /// Rows moved between two sections are a removal in one and an insertion in the other.
     /// Nil only for a hand-made, inconsistent change set.
-    public func rowDifferences(oldSectionCount: Int) -> [SectionRowsDifference]? {
+    package func rowDifferences(oldSectionCount: Int) -> [SectionRowsDifference]? {
         let mapping = sectionIndexMapping(oldCount: oldSectionCount)
         let newToOld = Dictionary(mapping.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         var changesBySection: [Int: [CollectionDifference<RowID>.Change]] = [:]

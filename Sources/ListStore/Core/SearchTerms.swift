@@ -9,9 +9,9 @@ public struct PayloadField: Hashable, Sendable, CustomStringConvertible {
     public let name: String
 
     /// The longest part of a name, in characters.
-    public static let maximumPartLength = 64
+    package static let maximumPartLength = 64
     /// The most parts a name may have.
-    public static let maximumParts = 8
+    package static let maximumParts = 8
 
     /// The field named `name`; throws ``ListStoreError/invalidPayloadField(_:reason:)`` for a name
     /// outside the rule above.
@@ -103,7 +103,7 @@ public struct PayloadMatch: Hashable, Sendable {
 
     /// The condition that the field named `field` equals `value`; throws
     /// ``ListStoreError/invalidPayloadField(_:reason:)`` for a name ``PayloadField`` refuses.
-    public init(field: String, equals value: PayloadValue) throws {
+    package init(field: String, equals value: PayloadValue) throws {
         self.init(try PayloadField(field), equals: value)
     }
 }

@@ -113,7 +113,7 @@ public final class AsOfTransaction {
 
     /// Inserts one row into the section drawn at `section`, at the drawn gap `index` (at the end when nil).
     @discardableResult
-    public func insertRow(_ row: some NewRowConvertible, intoSection section: Int, at index: Int? = nil) throws -> RowID {
+    package func insertRow(_ row: some NewRowConvertible, intoSection section: Int, at index: Int? = nil) throws -> RowID {
         let ids = try insertRows([row], intoSection: section, at: index)
         guard let id = ids.first else { throw ListStoreError.transactionFinished }
         return id

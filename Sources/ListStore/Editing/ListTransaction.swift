@@ -1,6 +1,6 @@
 import SQLiteLayer
 
-/// The edits and reads of one write transaction, handed to the closure of ``ListStore/write(_:)-3oqvi``.
+/// The edits and reads of one write transaction, handed to the closure of ``ListStore/write(actionName:tracksChanges:_:)``.
 ///
 /// Every edit runs at once, inside the same `BEGIN IMMEDIATE` transaction, and sees the state the
 /// edits before it left; if the closure throws, none of them happened. Rows and sections can be named
@@ -10,7 +10,7 @@ import SQLiteLayer
 /// A transaction is valid only inside its closure; using it afterwards throws
 /// ``ListStoreError/transactionFinished``.
 public final class ListTransaction: ListReader {
-    /// False for ``ListStore/writeUntracked(_:)``: no change set, and memory that does not grow with the edits.
+    /// False for a write that does not track changes: no change set, and memory that does not grow with the edits.
     let tracksChanges: Bool
     /// The first edit's own change set: the whole transaction's when it is the only edit.
     private var firstChanges: ChangeSet?
@@ -30,6 +30,10 @@ public final class ListTransaction: ListReader {
     /// What undoing this transaction needs, captured by its edits; nil when the store keeps no history
     /// for it (an untracked write, a history limit of 0).
     var history: HistoryCapture?
+
+    /// The change log's state as the write found it, before marking the transaction: where index paths
+    /// drawn at an earlier version are translated from (``asOf(_:)``).
+    var logStateAtStart: LogState?
 
     /// The name an undo menu shows for this transaction ("Delete 2 Rows"), stored with its history
     /// entry; nil for none. Set it anywhere inside the write's closure (or pass `actionName:` to the write).

@@ -11,7 +11,7 @@ public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
     public let remedy: String?
 
     /// A problem with this description; `remedy` for one that repair leaves alone.
-    public init(_ description: String, isRepairable: Bool = true, remedy: String? = nil) {
+    package init(_ description: String, isRepairable: Bool = true, remedy: String? = nil) {
         self.description = description
         self.isRepairable = isRepairable
         self.remedy = remedy

@@ -14,7 +14,7 @@ public enum ListUpdate: Sendable, Hashable {
     case reset(ListSnapshot)
 }
 
-/// One element of ``ListStore/observeChanges(includingOtherConnections:pollInterval:)``: a marker
+/// One element of ``ListStore/observeWithoutSnapshots(includingOtherConnections:pollInterval:)``: a marker
 /// observation, which reads nothing for itself — for views of large stores that read their own pages.
 public enum ListChangeEvent: Sendable, Hashable {
     /// Always the first element, exactly once: observation has started, and no state was read. Every

@@ -1,6 +1,6 @@
 /// What the observation hub gives one observer's elements to: its bounded buffer
 /// (``ObservationBuffer``, what ``ListStore/observe(includingOtherConnections:pollInterval:)`` and
-/// ``ListStore/observeChanges(includingOtherConnections:pollInterval:)`` use), or a stream's continuation
+/// ``ListStore/observeWithoutSnapshots(includingOtherConnections:pollInterval:)`` use), or a stream's continuation
 /// as it is (``StreamReceiver``: unbounded, for tests of the hub alone).
 protocol ObservationReceiver<Item>: Sendable {
     /// The stream's element: ``ListUpdate`` or ``ListChangeEvent``.

@@ -24,15 +24,15 @@ extension ListSnapshot {
 /// build it (and memory for one dictionary entry per row and section). For a large snapshot asked many
 /// times — a cell provider's `row(id:)` for every visible cell of a 200,000-row mirror. A value: it
 /// describes the snapshot it was built from; build a new one when the snapshot changes.
-public struct SnapshotIndex: Sendable {
+package struct SnapshotIndex: Sendable {
     /// The snapshot indexed.
-    public let snapshot: ListSnapshot
+    package let snapshot: ListSnapshot
     private let sectionIndexes: [SectionID: Int]
     private let rowPaths: [RowID: ListIndexPath]
 
     /// Indexes `snapshot`'s section and row ids. A snapshot read from a store has each id once; should
     /// one appear twice (a hand-made snapshot), the first is the one found.
-    public init(_ snapshot: ListSnapshot) {
+    package init(_ snapshot: ListSnapshot) {
         self.snapshot = snapshot
         var sectionIndexes: [SectionID: Int] = [:]
         var rowPaths: [RowID: ListIndexPath] = [:]
@@ -49,14 +49,14 @@ public struct SnapshotIndex: Sendable {
     }
 
     /// The index of the section with `id`, or nil.
-    public func index(of id: SectionID) -> Int? { sectionIndexes[id] }
+    package func index(of id: SectionID) -> Int? { sectionIndexes[id] }
 
     /// The section with `id`, with its rows, or nil.
-    public func section(id: SectionID) -> SectionSnapshot? { sectionIndexes[id].map { snapshot.sections[$0] } }
+    package func section(id: SectionID) -> SectionSnapshot? { sectionIndexes[id].map { snapshot.sections[$0] } }
 
     /// The index path of the row with `id`, or nil.
-    public func indexPath(of id: RowID) -> ListIndexPath? { rowPaths[id] }
+    package func indexPath(of id: RowID) -> ListIndexPath? { rowPaths[id] }
 
     /// The row with `id`, or nil.
-    public func row(id: RowID) -> ListRow? { rowPaths[id].flatMap { snapshot[$0] } }
+    package func row(id: RowID) -> ListRow? { rowPaths[id].flatMap { snapshot[$0] } }
 }

@@ -2,11 +2,11 @@ import SQLiteLayer
 
 extension ListReader {
     /// The most rows one page of a search returns.
-    public static let maximumSearchLimit = 10_000
+    package static let maximumSearchLimit = 10_000
 
     /// The longest title text a search takes, in UTF-8 bytes: escaped, it stays within the pattern length
     /// SQLite's `LIKE` accepts (50,000 bytes by default).
-    public static let maximumSearchTextLength = 10_000
+    package static let maximumSearchTextLength = 10_000
 
     /// One page of the rows that `search` finds, at most `limit` (1…``maximumSearchLimit``), after
     /// `cursor` (nil: from the first row), each with its index path, all of this reader's state.

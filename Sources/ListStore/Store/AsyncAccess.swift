@@ -3,8 +3,8 @@ import Dispatch
 /// Async variants: the same transactions, run on a background thread, so that waiting for another
 /// process's write lock (up to the busy timeout) never blocks the caller's thread — the main thread, in an app.
 ///
-/// They have names of their own (`…InBackground`) rather than overloading ``write(_:)-3oqvi``,
-/// ``writeReturning(_:)`` and ``read(_:)``: in an `async` function Swift always prefers an async
+/// They have names of their own (`…InBackground`) rather than overloading
+/// ``write(actionName:tracksChanges:_:)`` and ``read(_:)``: in an `async` function Swift always prefers an async
 /// overload of the same name, so `try store.write { … }` there would not compile without `await` (and
 /// could not run the transaction on the caller's thread, which may be what the caller wants — no
 /// suspension point inside an actor's critical section). With distinct names both forms compile
@@ -16,21 +16,15 @@ import Dispatch
 /// callers leave to its default, is the caller's actor, where the write is queued before the call first
 /// suspends). Reads run concurrently: they never wait for a writer.
 extension ListStore {
-    /// Runs `body` as one write transaction, like ``write(_:)-3oqvi``, on a background thread: waiting for
-    /// the write lock never blocks the calling thread. Returns the transaction's change set.
+    /// Runs `body` as one write transaction, like ``write(actionName:tracksChanges:_:)``, on a background
+    /// thread: waiting for the write lock never blocks the calling thread. Returns what `body` returned,
+    /// with the transaction's change set.
     @discardableResult
-    public func writeInBackground(
-        isolation: isolated (any Actor)? = #isolation, _ body: @escaping @Sendable (ListTransaction) throws -> Void
-    ) async throws -> ChangeSet {
-        try await queuedWrite { try self.write(body) }
-    }
-
-    /// Runs `body` as one write transaction, like ``writeReturning(_:)``, on a background thread; returns
-    /// what `body` returned, with the transaction's change set.
-    public func writeReturningInBackground<T: Sendable>(
-        isolation: isolated (any Actor)? = #isolation, _ body: @escaping @Sendable (ListTransaction) throws -> T
+    public func writeInBackground<T: Sendable>(
+        actionName: String? = nil, tracksChanges: Bool = true, isolation: isolated (any Actor)? = #isolation,
+        _ body: @escaping @Sendable (ListTransaction) throws -> T
     ) async throws -> (value: T, changes: ChangeSet) {
-        try await queuedWrite { try self.writeReturning(body) }
+        try await queuedWrite { try self.write(actionName: actionName, tracksChanges: tracksChanges, body) }
     }
 
     /// Runs `body` with a reader inside one read transaction, like ``read(_:)``, on a background thread:
@@ -43,52 +37,23 @@ extension ListStore {
         }
     }
 
-    /// Runs `body` as one write transaction on index paths as drawn at `version`, like
-    /// ``write(asOf:_:)``, on a background thread: a swipe's delete never blocks the main thread while
-    /// another process holds the write lock. Returns the transaction's change set.
+    /// ``undo(by:)`` on a background thread: takes back `author`'s (nil: this store's ``author``'s) last
+    /// transaction not yet undone, without blocking the calling thread while another process holds the
+    /// write lock. Returns the undo's change set; throws what ``undo(by:)`` throws.
     @discardableResult
-    public func writeInBackground(
-        asOf version: ListVersion, isolation: isolated (any Actor)? = #isolation, _ body: @escaping @Sendable (AsOfTransaction) throws -> Void
-    ) async throws -> ChangeSet {
-        try await queuedWrite { try self.write(asOf: version, body) }
-    }
-
-    /// ``writeReturning(asOf:_:)`` on a background thread: what `body` returned, with the change set.
-    public func writeReturningInBackground<T: Sendable>(
-        asOf version: ListVersion, isolation: isolated (any Actor)? = #isolation, _ body: @escaping @Sendable (AsOfTransaction) throws -> T
-    ) async throws -> (value: T, changes: ChangeSet) {
-        try await queuedWrite { try self.writeReturning(asOf: version, body) }
-    }
-
-    /// ``undo()`` on a background thread: takes back this store's ``author``'s last transaction not yet
-    /// undone, without blocking the calling thread while another process holds the write lock. Returns
-    /// the undo's change set; throws what ``undo()`` throws.
-    @discardableResult
-    public func undoInBackground(isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
-        try await queuedWrite { try self.undo() }
-    }
-
-    /// ``undo(by:)`` on a background thread: `author`'s last transaction in this list.
-    @discardableResult
-    public func undoInBackground(by author: String, isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
+    public func undoInBackground(by author: String? = nil, isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
         try await queuedWrite { try self.undo(by: author) }
     }
 
-    /// ``redo()`` on a background thread: re-applies what this store's ``author`` undid last, without
-    /// blocking the calling thread. Returns the redo's change set; throws what ``redo()`` throws.
+    /// ``redo(by:)`` on a background thread: re-applies what `author` (nil: this store's ``author``)
+    /// undid last, without blocking the calling thread. Returns the redo's change set.
     @discardableResult
-    public func redoInBackground(isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
-        try await queuedWrite { try self.redo() }
-    }
-
-    /// ``redo(by:)`` on a background thread, for another author.
-    @discardableResult
-    public func redoInBackground(by author: String, isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
+    public func redoInBackground(by author: String? = nil, isolation: isolated (any Actor)? = #isolation) async throws -> ChangeSet {
         try await queuedWrite { try self.redo(by: author) }
     }
 
-    /// `work` on the store's serial queue of background writes, or ``ListStoreError/suspended(path:)``
-    /// at once, without queueing, while the store is suspended.
+    /// `work` on the store's serial queue of background writes, or ``ListStoreError/Family/misuse``
+    /// (suspended) at once, without queueing, while the store is suspended.
     private func queuedWrite<T: Sendable>(isolation: isolated (any Actor)? = #isolation, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         try suspension.refuseIfSuspended(path)
         return try await backgroundWrites.run(isolation: isolation, work)

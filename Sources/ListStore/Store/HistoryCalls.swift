@@ -4,11 +4,11 @@ import SQLiteLayer
 /// Undo and redo, durable in the file and per author (UndoAndRedo.md).
 extension ListStore {
     /// The history limit a store gets unless it is opened with another: each author's last 100 transactions.
-    public static let defaultHistoryLimit = 100
+    package static let defaultHistoryLimit = 100
 
     /// The author a store's transactions are recorded under unless it is opened with another: the
     /// process's name (an app's executable name), else `"app"`. Two apps sharing a file thus undo their own edits.
-    public static var defaultAuthor: String { processAuthor }
+    package static var defaultAuthor: String { processAuthor }
 
     /// ``defaultAuthor``, looked up once per process.
     private static let processAuthor: String = {
@@ -16,23 +16,11 @@ extension ListStore {
         return (try? HistoryNames.checkedAuthor(name)) ?? "app"
     }()
 
-    /// Opens the store at `path` like ``open(at:mode:busyTimeout:)-(String,_,_)``, recording its
-    /// transactions under `author` (1–200 bytes, no control characters): ``undo()`` takes back this
-    /// author's last transaction not yet undone, whoever edited since. `historyLimit` is how many of
-    /// this author's last transactions the file's history keeps (0 to 100,000; 0 keeps none).
-    public static func open(
+    /// Opens the store at `path` with an author and a history limit (see ``open(at:mode:busyTimeout:author:historyLimit:)``).
+    package static func open(
         at path: String, mode: AccessMode = .readWrite, busyTimeout: Int32 = 5_000, author: String, historyLimit: Int = defaultHistoryLimit
     ) throws -> ListStore {
         try open(at: path, mode: mode, busyTimeout: busyTimeout, author: author, historyLimit: historyLimit, rowBlockSizes: .standard)
-    }
-
-    /// Opens the store at the file `url` with an author and a history limit (see ``open(at:mode:busyTimeout:author:historyLimit:)-(String,_,_,_,_)``).
-    public static func open(
-        at url: URL, mode: AccessMode = .readWrite, busyTimeout: Int32 = 5_000, author: String, historyLimit: Int = defaultHistoryLimit
-    ) throws -> ListStore {
-        guard url.isFileURL else { throw ListStoreError.unusablePath(path: url.absoluteString, reason: "it is not a file URL") }
-        let path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? ""
-        return try open(at: path, mode: mode, busyTimeout: busyTimeout, author: author, historyLimit: historyLimit)
     }
 
     /// Takes back this store's ``author``'s last transaction in this store's list not yet undone (undo is
@@ -48,22 +36,17 @@ extension ListStore {
     /// untracked write came after it, a row or section it needs was moved to another list (moves between
     /// lists and changes of the lists themselves are not in the history); nothing is changed then. A transaction whose every change others
     /// already took back has nothing to undo and is passed over for the one before it.
+    ///
+    /// `author`: whose last transaction to take back; nil (the default) for this store's ``author``.
     @discardableResult
-    public func undo() throws -> ChangeSet { try undo(by: author) }
-
-    /// ``undo()`` for another author's last transaction (the CLI's `liststore undo --by NAME`).
-    @discardableResult
-    public func undo(by author: String) throws -> ChangeSet { try takeBack(redo: false, by: author) }
+    public func undo(by author: String? = nil) throws -> ChangeSet { try takeBack(redo: false, by: author ?? self.author) }
 
     /// Re-applies the transaction this store's ``author`` undid last, as a new transaction (which
     /// ``undo()`` takes back in turn). The author's next ordinary transaction clears what can be redone.
     /// Throws ``ListStoreError/nothingToRedo(author:)`` or ``ListStoreError/undoRefused(action:entry:redo:reason:)``.
+    /// `author`: whose undo to re-apply; nil (the default) for this store's ``author``.
     @discardableResult
-    public func redo() throws -> ChangeSet { try redo(by: author) }
-
-    /// ``redo()`` for another author.
-    @discardableResult
-    public func redo(by author: String) throws -> ChangeSet { try takeBack(redo: true, by: author) }
+    public func redo(by author: String? = nil) throws -> ChangeSet { try takeBack(redo: true, by: author ?? self.author) }
 
     /// What ``undo(by:)`` (or, with `redo`, ``redo(by:)``) would take back now, for a menu ("Undo Delete
     /// 2 Rows"): the entry, or nil when there is none. It may still refuse when called.

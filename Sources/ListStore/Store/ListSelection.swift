@@ -2,7 +2,7 @@
 ///
 /// Because it holds row ids rather than index paths, it stays right while rows move or other rows are
 /// inserted and deleted; rows deleted elsewhere simply drop out. Ask the store for the current index
-/// paths when drawing checkmarks, and delete the selection in one transaction.
+/// paths when drawing checkmarks, and delete the selection in one transaction (``deleteSelected(in:)``).
 public struct ListSelection: Hashable, Sendable {
     /// The selected rows' ids.
     public private(set) var ids: Set<RowID> = []
@@ -27,16 +27,10 @@ public struct ListSelection: Hashable, Sendable {
         if ids.remove(id) == nil { ids.insert(id) }
     }
 
-    /// Toggles the row shown at `indexPath` now.
-    public mutating func toggle(at indexPath: ListIndexPath, in store: ListStore) throws {
-        toggle(try store.row(at: indexPath).id)
-    }
-
-    /// Toggles the row drawn at `indexPath` from `mirror` (the snapshot a table view shows): the row the
+    /// Toggles the row drawn at `indexPath` in `mirror` (the snapshot a table view shows): the row the
     /// user tapped, whatever was committed since, with no store read. Throws
-    /// ``ListStoreError/rowIndexOutOfRange(_:rowCount:)`` (or `sectionIndexOutOfRange`) for a path the
-    /// mirror does not have.
-    public mutating func toggle(at indexPath: ListIndexPath, in mirror: ListSnapshot) throws {
+    /// ``ListStoreError/Family/notFound`` for a path the mirror does not have.
+    public mutating func toggle(drawnAt indexPath: ListIndexPath, in mirror: ListSnapshot) throws {
         guard let row = mirror[indexPath] else {
             guard mirror.sections.indices.contains(indexPath.section) else {
                 throw ListStoreError.sectionIndexOutOfRange(index: indexPath.section, sectionCount: mirror.sections.count)
@@ -44,13 +38,6 @@ public struct ListSelection: Hashable, Sendable {
             throw ListStoreError.rowIndexOutOfRange(indexPath, rowCount: mirror.sections[indexPath.section].rows.count)
         }
         toggle(row.id)
-    }
-
-    /// Toggles the row drawn at `indexPath` in a state of version `version` (a view that draws pages it
-    /// read itself): translated as ``ListStore/write(asOf:_:)`` translates, by one read. A row deleted
-    /// since throws ``ListStoreError/drawnRowDeleted(_:id:asOf:)``.
-    public mutating func toggle(at indexPath: ListIndexPath, asOf version: ListVersion, in store: ListStore) throws {
-        toggle(try store.row(at: indexPath, asOf: version).id)
     }
 
     /// Deselects everything.
@@ -67,9 +54,26 @@ public struct ListSelection: Hashable, Sendable {
     }
 }
 
+extension ListSelection {
+    /// Deletes the selected rows that still exist, wherever they are now, in one transaction, and
+    /// empties the selection. Rows already deleted elsewhere are skipped, not an error.
+    @discardableResult
+    public mutating func deleteSelected(in store: ListStore) throws -> ChangeSet {
+        let ids = self.ids.sorted()
+        let changes = try store.write { transaction in
+            let existing = ids.filter { id in
+                (try? transaction.db.location(of: id, list: transaction.list)) != nil
+            }
+            try transaction.deleteRows(ids: existing)
+        }.changes
+        removeAll()
+        return changes
+    }
+}
+
 extension ListStore {
     /// The current index paths of the rows with `ids` that still exist, in one read.
-    public func indexPaths(of ids: [RowID]) throws -> [RowID: ListIndexPath] {
+    package func indexPaths(of ids: [RowID]) throws -> [RowID: ListIndexPath] {
         try withReadTransaction { db in
             var found: [RowID: ListIndexPath] = [:]
             for id in ids {
@@ -77,20 +81,5 @@ extension ListStore {
             }
             return found
         }
-    }
-
-    /// Deletes the selected rows that still exist, wherever they are now, in one transaction, and
-    /// empties the selection. Rows already deleted elsewhere are skipped, not an error.
-    @discardableResult
-    public func deleteSelection(_ selection: inout ListSelection) throws -> ChangeSet {
-        let ids = selection.ids.sorted()
-        let changes = try write { transaction in
-            let existing = ids.filter { id in
-                (try? transaction.db.location(of: id, list: transaction.list)) != nil
-            }
-            try transaction.deleteRows(ids: existing)
-        }
-        selection.removeAll()
-        return changes
     }
 }

@@ -18,7 +18,7 @@ public final class ListStore: Sendable {
     /// commits by other connections are never seen. ``observe(includingOtherConnections:pollInterval:)``
     /// then cannot watch other connections: its stream ends at once with ``ListStoreError/cannotObserve(path:reason:)``
     /// (observing with `includingOtherConnections: false` still works).
-    public let isImmutableSnapshot: Bool
+    package let isImmutableSnapshot: Bool
     /// The writer connection and what is known about it: one thread at a time uses them, only inside the
     /// lock. Writes, migrations and backups use it; reads use `readers` and never wait for it. Nil while
     /// the store is suspended (``suspend()``): its connection is closed.
@@ -149,7 +149,8 @@ public final class ListStore: Sendable {
         case inspect
     }
 
-    /// Opens the store at `path`, creating it when needed.
+    /// Opens the store at `path`, creating it when needed: ``open(at:mode:busyTimeout:author:historyLimit:)``
+    /// for a path (this package's command line and tests name files by path).
     ///
     /// `path` is a plain file name (`file:x.sqlite` is a file of that name, not a URI); only `:memory:`
     /// means an in-memory store. Folders, devices and FIFOs are refused before SQLite sees them.
@@ -163,7 +164,7 @@ public final class ListStore: Sendable {
     ///   - mode: ``AccessMode/readWrite`` (the default) to edit; ``AccessMode/readOnly`` or
     ///     ``AccessMode/inspect`` to only read.
     ///   - busyTimeout: how long a write waits for another process's lock, in milliseconds.
-    public static func open(at path: String, mode: AccessMode = .readWrite, busyTimeout: Int32 = 5_000) throws -> ListStore {
+    package static func open(at path: String, mode: AccessMode = .readWrite, busyTimeout: Int32 = 5_000) throws -> ListStore {
         try open(at: path, mode: mode, busyTimeout: busyTimeout, rowBlockSizes: .standard)
     }
 
@@ -192,7 +193,7 @@ public final class ListStore: Sendable {
 
     /// How many of its author's last transactions this store keeps in the file's history (the
     /// `historyLimit` it was opened with, else ``defaultHistoryLimit``); 0 keeps none.
-    public var historyLimit: Int { opener.historyLimit }
+    package var historyLimit: Int { opener.historyLimit }
 
     /// A new, empty store that lives in memory until it is released; for previews and tests.
     public static func inMemory() throws -> ListStore {

@@ -34,7 +34,7 @@ extension ListStore {
     }
 
     /// The default list's handle (the store ``open(at:mode:busyTimeout:)-(String,_,_)`` returned, for a handle on another list).
-    public var defaultList: ListStore {
+    package var defaultList: ListStore {
         listID == Self.defaultListID ? self : ListStore(sharing: self, listID: Self.defaultListID)
     }
 

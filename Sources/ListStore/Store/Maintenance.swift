@@ -14,7 +14,7 @@ public struct RepairReport: Hashable, Sendable {
 
 extension ListStore {
     /// The title of the section that ``repair()`` puts rows into whose section was deleted by hand.
-    public static let recoveredSectionTitle = Repairs.recoveredSectionTitle
+    package static let recoveredSectionTitle = Repairs.recoveredSectionTitle
 
     /// Puts back everything edits rely on that was damaged outside ListStore, in one transaction:
     /// renumbers section and row positions (gaps, duplicates after `OR REPLACE`, wrong counts or bases,

@@ -31,7 +31,7 @@ extension ListStore {
     /// cannot be read or observed (``isImmutableSnapshot``, a damaged file, positions damaged by hand, the
     /// file at its path replaced or deleted — noticed at the next poll: ``ListStoreError/fileReplaced(path:reason:)``),
     /// rather than going quiet.
-    public func observe(includingOtherConnections: Bool = true, pollInterval: Duration = .milliseconds(100)) -> ListObservation {
+    public func observe(includingOtherConnections: Bool = true, pollInterval: Duration = .milliseconds(100)) -> ListObservation<ListUpdate> {
         observeState(includingOtherConnections: includingOtherConnections, pollInterval: pollInterval, scanningInitialState: nil)
     }
 
@@ -45,7 +45,7 @@ extension ListStore {
     package func observe(
         includingOtherConnections: Bool = true, pollInterval: Duration = .milliseconds(100),
         scanningInitialState initialState: @escaping @Sendable (_ scan: ((ScannedItem) throws -> Void) throws -> ListVersion) throws -> Void
-    ) -> ListObservation {
+    ) -> ListObservation<ListUpdate> {
         observeState(includingOtherConnections: includingOtherConnections, pollInterval: pollInterval, scanningInitialState: initialState)
     }
 
@@ -53,7 +53,7 @@ extension ListStore {
     private func observeState(
         includingOtherConnections: Bool, pollInterval: Duration,
         scanningInitialState initialState: (@Sendable (_ scan: ((ScannedItem) throws -> Void) throws -> ListVersion) throws -> Void)?
-    ) -> ListObservation {
+    ) -> ListObservation<ListUpdate> {
         let id = UUID()
         let buffer = ObservationBuffer<ListUpdate>(
             collapse: { oldest in
@@ -72,7 +72,7 @@ extension ListStore {
     /// gets ``ListChangeEvent/invalidated``. For views of large stores that read their own pages. At most
     /// 64 events wait for a consumer that does not read: one more replaces them with
     /// ``ListChangeEvent/invalidated``.
-    public func observeChanges(includingOtherConnections: Bool = true, pollInterval: Duration = .milliseconds(100)) -> ListChangeObservation {
+    public func observeWithoutSnapshots(includingOtherConnections: Bool = true, pollInterval: Duration = .milliseconds(100)) -> ListObservation<ListChangeEvent> {
         let id = UUID()
         let buffer = ObservationBuffer<ListChangeEvent>(
             collapse: { oldest in .element(oldest == .started ? .started : .invalidated) },
@@ -80,7 +80,7 @@ extension ListStore {
         // Its catch-up is an element of its own: nothing is ever read for it.
         let stream = buffer.makeStream {}
         start(id, .marker(buffer), pollInterval: includingOtherConnections ? pollInterval : nil)
-        return ListChangeObservation(stream: stream, buffer: buffer, store: self, id: id)
+        return ListObservation(stream: stream, buffer: buffer, store: self, id: id)
     }
 
     /// Starts an observation on a background thread: catches every observer up to one read transaction

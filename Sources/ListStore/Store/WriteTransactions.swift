@@ -3,55 +3,35 @@ extension ListStore {
     /// Runs `body` as one write transaction (`BEGIN IMMEDIATE … COMMIT`): every edit it makes on the
     /// ``ListTransaction`` is applied in order, each seeing the state the ones before it left, and the
     /// whole is all-or-nothing — if `body` throws, nothing was changed, and the error is rethrown.
-    /// Returns one ``ChangeSet`` for the whole transaction (deletions, move sources and updates as
-    /// index paths before it; insertions and move targets after it), which observers receive too.
+    ///
+    /// Returns what `body` returned (read inside the same transaction, so it describes exactly the state
+    /// committed: the ids an insert gave, say) with one ``ChangeSet`` for the whole transaction
+    /// (deletions, move sources and updates as index paths before it; insertions and move targets after
+    /// it), which observers receive too.
     ///
     /// ```swift
-    /// try store.write { tx in
+    /// let (newID, changes) = try store.write { tx in
     ///     try tx.deleteRows(ids: [draftID, spamID])
-    ///     try tx.insertRow("Inbox zero", intoSection: 0, at: 0)
+    ///     return try tx.insertRow("Inbox zero", intoSection: 0, at: 0)
     /// }
     /// ```
+    ///
+    /// Index paths a table view drew, which another process may have changed since, go through
+    /// ``ListTransaction/asOf(_:)``.
+    /// - Parameters:
+    ///   - actionName: the name an undo menu shows for it ("Delete 2 Rows"), kept in its history entry
+    ///     (``ListTransaction/actionName``).
+    ///   - tracksChanges: false for very long transactions (a batch of 100,000 edits), whose memory then
+    ///     does not grow with the number of edits: the change set returned is empty, and observers get a
+    ///     ``ListUpdate/reset(_:)`` with the new state instead of a change set.
     @discardableResult
-    public func write(_ body: (ListTransaction) throws -> Void) throws -> ChangeSet {
-        try writeReturning { transaction -> Void in try body(transaction) }.changes
-    }
-
-    /// Runs `body` as one write transaction, like ``write(_:)-3oqvi``, and returns what `body` returned (read
-    /// inside the same transaction, so it describes exactly the state committed) with the change set.
-    /// (A name of its own, so that a closure whose last expression has a value — `tx.insertRow(…)`
-    /// returns the new row's id — never picks this one by accident.)
-    public func writeReturning<T>(_ body: (ListTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
-        try transaction(tracksChanges: true, body)
-    }
-
-    /// ``write(_:)-3oqvi`` with the name an undo menu shows for it ("Delete 2 Rows"), kept in its history
-    /// entry (``ListTransaction/actionName``).
-    @discardableResult
-    public func write(actionName: String?, _ body: (ListTransaction) throws -> Void) throws -> ChangeSet {
-        try writeReturning(actionName: actionName) { transaction -> Void in try body(transaction) }.changes
-    }
-
-    /// ``writeReturning(_:)`` with the name an undo menu shows for it (``ListTransaction/actionName``).
-    public func writeReturning<T>(actionName: String?, _ body: (ListTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
-        try transaction(tracksChanges: true) { transaction in
-            transaction.actionName = actionName
-            return try body(transaction)
-        }
-    }
-
-    /// Runs `body` as one write transaction, like ``write(_:)-3oqvi``, but reports no change set: for very long
-    /// transactions (a batch of 100,000 edits), whose memory then does not grow with the number of edits.
-    /// Observers get a ``ListUpdate/reset(_:)`` with the new state instead of a change set.
-    public func writeUntracked(_ body: (ListTransaction) throws -> Void) throws {
-        _ = try transaction(tracksChanges: false, body)
-    }
-
-    private func transaction<T>(tracksChanges: Bool, _ body: (ListTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
+    public func write<T>(actionName: String? = nil, tracksChanges: Bool = true, _ body: (ListTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
         var value: T?
-        let changes = try mutate { db in
+        let changes = try mutateSeeingLogState { db, found in
             let transaction = ListTransaction(db, list: listID, tracksChanges: tracksChanges, sizes: rowBlockSizes)
             defer { transaction.close() }
+            transaction.actionName = actionName
+            transaction.logStateAtStart = found
             startHistory(of: transaction)
             value = try body(transaction)
             let changes = try transaction.finish()

@@ -109,9 +109,9 @@ struct ModelFeed: Sendable {
         var error: (any Error)?
     }
 
-    let observation: ListObservation
+    let observation: ListObservation<ListUpdate>
 
-    init(_ observation: ListObservation) { self.observation = observation }
+    init(_ observation: ListObservation<ListUpdate>) { self.observation = observation }
 
     /// Sends each state of the observation to `output` until it ends or the task is cancelled.
     func run(into output: AsyncStream<Delivery>.Continuation) async {

@@ -42,9 +42,10 @@ extension ListStoreModel {
         at indexPaths: [ListIndexPath], toSection target: Int, atOffset destination: Int, asOf version: ListVersion? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> ChangeSet {
-        try await store.writeInBackground(asOf: version ?? snapshot.version) { tx in
-            try tx.moveRows(at: indexPaths, toSection: target, atOffset: destination)
-        }
+        let drawn = version ?? snapshot.version
+        return try await store.writeInBackground { tx in
+            try tx.asOf(drawn).moveRows(at: indexPaths, toSection: target, atOffset: destination)
+        }.changes
     }
 
     /// SwiftUI's `onDelete(perform:)` in the section drawn at `section`: deletes the rows drawn at `offsets`.
@@ -53,7 +54,8 @@ extension ListStoreModel {
         atOffsets offsets: IndexSet, inSection section: Int, asOf version: ListVersion? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws -> ChangeSet {
         let paths = Self.paths(offsets, in: section)
-        return try await store.writeInBackground(asOf: version ?? snapshot.version) { tx in try tx.deleteRows(at: paths) }
+        let drawn = version ?? snapshot.version
+        return try await store.writeInBackground { tx in try tx.asOf(drawn).deleteRows(at: paths) }.changes
     }
 
     private static func paths(_ offsets: IndexSet, in section: Int) -> [ListIndexPath] {

@@ -13,7 +13,7 @@ extension AsOfTransaction {
     /// drawn order, to the gap drawn at `destination` — before the row drawn there, after the rows
     /// above it; the section's drawn row count for its end — exactly as
     /// `Array.move(fromOffsets: offsets, toOffset: destination)` rearranges the drawn rows.
-    public func moveRows(fromOffsets offsets: IndexSet, toOffset destination: Int, inSection section: Int) throws {
+    package func moveRows(fromOffsets offsets: IndexSet, toOffset destination: Int, inSection section: Int) throws {
         try moveRows(at: offsets.map { ListIndexPath(section: section, row: $0) }, toSection: section, atOffset: destination)
     }
 
@@ -21,7 +21,7 @@ extension AsOfTransaction {
     /// `target` at its drawn gap `destination` (counted in that section as drawn, before the move): a
     /// drag across sections. The rows keep their drawn order. With `target == section`, this is
     /// ``moveRows(fromOffsets:toOffset:inSection:)``.
-    public func moveRows(fromOffsets offsets: IndexSet, inSection section: Int, toSection target: Int, atOffset destination: Int) throws {
+    package func moveRows(fromOffsets offsets: IndexSet, inSection section: Int, toSection target: Int, atOffset destination: Int) throws {
         try moveRows(at: offsets.map { ListIndexPath(section: section, row: $0) }, toSection: target, atOffset: destination)
     }
 
@@ -29,7 +29,7 @@ extension AsOfTransaction {
     /// `target` at its drawn gap `destination`: they end up together there, in their drawn order (by
     /// index path), between the rows drawn around the gap that are not moved. A repeated index path is
     /// refused with ``ListStoreError/duplicateIndexPath(_:)``.
-    public func moveRows(at indexPaths: [ListIndexPath], toSection target: Int, atOffset destination: Int) throws {
+    package func moveRows(at indexPaths: [ListIndexPath], toSection target: Int, atOffset destination: Int) throws {
         if let repeated = firstRepeated(indexPaths) { throw ListStoreError.duplicateIndexPath(repeated) }
         // Every drawn place is translated before the first edit: the rows, then the gap they go to.
         let ids = try indexPaths.sorted().map { try row(at: $0).id }
@@ -43,7 +43,7 @@ extension AsOfTransaction {
     }
 
     /// SwiftUI's `onDelete` in the section drawn at `section`: deletes the rows drawn at `offsets`.
-    public func deleteRows(atOffsets offsets: IndexSet, inSection section: Int) throws {
+    package func deleteRows(atOffsets offsets: IndexSet, inSection section: Int) throws {
         try deleteRows(at: offsets.map { ListIndexPath(section: section, row: $0) })
     }
 }

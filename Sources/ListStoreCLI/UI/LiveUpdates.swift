@@ -15,7 +15,7 @@ enum LiveEvent: Sendable {
 /// last asked (``drain()``) between keys; everything about how they are obtained stays in here.
 ///
 /// A read-only `ListStore` of its own on the same file, so observing never holds the screen's
-/// connection, and `observeChanges(includingOtherConnections:pollInterval:)` on it, started
+/// connection, and `observeWithoutSnapshots(includingOtherConnections:pollInterval:)` on it, started
 /// off the screen's thread; starting with a marker reads nothing, whatever the store's size. The marker
 /// (and any reset) becomes a `.resynchronize`, which also covers commits made between the screen's first read and the start of
 /// the stream; then every commit arrives as its change set, read from the change log at a cost in
@@ -57,7 +57,7 @@ final class LiveUpdates: Sendable {
             }
             // Starting with a marker, not the state: the screen reads its own pages, so a store of any size
             // is observed without being read.
-            let stream = observed.observeChanges(includingOtherConnections: true, pollInterval: Self.pollInterval)
+            let stream = observed.observeWithoutSnapshots(includingOtherConnections: true, pollInterval: Self.pollInterval)
             do {
                 for try await update in stream {
                     switch update {

@@ -312,7 +312,7 @@ final class UIController {
     /// puts the cursor on what `then` names from `body`'s result (a new row or section, a moved row).
     private func perform<T>(_ body: (ListTransaction) throws -> T, then cursorOn: (T) -> ScreenModel.Item? = { _ in nil }) {
         do {
-            let (value, changes) = try store.writeReturning { try body($0) }
+            let (value, changes) = try store.write { try body($0) }
             message = .info(HumanText.changes(changes).split(separator: "\n").joined(separator: "; "))
             try read { reader in
                 try model.apply([changes], reader)

@@ -43,7 +43,7 @@ import Testing
             // Pages spilled, then rewritten in place by the same transaction.
             _ = try store.write { transaction in
                 for row in stride(from: 0, to: 300, by: 1) { _ = try transaction.updateRow(at: ListIndexPath(section: 0, row: row), title: "updated \(row)") }
-            }
+            }.changes
             try run.committed(store)
             // A large transaction rolled back after spilling: nothing of it may ever show.
             #expect(throws: RolledBack.self) {

@@ -288,7 +288,7 @@ package enum ListStoreFailure: Hashable, Sendable, CustomStringConvertible {
         case .invalidSearch(let reason):
             return "cannot search: \(reason)"
         case .noPayloadIndex(let field):
-            return "payload field \(Self.excerpt(field)) has no index; nothing was changed — `liststore indexes` (payloadIndexes()) lists the indexed fields"
+            return "payload field \(Self.excerpt(field)) has no index; nothing was changed — payloadIndexes() lists the indexed fields"
         case .fileReplaced(let path, let reason):
             return "\(path) was replaced or moved while it was open here (\(reason)); nothing was written — open it again"
         case .walFromAnotherFile(let path, let reason):
@@ -316,11 +316,11 @@ package enum ListStoreFailure: Hashable, Sendable, CustomStringConvertible {
             return
                 "cannot act on index paths as of \(version): \(reason); nothing was changed — read the store again, redraw, and act on what is drawn then"
         case .unknownList(let name):
-            return "there is no list named \(Self.excerpt(name)) in the file; `liststore lists` shows the lists, `liststore list add NAME` adds one"
+            return "there is no list named \(Self.excerpt(name)) in the file; lists() names the lists, addList(named:) adds one"
         case .listDeleted(let id):
-            return "the list this handle is on (list #\(id)) was deleted since; open another list (list(named:), --list NAME)"
+            return "the list this handle is on (list #\(id)) was deleted since; open another list (list(named:))"
         case .moveWithinList(let name):
-            return "it is already in list \(Self.excerpt(name)); move it within its list instead (move, section move)"
+            return "it is already in list \(Self.excerpt(name)); move it within its list instead"
         case .defaultListMissing:
             return "the default list (list #1) was deleted outside ListStore; nothing was changed — repair the store to bring it back"
         case .listOrderDamaged:
@@ -332,9 +332,9 @@ package enum ListStoreFailure: Hashable, Sendable, CustomStringConvertible {
         case .cannotDeleteDefaultList(let name):
             return "cannot delete \(Self.excerpt(name)): it is the default list, which is never deleted; rename it or delete its sections instead"
         case .rowInAnotherList(let id, let list):
-            return "\(id) is in list \(Self.excerpt(list)), not in this one; name that list (--list) to act on it"
+            return "\(id) is in list \(Self.excerpt(list)), not in this one; open that list (list(named:)) to act on it"
         case .sectionInAnotherList(let id, let list):
-            return "\(id) is in list \(Self.excerpt(list)), not in this one; name that list (--list) to act on it"
+            return "\(id) is in list \(Self.excerpt(list)), not in this one; open that list (list(named:)) to act on it"
         case .listIndexOutOfRange(let index, let count):
             return "cannot put a list at \(index): the file has \(Self.countText(count, "list")), so the index must be 0…\(max(count - 1, 0))"
         case .hotJournal(let path):

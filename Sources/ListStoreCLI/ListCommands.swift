@@ -81,7 +81,7 @@ enum ListCommands {
                 case .id(let given): id = given
                 case .path(let path): id = try store.read { try $0.row(at: path).id }
                 }
-                return try store.moveRow(id: id, toList: target, section: section, at: at)
+                return try store.transferRow(id: id, toList: target, section: section, at: at)
             }
             return moveOutput(moved)
         })
@@ -103,7 +103,7 @@ enum ListCommands {
                 case .id(let given): id = given
                 case .index(let index): id = try store.read { try $0.section(at: index).id }
                 }
-                return try store.moveSection(id: id, toList: target, at: at)
+                return try store.transferSection(id: id, toList: target, at: at)
             }
             return moveOutput(moved)
         })

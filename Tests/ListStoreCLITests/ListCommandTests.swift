@@ -160,7 +160,7 @@ import Testing
     /// `liststore --list A list move-row 0:0 A 0` and `list move-section 0 A` trap (SIGILL, "Fatal
     /// error: Dictionary literal contains duplicate keys", Lists.swift `movingBetweenLists`: the
     /// source's and the target's change sets keyed by the same list id) — any app calling
-    /// `moveRow(id:toList:section:)` or `moveSection(id:toList:)` with the handle's own list crashes.
+    /// `transferRow(id:toList:section:)` or `transferSection(id:toList:)` with the handle's own list crashes.
     /// Run as processes: in this process the trap would end the test run.
     @Test(arguments: [["list", "move-row", "0:0", "A", "0"], ["list", "move-section", "0", "A"]])
     func moveToTheSameList(command: [String]) throws {

@@ -63,7 +63,7 @@ import Testing
     @Test func aRowMovesToAnotherListInOneTransactionWithEachListsChangeSet() throws {
         let (store, work) = try Self.twoLists()
         let a1 = try store.row(at: ListIndexPath(section: 0, row: 1))
-        let moved = try store.moveRow(id: a1.id, toList: "Work", section: 0, at: 1)
+        let moved = try store.transferRow(id: a1.id, toList: "Work", section: 0, at: 1)
         #expect(moved.source.deletedRows == [.init(indexPath: ListIndexPath(section: 0, row: 1), id: a1.id)])
         #expect(moved.source.insertedRows.isEmpty)
         #expect(moved.target.insertedRows == [.init(indexPath: ListIndexPath(section: 0, row: 1), row: a1)])
@@ -77,7 +77,7 @@ import Testing
     @Test func aSectionMovesToAnotherListWithItsRows() throws {
         let (store, work) = try Self.twoLists()
         let a = try store.section(at: 0)
-        let moved = try store.moveSection(id: a.id, toList: "Work", at: 0)
+        let moved = try store.transferSection(id: a.id, toList: "Work", at: 0)
         #expect(moved.source.deletedSections == [.init(index: 0, id: a.id)])
         #expect(moved.target.insertedSections.map(\.index) == [0])
         #expect(moved.target.insertedSections.first?.section.rows.map(\.title) == ["a0", "a1", "a2"])
@@ -92,19 +92,19 @@ import Testing
         let (before, workBefore) = (try store.snapshot(), try work.snapshot())
         let a1 = try store.row(at: ListIndexPath(section: 0, row: 1)).id
         #expect(throws: ListStoreError.rowDestinationOutOfRange(ListIndexPath(section: 0, row: 9), maxRow: 2)) {
-            try store.moveRow(id: a1, toList: "Work", section: 0, at: 9)
+            try store.transferRow(id: a1, toList: "Work", section: 0, at: 9)
         }
-        #expect(throws: ListStoreError.sectionIndexOutOfRange(index: 4, sectionCount: 1)) { try store.moveRow(id: a1, toList: "Work", section: 4) }
-        #expect(throws: ListStoreError.unknownList("Nope")) { try store.moveRow(id: a1, toList: "Nope", section: 0) }
+        #expect(throws: ListStoreError.sectionIndexOutOfRange(index: 4, sectionCount: 1)) { try store.transferRow(id: a1, toList: "Work", section: 4) }
+        #expect(throws: ListStoreError.unknownList("Nope")) { try store.transferRow(id: a1, toList: "Nope", section: 0) }
         let w0 = try work.row(at: ListIndexPath(section: 0, row: 0)).id
-        #expect(throws: ListStoreError.rowInAnotherList(w0, list: "Work")) { try store.moveRow(id: w0, toList: "Work", section: 0) }
+        #expect(throws: ListStoreError.rowInAnotherList(w0, list: "Work")) { try store.transferRow(id: w0, toList: "Work", section: 0) }
         #expect(throws: ListStoreError.sectionInsertionIndexOutOfRange(index: 3, sectionCount: 1)) {
-            try store.moveSection(id: try store.section(at: 0).id, toList: "Work", at: 3)
+            try store.transferSection(id: try store.section(at: 0).id, toList: "Work", at: 3)
         }
         #expect(try store.snapshot().sections == before.sections)
         #expect(try work.snapshot().sections == workBefore.sections)
         // The same moves without the bad input succeed.
-        try store.moveRow(id: a1, toList: "Work", section: 0)
+        try store.transferRow(id: a1, toList: "Work", section: 0)
         #expect(try work.snapshot().titles == [["w0", "w1", "a1"]])
     }
 
@@ -261,7 +261,7 @@ import Testing
             Issue.record("no start")
             return
         }
-        try store.moveRow(id: a0, toList: "Work", section: 0)
+        try store.transferRow(id: a0, toList: "Work", section: 0)
         let (first, second) = (try await nextElement(&source), try await nextElement(&target))
         guard case .changes(let out) = first, case .changes(let into) = second else {
             Issue.record("a reset instead of change sets (the log entry of the move was not trusted): \(String(describing: first)), \(String(describing: second))")

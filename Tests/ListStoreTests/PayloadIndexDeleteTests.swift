@@ -78,7 +78,7 @@ import Testing
             try store.undo()
             try store.redo()
         case .rowMovedToAnotherList:
-            try store.moveRow(id: try #require(store.snapshot()[ListIndexPath(section: 0, row: 0)]).id, toList: "B", section: 0)
+            try store.transferRow(id: try #require(store.snapshot()[ListIndexPath(section: 0, row: 0)]).id, toList: "B", section: 0)
         }
     }
 

@@ -101,7 +101,7 @@ import Testing
                 _ = try? store.redo()
             case 7 where !paths.isEmpty:
                 let row = try #require(snapshot[paths[Int.random(in: 0..<paths.count, using: &random)]])
-                _ = try store.moveRow(id: row.id, toList: "B", section: 0)
+                _ = try store.transferRow(id: row.id, toList: "B", section: 0)
             case 8 where snapshot.sections.count > 2:
                 try store.deleteSections(at: [Int.random(in: 0..<snapshot.sections.count, using: &random)])
             case 8:

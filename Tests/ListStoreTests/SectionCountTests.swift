@@ -33,9 +33,9 @@ import Testing
         try store.redo()
         try Self.expectCountsRight(path, "redo")
         let moved = try store.section(at: 0).id
-        _ = try store.moveSection(id: moved, toList: "other", at: 0)
+        _ = try store.transferSection(id: moved, toList: "other", at: 0)
         try Self.expectCountsRight(path, "move to another list")
-        _ = try other.moveSection(id: moved, toList: ListStore.defaultListName)
+        _ = try other.transferSection(id: moved, toList: ListStore.defaultListName)
         try Self.expectCountsRight(path, "move back")
         try store.moveSection(from: 0, to: 2)
         try Self.expectCountsRight(path, "move within the list")

@@ -66,8 +66,8 @@ import Testing
         try errands.write { tx in try tx.insertSection(title: "Inbox") }
         let row = try store.write { tx in try tx.insertRow("moved", intoSection: 0, at: 0) }.value
         let section = try store.write { tx in try tx.insertSection(title: "Leaves") }.value
-        _ = try store.moveRow(id: row, toList: "Errands", section: 0)
-        _ = try store.moveSection(id: section, toList: "Errands")
+        _ = try store.transferRow(id: row, toList: "Errands", section: 0)
+        _ = try store.transferSection(id: section, toList: "Errands")
         let defaultBefore = try UndoTests.state(store)
         let errandsBefore = try UndoTests.state(errands)
         for _ in 0..<2 {

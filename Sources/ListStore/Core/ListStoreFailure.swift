@@ -146,7 +146,7 @@ package enum ListStoreFailure: Hashable, Sendable, CustomStringConvertible {
     /// A handle on a list (``ListStore/list(named:)``) whose list was deleted since, by this store or
     /// another program: its reads, edits and observations end with this; nothing was changed.
     case listDeleted(listID: Int64)
-    /// A move between lists (``ListStore/moveRow(id:toList:section:at:)``, ``ListStore/moveSection(id:toList:at:)``)
+    /// A move between lists (``ListStore/transferRow(id:toList:section:at:)``, ``ListStore/transferSection(id:toList:at:)``)
     /// to the list the row or section is already in; nothing was changed. Move it within its list instead.
     case moveWithinList(String)
     /// The default list (id 1) was deleted outside ListStore (the `sqlite3` shell); nothing was changed.
@@ -163,7 +163,7 @@ package enum ListStoreFailure: Hashable, Sendable, CustomStringConvertible {
     /// act on and which is never deleted (rename it, or empty it, instead); nothing was changed.
     case cannotDeleteDefaultList(String)
     /// A row id given to a handle on one list that names a row of another list (`list`); nothing was changed.
-    /// Open that list (``ListStore/list(named:)``) to act on it, or move it with ``ListStore/moveRow(id:toList:section:at:)``.
+    /// Open that list (``ListStore/list(named:)``) to act on it, or move it with ``ListStore/transferRow(id:toList:section:at:)``.
     case rowInAnotherList(RowID, list: String)
     /// A section id given to a handle on one list that names a section of another list (`list`); nothing was changed.
     case sectionInAnotherList(SectionID, list: String)

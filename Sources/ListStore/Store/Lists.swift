@@ -130,10 +130,10 @@ extension ListStore {
     /// Moves the row with `id` of this list into section `section` of the list named `list`, at row index
     /// `index` there (at the end when nil), in one transaction: it keeps its id, title and payload. Each
     /// list's observers get their own change set: this list's a deletion, the other's an insertion.
-    /// Naming this handle's own list throws ``ListStoreError/moveWithinList(_:)`` (move it within the
-    /// list with ``moveRow(from:to:)``).
+    /// Naming this handle's own list throws ``ListStoreError/Family/refused`` (move it within the list
+    /// with ``ListTransaction/moveRow(id:toSection:at:)``).
     @discardableResult
-    public func moveRow(id: RowID, toList list: String, section: Int, at index: Int? = nil) throws -> ListMoveChanges {
+    public func transferRow(id: RowID, toList list: String, section: Int, at index: Int? = nil) throws -> ListMoveChanges {
         try movingBetweenLists(to: list) { source, target in
             try source.moveRow(id, toSection: section, at: index, in: target)
             return ([id.rawValue], [])
@@ -142,9 +142,9 @@ extension ListStore {
 
     /// Moves the section with `id` of this list, with its rows, to index `index` among the sections of the
     /// list named `list` (at the end when nil), in one transaction; each list's observers get their own change set.
-    /// Naming this handle's own list throws ``ListStoreError/moveWithinList(_:)`` (see ``moveSection(from:to:)``).
+    /// Naming this handle's own list throws ``ListStoreError/Family/refused`` (see ``ListTransaction/moveSection(id:to:)``).
     @discardableResult
-    public func moveSection(id: SectionID, toList list: String, at index: Int? = nil) throws -> ListMoveChanges {
+    public func transferSection(id: SectionID, toList list: String, at index: Int? = nil) throws -> ListMoveChanges {
         try movingBetweenLists(to: list) { source, target in
             try source.moveSection(id, to: index, in: target)
             return ([], [id.rawValue])

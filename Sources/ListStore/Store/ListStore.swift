@@ -136,7 +136,7 @@ public final class ListStore: Sendable {
     }
 
     /// The schema version this build writes (`PRAGMA user_version` of a fully migrated file).
-    public static var schemaVersion: Int { Schema.migrator.latestVersion }
+    package static var schemaVersion: Int { Schema.migrator.latestVersion }
 
     /// How a store is opened.
     public enum AccessMode: Sendable {

@@ -1,8 +1,8 @@
 import CBaseline
 import Foundation
 import ListStore
-import StoreShorthands
 import SQLiteLayer
+import StoreShorthands
 
 /// `--adversarial`: 100,000 inserts at one index (and alternating between two neighbours) into a section
 /// of n rows, two ways: each insert its own write (what an app sees, commits included) and 10,000 inserts

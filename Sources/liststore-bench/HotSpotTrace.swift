@@ -1,7 +1,7 @@
 import Foundation
 import ListStore
-import StoreShorthands
 import SQLiteLayer
+import StoreShorthands
 
 /// `--loop hot-spot-trace [ROWS] [COUNT]`: `--adversarial`'s "each its own write" lines (COUNT inserts
 /// at index 1, then at 1 and 2 in turn, into one section of ROWS rows, three runs on fresh copies),

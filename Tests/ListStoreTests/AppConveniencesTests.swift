@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import ListStore
-import StoreShorthands
 import SQLiteLayer
+import StoreShorthands
 import Testing
 
 /// What an app embedding the library relies on: re-entrant calls fail clearly instead of hanging or

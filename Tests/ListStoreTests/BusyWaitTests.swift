@@ -1,7 +1,7 @@
 import Foundation
 import ListStore
-import StoreShorthands
 import SQLiteLayer
+import StoreShorthands
 import Testing
 
 /// A write that cannot get the lock fails after one busy timeout — not one per connection it opens.

@@ -1,7 +1,7 @@
 import Foundation
 import ListStore
-import StoreShorthands
 import SQLiteLayer
+import StoreShorthands
 import TestSupport
 import Testing
 

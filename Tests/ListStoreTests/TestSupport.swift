@@ -1,6 +1,6 @@
 import ListStore
-import StoreShorthands
 import SQLiteLayer
+import StoreShorthands
 @_exported import TestSupport
 import Testing
 

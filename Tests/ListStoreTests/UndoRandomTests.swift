@@ -154,7 +154,10 @@ import Testing
         }
         var undone = 0
         while true {
-            do { try a.undo() } catch let error as ListStoreError { guard case .nothingToUndo = error.reason else { throw error }; break }
+            do { try a.undo() } catch let error as ListStoreError {
+                guard case .nothingToUndo = error.reason else { throw error }
+                break
+            }
             undone += 1
             #expect(try a.checkInvariants().isEmpty, "seed \(seed) after \(undone) undos")
         }

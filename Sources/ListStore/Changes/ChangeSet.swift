@@ -144,7 +144,7 @@ public struct ChangeSet: Hashable, Sendable {
     /// change-log entry of a write, the last entry included in a change set merged from other
     /// connections. ``ListVersion/unversioned`` for a change set built by hand or computed
     /// (``ChangeSet/between(_:_:)`` gives the later snapshot's), and for a write whose
-    /// changes no change set describes (``ListStore/writeUntracked(_:)``). A write that changed nothing
+    /// changes no change set describes (``ListStore/write(actionName:tracksChanges:_:)`` with `tracksChanges: false`). A write that changed nothing
     /// gives an empty change set at the version it found.
     public var version: ListVersion = .unversioned
 

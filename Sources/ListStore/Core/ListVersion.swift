@@ -6,7 +6,7 @@
 ///
 /// A ``ListSnapshot`` carries the version it was read at, and a ``ChangeSet`` the version of the state
 /// right after the commits it describes, so a mirror kept with ``ListSnapshot/apply(_:)`` always knows
-/// which state it shows. Edits given index paths *as drawn* (``ListStore/write(asOf:_:)``) name that
+/// which state it shows. Edits given index paths *as drawn* (``ListTransaction/asOf(_:)``) name that
 /// version, and the store translates the paths through every commit since.
 ///
 /// Versions are comparable only between states of the same file. ``unversioned`` describes no state

@@ -66,7 +66,7 @@ public struct ListSnapshot: Hashable, Sendable, Codable {
     /// The sections, in display order.
     public var sections: [SectionSnapshot]
     /// The state this snapshot shows: read in the same transaction as the sections, and carried
-    /// forward by ``apply(_:)``. Pass it to ``ListStore/write(asOf:_:)`` with index paths of what
+    /// forward by ``apply(_:)``. Pass it to ``ListTransaction/asOf(_:)`` with index paths of what
     /// you drew from this snapshot. ``ListVersion/unversioned`` for a snapshot built by hand.
     public var version: ListVersion
 

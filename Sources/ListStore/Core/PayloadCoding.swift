@@ -54,15 +54,15 @@ enum TypedPayload {
 }
 
 extension NewRow {
-    /// A new row with `title` whose payload is `value`, encoded canonically (see
-    /// ``ListStore/canonicalPayload(_:)``), for any insert: `try tx.insertRows(items.map { try NewRow(title: $0.name, encoding: $0) }, intoSection: 0)`.
+    /// A new row with `title` whose payload is `value`, encoded canonically (the same
+    /// JSON for equal values), for any insert: `try tx.insertRows(items.map { try NewRow(title: $0.name, encoding: $0) }, intoSection: 0)`.
     public init(title: String, encoding value: some Encodable) throws {
         self.init(title: title, payload: try TypedPayload.encode(value))
     }
 }
 
 extension PayloadUpdate {
-    /// Replace the payload with `value`, encoded canonically (see ``ListStore/canonicalPayload(_:)``).
+    /// Replace the payload with `value`, encoded canonically (the same JSON for equal values).
     public static func encoding(_ value: some Encodable) throws -> PayloadUpdate {
         .set(try TypedPayload.encode(value))
     }
@@ -70,8 +70,8 @@ extension PayloadUpdate {
 
 extension ListRow {
     /// The payload decoded as `type`, or nil when the row has none. Dates are read as a typed write
-    /// stores them (``ListStore/canonicalPayload(_:)``). Throws
-    /// ``ListStoreError/payloadNotDecodable(row:type:reason:)``, naming this row, when the payload is
+    /// stores them (canonical JSON). Throws
+    /// a ``ListStoreError/Family/invalidInput`` error (payload not decodable), naming this row, when the payload is
     /// not a `type`.
     public func payload<T: Decodable>(as type: T.Type) throws -> T? {
         guard let payload else { return nil }

@@ -13,7 +13,7 @@ public struct PayloadField: Hashable, Sendable, CustomStringConvertible {
     /// The most parts a name may have.
     package static let maximumParts = 8
 
-    /// The field named `name`; throws ``ListStoreError/invalidPayloadField(_:reason:)`` for a name
+    /// The field named `name`; throws a ``ListStoreError/Family/invalidInput`` error (invalid payload field) for a name
     /// outside the rule above.
     public init(_ name: String) throws {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)

@@ -2,7 +2,7 @@ import SQLiteLayer
 
 /// The edits of one write transaction given index paths *as drawn*: as the store was at ``version``,
 /// the version of the snapshot (or change set) a table view drew. Handed to the closure of
-/// ``ListStore/write(asOf:_:)``.
+/// ``ListTransaction/asOf(_:)``.
 ///
 /// Every index path and index this transaction's calls take names what was drawn at ``version`` — in
 /// every call of the closure, also after earlier edits of the same closure — and is translated through
@@ -11,9 +11,9 @@ import SQLiteLayer
 /// drawn below it (at the end of the section for the last one), so it stays between the same
 /// neighbours, and rows inserted at that place since — by anyone, this closure included — come before
 /// it (when the row drawn below it moved away or was deleted since, the gap stays after the row drawn
-/// above it). A row or section deleted since is refused with ``ListStoreError/drawnRowDeleted(_:id:asOf:)``
-/// or ``ListStoreError/drawnSectionDeleted(index:id:asOf:)``; a version the change log cannot
-/// translate with ``ListStoreError/versionNotTranslatable(_:reason:)``. The whole write is then rolled
+/// above it). A row or section deleted since is refused with a ``ListStoreError/Family/notFound`` error (drawn row deleted)
+/// or a ``ListStoreError/Family/notFound`` error (drawn section deleted); a version the change log cannot
+/// translate with a ``ListStoreError/Family/notFound`` error (version not translatable). The whole write is then rolled
 /// back: nothing changed.
 ///
 /// So an app acting on a multi-selection passes the drawn paths as they are, in any order and in any
@@ -24,7 +24,7 @@ import SQLiteLayer
 /// Each path is followed through every edit since ``version``, the closure's own included: the cost of
 /// a call grows with the edits made since the draw (meant for what a user acted on, not for bulk edits).
 ///
-/// Valid only inside its closure; using it afterwards throws ``ListStoreError/transactionFinished``.
+/// Valid only inside its closure; using it afterwards throws a ``ListStoreError/Family/misuse`` error (transaction finished).
 public final class AsOfTransaction {
     /// The same transaction in the store's current coordinates (inside the transaction) and by id.
     public let current: ListTransaction

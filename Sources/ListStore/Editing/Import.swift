@@ -47,7 +47,7 @@ public struct ListDocument: Hashable, Sendable {
 
 /// Receives the sections and rows of an import, in order, inside the import's transaction.
 /// Obtained from ``ListStore/importStream(replacing:tracksChanges:_:)``; each call validates what it is given.
-/// Usable only inside that closure: kept and called afterwards it throws ``ListStoreError/transactionFinished``
+/// Usable only inside that closure: kept and called afterwards it throws a ``ListStoreError/Family/misuse`` error (transaction finished)
 /// and writes nothing. Not `Sendable`: use it on the thread that runs the closure.
 ///
 /// An id given twice is found by the file's own primary keys, so the importer keeps no set of ids;

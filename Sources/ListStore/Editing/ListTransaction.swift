@@ -8,7 +8,7 @@ import SQLiteLayer
 /// ``ChangeSet`` for all of its edits, in the coordinates before and after the whole transaction.
 ///
 /// A transaction is valid only inside its closure; using it afterwards throws
-/// ``ListStoreError/transactionFinished``.
+/// a ``ListStoreError/Family/misuse`` error (transaction finished).
 public final class ListTransaction: ListReader {
     /// False for a write that does not track changes: no change set, and memory that does not grow with the edits.
     let tracksChanges: Bool

@@ -7,7 +7,7 @@ import SQLiteLayer
 /// Reads name rows and sections by the same rule as edits (see ``ScannedItem``); reads that hand out
 /// arrays refuse a file whose positions were damaged by hand, because an array position must be an
 /// index. A reader is valid only inside its closure; using it afterwards throws
-/// ``ListStoreError/transactionFinished``.
+/// a ``ListStoreError/Family/misuse`` error (transaction finished).
 public class ListReader {
     let db: Connection
     /// The list this reader reads (``ListStore/list(named:)``; the default list's id is 1).
@@ -104,7 +104,7 @@ public class ListReader {
     }
 
     /// The row with `id`, wherever it is now in this list (a row of another list throws
-    /// ``ListStoreError/rowInAnotherList(_:list:)``).
+    /// a ``ListStoreError/Family/notFound`` error).
     public func row(id: RowID) throws -> ListRow {
         try whileOpen {
             let row = try Self.row(id: id.rawValue, db)
@@ -138,7 +138,7 @@ public class ListReader {
     }
 
     /// The version of the state this reader sees (``ListVersion``): read it in the same ``ListStore/read(_:)-9gs6v``
-    /// as a section or page you draw, to edit what you drew with ``ListStore/write(asOf:_:)``.
+    /// as a section or page you draw, to edit what you drew with ``ListTransaction/asOf(_:)``.
     public func version() throws -> ListVersion {
         try whileOpen { try StateVersion.read(db) }
     }

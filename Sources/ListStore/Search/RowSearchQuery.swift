@@ -8,7 +8,7 @@ extension ListReader {
     /// SQLite's `LIKE` accepts (50,000 bytes by default).
     package static let maximumSearchTextLength = 10_000
 
-    /// One page of the rows that `search` finds, at most `limit` (1…``maximumSearchLimit``), after
+    /// One page of the rows that `search` finds, at most `limit` (1…10,000), after
     /// `cursor` (nil: from the first row), each with its index path, all of this reader's state.
     ///
     /// Rows come in id order, and the page's ``SearchPage/next`` continues after its last row (see

@@ -10,8 +10,8 @@ extension ListStore {
     /// that name). The copy is written to a hidden temporary file beside `path`, flushed to disk, and
     /// only then given its name, in a way that never replaces anything: the file appears whole or not at
     /// all, and on any failure (a full disk, the file size limit, a missing folder) nothing is left
-    /// behind. Throws ``ListStoreError/backupTargetExists(path:)`` when something is at `path` (a backup
-    /// never overwrites), and ``ListStoreError/backupFailed(path:reason:remedy:)`` for a path that is
+    /// behind. Throws a ``ListStoreError/Family/refused`` error (backup target exists) when something is at `path` (a backup
+    /// never overwrites), and a ``ListStoreError/Family/fileUnusable`` error (backup failed) for a path that is
     /// empty, in a missing folder, or names one of the database's own files (the database, its `-wal`,
     /// `-shm` or `-journal`, under any spelling or through a link), and when the copy cannot be written.
     public func backup(to path: String) throws {

@@ -11,7 +11,7 @@ extension ListStore {
     /// Passive, like SQLite's own: it never waits for another process's lock or reader, and what a reader
     /// still reads stays in the `-wal` for a later checkpoint. It waits only for a write of this store
     /// that is under way. Nothing happens for a store in memory.
-    /// - Throws: ``ListStoreError/openedForReading(path:)`` for a store opened for reading; a
+    /// - Throws: a ``ListStoreError/Family/misuse`` error (opened for reading) for a store opened for reading; a
     ///   ``ListStoreError`` when the file cannot be written.
     public func checkpoint() throws {
         guard mode == .readWrite else { throw ListStoreError.openedForReading(path: path) }

@@ -30,8 +30,8 @@ extension ListStore {
     /// back next to their old neighbours; titles and payloads get their old values. Edits by other
     /// authors and by hand since are kept.
     ///
-    /// Throws ``ListStoreError/nothingToUndo(author:)`` when there is none, and
-    /// ``ListStoreError/undoRefused(action:entry:redo:reason:)`` when it is no longer possible — a
+    /// Throws a ``ListStoreError/Family/refused`` error (nothing to undo) when there is none, and
+    /// a ``ListStoreError/Family/refused`` error (undo refused) when it is no longer possible — a
     /// section it needs was deleted, a row it changed was changed again by someone else, an import or
     /// untracked write came after it, a row or section it needs was moved to another list (moves between
     /// lists and changes of the lists themselves are not in the history); nothing is changed then. A transaction whose every change others
@@ -42,8 +42,8 @@ extension ListStore {
     public func undo(by author: String? = nil) throws -> ChangeSet { try takeBack(redo: false, by: author ?? self.author) }
 
     /// Re-applies the transaction this store's ``author`` undid last, as a new transaction (which
-    /// ``undo()`` takes back in turn). The author's next ordinary transaction clears what can be redone.
-    /// Throws ``ListStoreError/nothingToRedo(author:)`` or ``ListStoreError/undoRefused(action:entry:redo:reason:)``.
+    /// ``ListStore/undo(by:)`` takes back in turn). The author's next ordinary transaction clears what can be redone.
+    /// Throws a ``ListStoreError/Family/refused`` error (nothing to redo) or a ``ListStoreError/Family/refused`` error (undo refused).
     /// `author`: whose undo to re-apply; nil (the default) for this store's ``author``.
     @discardableResult
     public func redo(by author: String? = nil) throws -> ChangeSet { try takeBack(redo: true, by: author ?? self.author) }

@@ -7,11 +7,11 @@ public struct HistoryEntry: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable {
         /// An ordinary ListStore transaction.
         case edit
-        /// ``ListStore/undo()`` taking back an entry.
+        /// ``ListStore/undo(by:)`` taking back an entry.
         case undo
-        /// ``ListStore/redo()`` re-applying one.
+        /// ``ListStore/redo(by:)`` re-applying one.
         case redo
-        /// An import or ``ListStore/writeUntracked(_:)``: nothing before it can be undone.
+        /// An import or ``ListStore/write(actionName:tracksChanges:_:)`` with `tracksChanges: false`: nothing before it can be undone.
         case untracked
         /// A title or payload changed by another program (the `sqlite3` shell); never undone.
         case handEdit = "hand-edit"

@@ -36,7 +36,7 @@ extension ListStore {
     /// with (rows written, rows in the document) every 1,000 rows and at the end, inside the
     /// transaction. To cancel, throw from it — `try Task.checkCancellation()` in a task, or
     /// `throw CancellationError()`: the import rolls back, the store is exactly as it was, and
-    /// `importDocument` throws ``ListStoreError/importCancelled(rowsWritten:rowCount:)``. Any other error
+    /// `importDocument` throws a ``ListStoreError/Family/refused`` error (import cancelled). Any other error
     /// thrown from `progress` rolls the import back too and is rethrown as it is.
     @discardableResult
     public func importDocument(

@@ -188,7 +188,7 @@ public final class ListStore: Sendable {
     }
 
     /// Who this store's transactions are by in the undo history: the `author` it was opened with, else
-    /// ``defaultAuthor``. ``undo()`` and ``redo()`` take back this author's transactions.
+    /// the process's name. ``ListStore/undo(by:)`` and ``ListStore/redo(by:)`` take back this author's transactions.
     public var author: String { opener.author ?? Self.defaultAuthor }
 
     /// How many of its author's last transactions this store keeps in the file's history (the

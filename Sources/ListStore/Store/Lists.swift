@@ -6,7 +6,7 @@ public struct ListSummary: Hashable, Sendable {
     public let name: String
     /// Its place among the file's lists (``ListStore/moveList(named:to:)``), from 0.
     public let index: Int
-    /// Whether it is the default list, which the store ``ListStore/open(at:mode:busyTimeout:)-(String,_,_)`` returns acts on.
+    /// Whether it is the default list, which the store ``ListStore/open(at:mode:busyTimeout:author:historyLimit:)`` returns acts on.
     public let isDefault: Bool
     /// Its number of sections.
     public let sectionCount: Int
@@ -27,7 +27,7 @@ extension ListStore {
     /// A handle on the list named `name`: every call on it — reads, edits, `write`, `observe`, import,
     /// export — acts on that list, with the list's own index paths and change sets. It shares this store's
     /// connections, lock, readers and observation hub, so opening and observing it costs what the store
-    /// does; it stays on the same list when the list is renamed. Throws ``ListStoreError/unknownList(_:)``.
+    /// does; it stays on the same list when the list is renamed. Throws a ``ListStoreError/Family/notFound`` error (unknown list).
     public func list(named name: String) throws -> ListStore {
         let id = try withReadTransaction { db in try Self.listID(named: name, db) }
         return id == listID ? self : ListStore(sharing: self, listID: id)
@@ -58,7 +58,7 @@ extension ListStore {
     }
 
     /// Adds an empty list named `name` at `index` among the lists (at the end when nil) and returns its handle.
-    /// Throws ``ListStoreError/duplicateListName(_:)`` or ``ListStoreError/invalidListName(_:reason:)``.
+    /// Throws a ``ListStoreError/Family/refused`` error (duplicate list name) or a ``ListStoreError/Family/invalidInput`` error (invalid list name).
     @discardableResult
     public func addList(named name: String, at index: Int? = nil) throws -> ListStore {
         try Self.validateListName(name)
@@ -101,9 +101,9 @@ extension ListStore {
     }
 
     /// Deletes the list named `name` with all its sections and rows, in one transaction; its observers
-    /// get a change set deleting every section, then their streams end with ``ListStoreError/listDeleted(listID:)``
+    /// get a change set deleting every section, then their streams end with a ``ListStoreError/Family/notFound`` error (list deleted)
     /// (so do they when another process deletes it). The default list is never deleted
-    /// (``ListStoreError/cannotDeleteDefaultList(_:)``): the store's own calls act on it.
+    /// (a ``ListStoreError/Family/refused`` error): the store's own calls act on it.
     @discardableResult
     public func deleteList(named name: String) throws -> ChangeSet {
         var deletedID: Int64 = 0

@@ -19,7 +19,7 @@ extension ListStore {
     /// Puts back everything edits rely on that was damaged outside ListStore, in one transaction:
     /// renumbers section and row positions (gaps, duplicates after `OR REPLACE`, wrong counts or bases,
     /// extreme values), keeping the current order with ties broken by id; moves rows whose section was
-    /// deleted into a new section titled ``recoveredSectionTitle``; resets an id sequence that was run
+    /// deleted into a new section titled "Recovered rows"; resets an id sequence that was run
     /// up by hand; puts back the change log's state row and clears a log with gaps or entries that
     /// cannot be trusted (observers behind then reload once). Data is never changed or dropped: what would need that is returned in
     /// ``RepairReport/unresolved`` with the SQL that fixes it. Refuses a file that fails SQLite's

@@ -28,8 +28,8 @@ extension ListStore {
     /// background thread (see <doc:Observing#A-loop-that-stops-reading>).
     ///
     /// The stream ends when its task is cancelled or it is dropped; it ends with an error when the store
-    /// cannot be read or observed (``isImmutableSnapshot``, a damaged file, positions damaged by hand, the
-    /// file at its path replaced or deleted — noticed at the next poll: ``ListStoreError/fileReplaced(path:reason:)``),
+    /// cannot be read or observed (an immutable snapshot, a damaged file, positions damaged by hand, the
+    /// file at its path replaced or deleted — noticed at the next poll: a ``ListStoreError/Family/fileUnusable`` error (file replaced)),
     /// rather than going quiet.
     public func observe(includingOtherConnections: Bool = true, pollInterval: Duration = .milliseconds(100)) -> ListObservation<ListUpdate> {
         observeState(includingOtherConnections: includingOtherConnections, pollInterval: pollInterval, scanningInitialState: nil)
@@ -216,7 +216,7 @@ extension ListStore {
     /// Checks now, rather than at the next poll, for commits by other connections and delivers them (to
     /// every observer, polling or not). Reads through a read connection: it waits for no writer, only for
     /// a delivery under way (this store's write delivering its change set, the poller). Throws
-    /// ``ListStoreError/fileReplaced(path:reason:)`` when the file at the store's path (or its `-wal`) is
+    /// a ``ListStoreError/Family/fileUnusable`` error (file replaced) when the file at the store's path (or its `-wal`) is
     /// no longer the one the store opened: what it now holds can never be seen from here.
     public func deliverChangesFromOtherConnections() throws {
         guard hub.hasSubscribers else { return }

@@ -1,13 +1,13 @@
 import SQLiteLayer
 
 extension ListStore {
-    /// Indexes the payload field `field` for searches (``findRows(_:limit:after:)``), in every list of
+    /// Indexes the payload field `field` for searches (``ListReader/findRows(_:limit:after:)``), in every list of
     /// the file, so that a search whose condition names it reads only the rows that match: a page in
     /// about 0.1 ms at 1,000,000 rows, where a search that matches few rows reads every row otherwise.
     ///
     /// ```swift
     /// try store.addPayloadIndex(on: PayloadField("city"))  // once; later launches find it there
-    /// let page = try store.findRows(RowSearch(where: [try PayloadMatch(field: "city", equals: "Lyon")]))
+    /// let page = try store.read { try $0.findRows(RowSearch(where: [PayloadMatch(try PayloadField("city"), equals: "Lyon")])) }
     /// ```
     ///
     /// The index is kept in the file (`liststore_payload_values`, schema 10): building it reads every
@@ -29,7 +29,7 @@ extension ListStore {
     }
 
     /// Drops the index on payload field `field` and its entries; searches by it read every row again.
-    /// Throws ``ListStoreError/noPayloadIndex(_:)`` when `field` has none.
+    /// Throws a ``ListStoreError/Family/refused`` error (no payload index) when `field` has none.
     public func removePayloadIndex(on field: PayloadField) throws {
         _ = try changingLists { db in try PayloadIndex.remove(field, db) }
     }

@@ -16,7 +16,7 @@ extension ListStore {
     ///   copies the `-wal` into the file as it closes (the `-wal` and `-shm` files go when no other
     ///   connection has the file open);
     /// - refuses every call from then on at once, without waiting for anything, with
-    ///   ``ListStoreError/suspended(path:)``: nothing is read or written. An observation started while
+    ///   a ``ListStoreError/Family/misuse`` error (suspended): nothing is read or written. An observation started while
     ///   suspended ends with that error; a ``ListObservation/resynchronize()`` asked for meanwhile is
     ///   answered after ``resume()``.
     ///
@@ -37,14 +37,14 @@ extension ListStore {
     }
 
     /// Opens the store's connections again after ``suspend()``, recognising the file exactly as
-    /// ``open(at:mode:busyTimeout:)-(String,_,_)`` does; then polling starts again if anyone observes
+    /// ``open(at:mode:busyTimeout:author:historyLimit:)`` does; then polling starts again if anyone observes
     /// other connections, with a poll at once, so that observers get what other processes committed
     /// meanwhile — each change once, in commit order, as if the store had never been suspended. Does
     /// nothing when the store is not suspended.
     ///
     /// A file that is no longer one this store may use — replaced meanwhile by another application's
-    /// database or a file that is not SQLite (``ListStoreError/notAListStore(path:reason:)``), by one of a
-    /// newer ListStore, or deleted (``ListStoreError/fileReplaced(path:reason:)``: no file is created) —
+    /// database or a file that is not SQLite (a ``ListStoreError/Family/fileUnusable`` error (not a list store)), by one of a
+    /// newer ListStore, or deleted (a ``ListStoreError/Family/fileUnusable`` error (file replaced): no file is created) —
     /// throws, is left byte-for-byte untouched, and the store stays suspended with no connection open:
     /// every call throws that error until a `resume()` succeeds (call it again once the file is back).
     /// Another ListStore file put at the path is opened as opening would: observers that can no longer

@@ -4,16 +4,16 @@ extension ListStore {
     /// history: call it on the main actor after each edit your app makes through the store. Registers
     /// nothing when there is nothing to undo.
     ///
-    /// Choosing Undo runs ``undoInBackground(isolation:)`` — the main actor never waits for the write
+    /// Choosing Undo runs ``undoInBackground(by:isolation:)`` — the main actor never waits for the write
     /// lock — and registers the redo at once, with the same name (a manager puts what is registered while
-    /// it undoes on its redo stack, and only then); choosing Redo runs ``redoInBackground(isolation:)`` and
+    /// it undoes on its redo stack, and only then); choosing Redo runs ``redoInBackground(by:isolation:)`` and
     /// registers the undo, and so on, back and forth, so the menu and the file's durable history agree.
     /// Choices made before the last one finished run after it, in order. An undo or redo the store refuses
-    /// (``ListStoreError/undoRefused(action:entry:redo:reason:)``) changes nothing: the opposite registered
+    /// (a ``ListStoreError/Family/refused`` error (undo refused)) changes nothing: the opposite registered
     /// for it is removed again, and the error goes to `onFailure` (as does a failure to read the history).
     ///
     /// The manager's stack lives in memory, for this run of the app; the history in the file survives it
-    /// (call ``undo()`` directly after a relaunch, or register again).
+    /// (call ``ListStore/undo(by:)`` directly after a relaunch, or register again).
     @MainActor
     public func registerUndo(with manager: any UndoRegistering, onFailure: (@MainActor (any Error) -> Void)? = nil) {
         do {

@@ -24,6 +24,8 @@ extension ListStore {
     ///   - tracksChanges: false for very long transactions (a batch of 100,000 edits), whose memory then
     ///     does not grow with the number of edits: the change set returned is empty, and observers get a
     ///     ``ListUpdate/reset(_:)`` with the new state instead of a change set.
+    ///   - body: the transaction's edits and reads; what it returns is the result's `value`. Throwing
+    ///     from it rolls every edit back.
     @discardableResult
     public func write<T>(actionName: String? = nil, tracksChanges: Bool = true, _ body: (ListTransaction) throws -> T) throws -> (value: T, changes: ChangeSet) {
         var value: T?

@@ -16,7 +16,7 @@ import Foundation
 extension ListStoreModel {
     /// SwiftUI's `onMove(perform:)` in the section drawn at `section`: the rows at `offsets` go to
     /// `destination`, the offset *before* the move, exactly as `Array.move(fromOffsets:toOffset:)`
-    /// rearranges the drawn rows (see ``AsOfTransaction/moveRows(fromOffsets:toOffset:inSection:)``).
+    /// rearranges the drawn rows.
     @discardableResult
     public func moveRows(
         fromOffsets offsets: IndexSet, toOffset destination: Int, inSection section: Int, asOf version: ListVersion? = nil,
@@ -36,7 +36,7 @@ extension ListStoreModel {
     }
 
     /// The rows drawn at `indexPaths` (a multi-selection, any sections) dropped into the section drawn at
-    /// `target` at its drawn offset `destination` (see ``AsOfTransaction/moveRows(at:toSection:atOffset:)``).
+    /// `target` at its drawn offset `destination`, in their drawn order.
     @discardableResult
     public func moveRows(
         at indexPaths: [ListIndexPath], toSection target: Int, atOffset destination: Int, asOf version: ListVersion? = nil,

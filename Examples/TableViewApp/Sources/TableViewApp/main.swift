@@ -17,10 +17,12 @@ defer { try? FileManager.default.removeItem(at: folder) }
 let url = folder.appendingPathComponent("lists.sqlite")
 
 // Shown in README.md: opening and simple edits
-let store = try ListStore.open(at: url)                        // created when new; a path String works too
-try store.insertSection(title: "Inbox")
-try store.insertRows(["Invoice", "Lunch?", "Invoice"], intoSection: 0)
-try store.appendRowToEverySection("New item")                  // one transaction, every section
+let store = try ListStore.open(at: url)                        // a file URL: created when new
+try store.write { tx in                                        // one transaction: all of it or nothing
+    try tx.insertSection(title: "Inbox")
+    try tx.insertRows(["Invoice", "Lunch?", "Invoice"], intoSection: 0)
+    try tx.appendRowToEverySection("New item")                 // every section
+}
 // END
 
 // Shown in README.md: reading
@@ -30,30 +32,29 @@ print(firstPage.map(\.title), everything.version)              // the version: w
 // END
 
 // Shown in OpeningAndEditing.md: one transaction, several edits, ids
-let invoice = try store.row(at: ListIndexPath(section: 0, row: 0)).id
+let invoice = try store.read { try $0.row(at: ListIndexPath(section: 0, row: 0)).id }
 let changes = try store.write { tx in
     try tx.deleteRows(ids: [invoice])                          // exactly this row: its twin "Invoice" stays
     let header = try tx.insertRow("Today", intoSection: 0, at: 0)
     try tx.moveRow(id: header, after: try tx.row(at: ListIndexPath(section: 0, row: 1)).id)
-}
+}.changes
 print(changes.deletedRows, changes.insertedRows)               // before / after the whole transaction
 // END
 
 // Shown in OpeningAndEditing.md: errors an app can show
 do {
-    try store.deleteRows(at: [ListIndexPath(section: 0, row: 99)])
-} catch {
+    try store.write { try $0.deleteRows(at: [ListIndexPath(section: 0, row: 99)]) }
+} catch let error as ListStoreError where error.family == .notFound {
     print(error.localizedDescription)  // "row 0:99 does not exist: section 0 has 4 rows (0…3); read the rows again …"
 }
 // END
 
 // Shown in Threading.md: async, off the main thread
 func addRow(_ title: String, to store: ListStore) async throws -> Int {
-    let (count, _) = try await store.writeReturningInBackground { tx in   // waits for the lock off the caller's thread
+    try await store.writeInBackground { tx in              // waits for the lock off the caller's thread
         try tx.insertRow(title, intoSection: 0)
         return try tx.totalRowCount()
-    }
-    return count
+    }.value
 }
 // END
 print("now \(try await addRow("Written while the UI stays responsive", to: store)) rows")
@@ -65,20 +66,22 @@ struct Contact: Codable, Equatable {
     var met: Date?
 }
 let contacts = try ListStore.inMemory()
-let (people, _) = try contacts.insertSection(title: "People")
-let (ada, _) = try contacts.insertRow("Ada Lovelace", payload: Contact(name: "Ada", city: "London"), intoSection: people)
-try contacts.updateRow(id: ada, payload: Contact(name: "Ada", city: "Paris", met: Date()))
-let contact = try contacts.row(id: ada).payload(as: Contact.self)            // nil when the row has none
+let (ada, _) = try contacts.write { tx in
+    let people = try tx.insertSection(title: "People")
+    return try tx.insertRow(try NewRow(title: "Ada Lovelace", encoding: Contact(name: "Ada", city: "London")), intoSection: people)
+}
+try contacts.write { try $0.updateRow(id: ada, payload: try .encoding(Contact(name: "Ada", city: "Paris", met: Date()))) }
+let contact = try contacts.read { try $0.row(id: ada).payload(as: Contact.self) }   // nil when the row has none
 
-let search = RowSearch(titleContains: "love", where: [try PayloadMatch(field: "city", equals: "Paris")])
-var page = try contacts.findRows(search, limit: 50)                            // one read: rows and their index paths
+let search = RowSearch(titleContains: "love", where: [PayloadMatch(try PayloadField("city"), equals: "Paris")])
+var page = try contacts.read { try $0.findRows(search, limit: 50) }            // one read: rows and their index paths
 for result in page.results { print(result.indexPath, result.row.title) }
-while let next = page.next { page = try contacts.findRows(search, limit: 50, after: next) }  // right across edits
+while let next = page.next { page = try contacts.read { try $0.findRows(search, limit: 50, after: next) } }  // right across edits
 // END
 
 // Shown in PayloadsAndSearch.md: payload-field indexes
 try contacts.addPayloadIndex(on: PayloadField("city"))     // once: kept in the file, for every list
-let inParis = try contacts.findRows(RowSearch(where: [try PayloadMatch(field: "city", equals: "Paris")]))
+let inParis = try contacts.read { try $0.findRows(RowSearch(where: [PayloadMatch(try PayloadField("city"), equals: "Paris")])) }
 // END
 print("\(inParis.results.count) contact in Paris, found through the index on city")
 guard contact?.city == "Paris", page.results.map(\.row.id) == [ada], inParis.results.map(\.row.id) == [ada] else {
@@ -118,7 +121,7 @@ let observed = Task {
 }
 try await Task.sleep(for: .milliseconds(300))
 let elsewhere = try ListStore.open(at: url)
-try elsewhere.insertRow("Added by another connection", intoSection: 0, at: 0)
+try elsewhere.write { try $0.insertRow("Added by another connection", intoSection: 0, at: 0) }
 let states = try await observed.value
 guard states.count == 2, states[1] == (try store.snapshot()) else {
     print("observation did not follow the store: \(states.count) states")
@@ -147,35 +150,35 @@ let shown = Task {
     var seen: [DiffableReloads] = []
     try await keepDiffableInSync(with: store) { state, reloads in
         seen.append(reloads)
-        if seen.count == 1 { _ = try? elsewhere.renameSection(id: state.sections[0].id, to: "Inbox, renamed elsewhere") }
+        if seen.count == 1 { _ = try? elsewhere.write { try $0.renameSection(id: state.sections[0].id, to: "Inbox, renamed elsewhere") } }
         if seen.count == 2 { withUnsafeCurrentTask { $0?.cancel() } }
     }
     return seen
 }
 let reloads = try await shown.value
-guard reloads.count == 2, reloads[1] == DiffableReloads(sectionsToReload: [try store.section(at: 0).id]) else {
+guard reloads.count == 2, reloads[1] == DiffableReloads(sectionsToReload: [try store.read { try $0.section(at: 0).id }]) else {
     print("the diffable recipe missed the renamed section: \(reloads)")
     exit(1)
 }
 
 // Shown in IndexPathsAsDrawn.md: taps, swipes and drags on what was drawn
 @MainActor func userTapped(_ drawn: ListIndexPath, in mirror: ListSnapshot, selecting selection: inout ListSelection) throws {
-    try selection.toggle(at: drawn, in: mirror)                          // the row drawn there; nothing read
+    try selection.toggle(drawnAt: drawn, in: mirror)                     // the row drawn there; nothing read
 }
 
 @MainActor func userSwiped(toDelete drawn: ListIndexPath, in mirror: ListSnapshot, of store: ListStore) throws {
-    try store.deleteRows(at: [drawn], asOf: mirror.version)              // that row, wherever it is now
+    try store.write { try $0.asOf(mirror.version).deleteRows(at: [drawn]) }  // that row, wherever it is now
 }
 
 @MainActor func userDragged(_ from: ListIndexPath, to: ListIndexPath, in mirror: ListSnapshot, of store: ListStore) throws {
-    try store.moveRow(from: from, to: to, asOf: mirror.version)          // UIKit's moveRowAt:to:, as drawn
+    try store.write { try $0.asOf(mirror.version).moveRow(from: from, to: to) }  // UIKit's moveRowAt:to:, as drawn
 }
 // END
 
 // Acting on what was drawn for real: another connection inserts above the drawn rows before the user acts.
 let drawn = try store.snapshot()
 let lunch = drawn.sections[0].rows[1].id                                 // drawn at 0:1
-try elsewhere.insertRow("Inserted above, after the draw", intoSection: 0, at: 0)
+try elsewhere.write { try $0.insertRow("Inserted above, after the draw", intoSection: 0, at: 0) }
 var selection = ListSelection()
 try userTapped(ListIndexPath(section: 0, row: 1), in: drawn, selecting: &selection)
 try userSwiped(toDelete: ListIndexPath(section: 0, row: 1), in: drawn, of: store)
@@ -190,7 +193,7 @@ let notes = try ListStore.open(at: folder.appendingPathComponent("notes.sqlite")
 try notes.write(actionName: "Add Groceries") { tx in
     try tx.insertRows(["Milk", "Eggs"], intoSection: try tx.insertSection(title: "Groceries"))
 }
-let milk = try notes.row(at: ListIndexPath(section: 0, row: 0)).id
+let milk = try notes.read { try $0.row(at: ListIndexPath(section: 0, row: 0)).id }
 try notes.write(actionName: "Delete Milk") { try $0.deleteRows(ids: [milk]) }
 let menu = try notes.nextUndo()?.actionName                    // "Delete Milk", for "Undo Delete Milk"
 let undone = try notes.undo()                                  // Milk is back, with its id, before Eggs
@@ -285,11 +288,12 @@ struct TasksView: View {
 
 // Shown in SeveralLists.md: several lists
 let groceries = try store.addList(named: "Groceries")          // a handle on the list: same file, connections, observers
-try groceries.insertSection(title: "Fruit")
-let (apples, _) = try groceries.insertRows(["Apples", "Pears"], intoSection: 0)
+let (apples, _) = try groceries.write { tx in
+    try tx.insertRows(["Apples", "Pears"], intoSection: try tx.insertSection(title: "Fruit"))
+}
 let errands = try store.addList(named: "Errands")
-try errands.insertSection(title: "Today")
-let moved = try groceries.moveRow(id: apples[0], toList: "Errands", section: 0)  // one transaction
+try errands.write { try $0.insertSection(title: "Today") }
+let moved = try groceries.transferRow(id: apples[0], toList: "Errands", section: 0)  // one transaction
 print(moved.source.deletedRows, moved.target.insertedRows)     // each list's change set, for its own observers
 for list in try store.lists() { print(list.name, list.sectionCount, list.rowCount) }  // default 1 6, Groceries 1 1, …
 let sameList = try store.list(named: "Groceries")              // by name; `store` itself acts on the default list

@@ -13,8 +13,8 @@ extension ListStore {
         return lines
     }
 
-    /// The schema version of the file (`PRAGMA user_version`); older than ``schemaVersion`` until
-    /// the first write migrates it, 0 for an empty file.
+    /// The schema version of the file (`PRAGMA user_version`); older than the version this library
+    /// writes until the first write migrates it, 0 for an empty file.
     public func fileSchemaVersion() throws -> Int {
         try withReadTransaction { db in try Migrator.version(of: db) }
     }

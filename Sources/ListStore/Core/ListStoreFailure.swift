@@ -127,11 +127,11 @@ package enum ListStoreFailure: Hashable, Sendable, CustomStringConvertible {
     /// beside a restored backup): its file identity differs from the database's. Nothing was read through
     /// it and both files were left untouched.
     case walFromAnotherFile(path: String, reason: String)
-    /// An import stopped by its progress closure (``ListStore/importDocument(_:replacing:progress:)``
-    /// threw `CancellationError`) after `rowsWritten` of the document's `rowCount` rows; the import was
+    /// An import stopped by its progress closure (`importDocument(_:replacing:progress:)`, the command
+    /// line's import, whose progress closure threw `CancellationError`) after `rowsWritten` of the document's `rowCount` rows; the import was
     /// rolled back and the store is exactly as it was.
     case importCancelled(rowsWritten: Int, rowCount: Int)
-    /// An index path drawn at `asOf` (``ListStore/write(asOf:_:)``) names a row that was deleted since —
+    /// An index path drawn at `asOf` (``ListTransaction/asOf(_:)``) names a row that was deleted since —
     /// by another connection or process, or by an earlier edit of the same write; nothing was changed.
     case drawnRowDeleted(ListIndexPath, id: RowID, asOf: ListVersion)
     /// A section index drawn at `asOf` — of a section, or of a row's section — names a section that was

@@ -2,17 +2,17 @@ import SQLiteLayer
 
 /// A whole list to load into a store, as an export or a hand-written document describes it.
 /// Ids are optional: given ones are kept (so an export re-imports with its identities), missing ones are assigned.
-public struct ListDocument: Hashable, Sendable {
+package struct ListDocument: Hashable, Sendable {
     /// One section of the document.
-    public struct Section: Hashable, Sendable {
+    package struct Section: Hashable, Sendable {
         /// The id to keep, or nil to assign one.
-        public var id: SectionID?
+        package var id: SectionID?
         /// The section header text.
-        public var title: String
+        package var title: String
         /// The rows, in order.
-        public var rows: [Row]
+        package var rows: [Row]
         /// A section of a document.
-        public init(id: SectionID? = nil, title: String, rows: [Row] = []) {
+        package init(id: SectionID? = nil, title: String, rows: [Row] = []) {
             self.id = id
             self.title = title
             self.rows = rows
@@ -20,15 +20,15 @@ public struct ListDocument: Hashable, Sendable {
     }
 
     /// One row of the document.
-    public struct Row: Hashable, Sendable {
+    package struct Row: Hashable, Sendable {
         /// The id to keep, or nil to assign one.
-        public var id: RowID?
+        package var id: RowID?
         /// The row's title.
-        public var title: String
+        package var title: String
         /// Optional JSON text.
-        public var payload: String?
+        package var payload: String?
         /// A row of a document.
-        public init(id: RowID? = nil, title: String, payload: String? = nil) {
+        package init(id: RowID? = nil, title: String, payload: String? = nil) {
             self.id = id
             self.title = title
             self.payload = payload
@@ -36,13 +36,13 @@ public struct ListDocument: Hashable, Sendable {
     }
 
     /// The sections, in order.
-    public var sections: [Section]
+    package var sections: [Section]
 
     /// A document of `sections`.
-    public init(sections: [Section]) { self.sections = sections }
+    package init(sections: [Section]) { self.sections = sections }
 
     /// The number of rows in all sections.
-    public var rowCount: Int { sections.reduce(0) { $0 + $1.rows.count } }
+    package var rowCount: Int { sections.reduce(0) { $0 + $1.rows.count } }
 }
 
 /// Receives the sections and rows of an import, in order, inside the import's transaction.

@@ -44,9 +44,9 @@ public struct HistoryEntry: Hashable, Sendable {
     /// Its history state; nil when it has no history entry.
     public let state: State?
     /// The history entry's number (`liststore_history.id`); nil when it has none.
-    public let entry: Int64?
+    package let entry: Int64?
     /// The change-log record of its edits (TheFile.md, "The change-log record"), while the log keeps it.
-    public let changes: String?
+    package let changes: String?
     /// The name of the list its history entry edited (undo is per author and list); nil when it has no
     /// history entry, or its list was deleted since.
     public let list: String?

@@ -4,7 +4,8 @@ extension ListStore {
     /// Loads sections and rows, as `feed` hands them to the importer, in one transaction: a document of
     /// any size, read as it is parsed. Without `replacing`, the store must be empty (nothing is ever
     /// merged by accident); with it, every existing section and row is deleted first. Any error — from
-    /// the importer or thrown by `feed` — leaves the store as it was.
+    /// the importer or thrown by `feed` — leaves the store as it was and is rethrown: to cancel an
+    /// import, throw from `feed` (`try Task.checkCancellation()` between rows).
     ///
     /// The change set holds every row imported; with `tracksChanges` false none is built (an empty one
     /// is returned, observers get a ``ListUpdate/reset(_:)``), so memory does not grow with the import.
@@ -39,7 +40,7 @@ extension ListStore {
     /// `importDocument` throws a ``ListStoreError/Family/refused`` error (import cancelled). Any other error
     /// thrown from `progress` rolls the import back too and is rethrown as it is.
     @discardableResult
-    public func importDocument(
+    package func importDocument(
         _ document: ListDocument, replacing: Bool = false,
         progress: (_ written: Int, _ total: Int) throws -> Void = { _, _ in }
     ) throws -> ChangeSet {

@@ -18,8 +18,8 @@ import SQLiteLayer
 ///
 /// So an app acting on a multi-selection passes the drawn paths as they are, in any order and in any
 /// number of calls. Rows the closure inserted were never drawn: name them by the ids the inserts
-/// return, through ``current``, which takes index paths of the store as it is now, inside the
-/// transaction.
+/// return, on the write's own ``ListTransaction`` (the `tx` that ``ListTransaction/asOf(_:)`` was
+/// called on), which takes ids and index paths of the store as it is now, inside the transaction.
 ///
 /// Each path is followed through every edit since ``version``, the closure's own included: the cost of
 /// a call grows with the edits made since the draw (meant for what a user acted on, not for bulk edits).
@@ -27,7 +27,7 @@ import SQLiteLayer
 /// Valid only inside its closure; using it afterwards throws a ``ListStoreError/Family/misuse`` error (transaction finished).
 public final class AsOfTransaction {
     /// The same transaction in the store's current coordinates (inside the transaction) and by id.
-    public let current: ListTransaction
+    package let current: ListTransaction
     /// The version the index paths given to this transaction's calls are drawn at.
     public var version: ListVersion { drawn.version }
     private let drawn: DrawnPaths

@@ -300,6 +300,21 @@ import Testing
         }
     }
 
+    /// A drag's destination past a drawn section's last row is refused in the caller's terms: the path
+    /// it gave and the section's last row index, as the same move on the current list says it.
+    @Test func aMoveDestinationOutOfRangeNamesThePathGiven() throws {
+        let f = try Fixture()
+        let version = try f.app.version()
+        let before = f.bytes()
+        #expect(throws: ListStoreError.rowDestinationOutOfRange(Self.path(0, 5), maxRow: 4)) {
+            try f.app.moveRow(from: Self.path(0, 0), to: Self.path(0, 5), asOf: version)
+        }
+        #expect(throws: ListStoreError.rowDestinationOutOfRange(Self.path(0, 5), maxRow: 4)) {
+            try f.app.write { try $0.moveRow(from: Self.path(0, 0), to: Self.path(0, 5)) }
+        }
+        #expect(f.bytes() == before)
+    }
+
     /// Indexes no store can have are refused as out of range, never followed (no overflow), file unchanged.
     @Test func hugeAndNegativeIndexesAreOutOfRange() throws {
         let f = try Fixture()

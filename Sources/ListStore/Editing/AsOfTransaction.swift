@@ -94,7 +94,14 @@ public final class AsOfTransaction {
             }
             // The drop as a gap of the drawn list, before the row is taken out of it.
             let gap = to.section == from.section && to.row > from.row ? ListIndexPath(section: to.section, row: to.row + 1) : to
-            let target = try drawn.rowGap(gap, own: own, db)
+            let target: ListIndexPath
+            do {
+                target = try drawn.rowGap(gap, own: own, db)
+            } catch let error as ListStoreError where gap != to {
+                // Said of the destination the caller gave, not of the gap it became.
+                guard case .rowDestinationOutOfRange(_, let maxRow) = error.reason else { throw error }
+                throw ListStoreError.rowDestinationOutOfRange(to, maxRow: maxRow - 1)
+            }
             let row = target.section == source.path.section && target.row > source.path.row ? target.row - 1 : target.row
             try current.moveRow(id: source.id, to: ListIndexPath(section: target.section, row: row))
         }

@@ -355,9 +355,11 @@ public final class ListStore: Sendable {
     /// of a list the write left unchanged, of that state.
     private func stampVersions(_ changes: inout [Int64: ChangeSet], _ write: WriteProgress) -> ChangeSet {
         var unchanged = ChangeSet()
-        if let logSequence = write.logSequence, case .edits = write.entry {
-            for list in changes.keys { changes[list]?.version = ListVersion(rawValue: logSequence) }
-            unchanged.version = ListVersion(rawValue: logSequence)
+        // A structural write (an import, a list's deletion) is logged without its edits, but the change
+        // sets it returns still lead to the state it committed.
+        if let logSequence = write.logSequence {
+            for list in changes.keys where !(changes[list]?.isEmpty ?? true) { changes[list]?.version = ListVersion(rawValue: logSequence) }
+            if case .edits = write.entry { unchanged.version = ListVersion(rawValue: logSequence) }
         }
         return unchanged
     }

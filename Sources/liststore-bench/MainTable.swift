@@ -33,7 +33,9 @@ struct MainTable {
         let limit: Double
     }
 
-    func run() throws {
+    /// Prints the table and its summaries; returns its lines (for `--chart`).
+    @discardableResult
+    func run() throws -> [Result] {
         print(
             "liststore-bench: median of \(repetitions) runs; ListStore, the dense C baseline (a plain table renumbered densely, what a peer's user writes)"
         )
@@ -62,6 +64,7 @@ struct MainTable {
         printScaling(results)
         try printFileSizes()
         if measuresDeleteMemory { try printDeleteMemory() }
+        return results
     }
 
     // MARK: - Measuring

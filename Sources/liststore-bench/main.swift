@@ -4,7 +4,8 @@ import ListStore
 import StoreShorthands
 
 // liststore-bench: ListStore against hand-written C programs on a plain table (the dense baseline and the physical limit), side by side.
-//   swift run -c release liststore-bench [--quick | --large] [--repetitions N]
+//   swift run -c release liststore-bench [--quick | --large] [--repetitions N] [--chart FILE.svg]
+//       (--chart: also draws the main table's insert in middle against n, log–log, as an SVG: Chart.swift)
 //   swift run -c release liststore-bench --litestream [--quick]   (write cost and replica lag with Litestream)
 //   swift run -c release liststore-bench --only observation|search [--quick | --large]   (only those rows)
 //   swift run -c release liststore-bench --adversarial [--quick | --large]   (100,000 inserts at one index: rows written by each, bounded; each timed, 5 runs)
@@ -108,19 +109,30 @@ if arguments.first == "--loop", arguments.count >= 2 {
 
 let quick = arguments.contains("--quick")
 let large = arguments.contains("--large")
-// "observation" and "search" are values only right after --only.
+// "observation" and "search" are values only right after --only; any value right after --chart is its file.
 let unknownArgument = arguments.indices.first { index in
     let argument = arguments[index]
+    if index > 0 && arguments[index - 1] == "--chart" { return false }
     if argument == "observation" || argument == "search" { return index == 0 || arguments[index - 1] != "--only" }
-    return !["--quick", "--large", "--repetitions", "--only"].contains(argument) && Int(argument) == nil
+    return !["--quick", "--large", "--repetitions", "--only", "--chart"].contains(argument) && Int(argument) == nil
 }.map { arguments[$0] }
 if let unknown = unknownArgument {
-    FileHandle.standardError.write(Data("error: unknown option \(unknown); use --quick, --large, --repetitions N or --only observation|search\n".utf8))
+    FileHandle.standardError.write(
+        Data("error: unknown option \(unknown); use --quick, --large, --repetitions N, --chart FILE.svg or --only observation|search\n".utf8))
+    exit(2)
+}
+let chartPath = arguments.firstIndex(of: "--chart").map { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : "" }
+if chartPath == "" || chartPath?.hasPrefix("--") == true {
+    FileHandle.standardError.write(Data("error: --chart takes the SVG file to write, e.g. --chart chart.svg\n".utf8))
     exit(2)
 }
 let onlyPart = arguments.firstIndex(of: "--only").map { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : "" }
 if let onlyPart, onlyPart != "observation", onlyPart != "search" {
     FileHandle.standardError.write(Data("error: --only takes observation or search (the parts that can run alone)\n".utf8))
+    exit(2)
+}
+if chartPath != nil, onlyPart != nil {
+    FileHandle.standardError.write(Data("error: --chart draws the main table's rows, which --only leaves out\n".utf8))
     exit(2)
 }
 let onlyObservation = onlyPart == "observation"
@@ -145,11 +157,24 @@ if onlyPart == nil {
     let shell = ProcessInfo.processInfo.environment["PATH"].flatMap { path in
         path.split(separator: ":").map { "\($0)/sqlite3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
+    let loadBefore = Chart.loadAverage()
     do {
-        try MainTable(
+        let results = try MainTable(
             fixtures: fixtures, sizes: sizes, repetitions: repetitions, quick: quick,
             cli: FileManager.default.isExecutableFile(atPath: cli) ? cli : nil, shell: shell
         ).run()
+        if let chartPath {
+            // The chart of the table just printed (Chart.swift), written before the other parts run.
+            var command = ["liststore-bench"] + arguments
+            if let index = command.firstIndex(of: "--chart") { command.removeSubrange(index...index + 1) }
+            let svg = Chart.svg(
+                title: "Insert one row in the middle of a section of n rows",
+                subtitle: "median of \(repetitions) runs at each n, fresh copies of the same fixture; log–log scales; lower is better",
+                note: Chart.note(command: command.joined(separator: " "), loadBefore: loadBefore),
+                series: Chart.series(from: results))
+            try svg.write(toFile: chartPath, atomically: true, encoding: .utf8)
+            print("\nchart: \(chartPath) (\(Chart.operation) against n: ListStore, C dense, limit)")
+        }
     } catch {
         fail("\(error)")
     }

@@ -41,6 +41,31 @@ import Testing
         #expect(try store.checkInvariants().isEmpty)
     }
 
+    /// Checkmarks go where the table view drew the rows: the mirror's index paths, not the store's,
+    /// which another connection's commits may have moved on before the mirror catches up.
+    @Test func checkmarksAreAtTheMirrorsIndexPathsWhileTheStoreIsAhead() throws {
+        let store = try ListStore.inMemory()
+        try store.insertSection(title: "Inbox")
+        try store.insertRows(["Invoice", "Receipt", "Invoice", "Note"], intoSection: 0)
+        let mirror = try store.snapshot()
+        var selection = ListSelection()
+        try selection.toggle(drawnAt: path(0, 2), in: mirror)  // the second Invoice
+        try selection.toggle(drawnAt: path(0, 3), in: mirror)
+        try store.insertRows(["New", "Newer"], intoSection: 0, at: 0)  // the mirror has not caught up
+        #expect(selection.indexPaths(in: mirror) == [path(0, 2), path(0, 3)])
+        #expect(try selection.indexPaths(in: store) == [path(0, 4), path(0, 5)])
+
+        try store.deleteRows(at: [path(0, 5)])
+        let later = try store.snapshot()
+        selection.removeDeleted(in: later)
+        #expect(selection.count == 1)
+        #expect(selection.indexPaths(in: later) == [path(0, 4)])
+
+        try selection.deleteSelected(in: store, actionName: "Delete 1 Message")
+        #expect(try store.nextUndo()?.actionName == "Delete 1 Message")
+        #expect(try store.snapshot().titles == [["New", "Newer", "Invoice", "Receipt"]])
+    }
+
     @Test func deletingASelectionWhoseRowsAreAllGoneChangesNothing() throws {
         let store = try ListStore.inMemory()
         try store.insertSection(title: "S")

@@ -1,8 +1,9 @@
 /// The rows selected in a Mail-style edit mode, held by identity.
 ///
 /// Because it holds row ids rather than index paths, it stays right while rows move or other rows are
-/// inserted and deleted; rows deleted elsewhere simply drop out. Ask the store for the current index
-/// paths when drawing checkmarks, and delete the selection in one transaction (``deleteSelected(in:)``).
+/// inserted and deleted; rows deleted elsewhere simply drop out. Draw checkmarks at its index paths in the
+/// snapshot the table view shows (``indexPaths(in:)``), and delete the selection in one transaction
+/// (``deleteSelected(in:actionName:)``).
 public struct ListSelection: Hashable, Sendable {
     /// The selected rows' ids.
     public private(set) var ids: Set<RowID> = []
@@ -43,24 +44,47 @@ public struct ListSelection: Hashable, Sendable {
     /// Deselects everything.
     public mutating func removeAll() { ids.removeAll() }
 
-    /// The current index paths of the selected rows that still exist, sorted (rows deleted elsewhere have none).
-    public func indexPaths(in store: ListStore) throws -> [ListIndexPath] {
+    /// The index paths of the selected rows in `mirror` (the snapshot a table view shows: draw the
+    /// checkmarks there), sorted; rows the mirror no longer has have none. One pass over the mirror.
+    public func indexPaths(in mirror: ListSnapshot) -> [ListIndexPath] {
+        var found: [ListIndexPath] = []
+        for (sectionIndex, section) in mirror.sections.enumerated() {
+            for (rowIndex, row) in section.rows.enumerated() where ids.contains(row.id) {
+                found.append(ListIndexPath(section: sectionIndex, row: rowIndex))
+            }
+        }
+        return found
+    }
+
+    /// Forgets the selected rows `mirror` no longer has (deleted since, here or elsewhere), so that
+    /// ``count`` counts only rows the table view shows.
+    public mutating func removeDeleted(in mirror: ListSnapshot) {
+        var shown: Set<RowID> = []
+        for section in mirror.sections {
+            for row in section.rows where ids.contains(row.id) { shown.insert(row.id) }
+        }
+        ids = shown
+    }
+
+    /// The current index paths of the selected rows that still exist in `store`, sorted.
+    package func indexPaths(in store: ListStore) throws -> [ListIndexPath] {
         try store.indexPaths(of: Array(ids)).values.sorted()
     }
 
-    /// Forgets the selected rows that no longer exist, so that ``count`` counts only rows that do.
-    public mutating func removeDeleted(in store: ListStore) throws {
+    /// Forgets the selected rows that no longer exist in `store`.
+    package mutating func removeDeleted(in store: ListStore) throws {
         ids = Set(try store.indexPaths(of: Array(ids)).keys)
     }
 }
 
 extension ListSelection {
-    /// Deletes the selected rows that still exist, wherever they are now, in one transaction, and
-    /// empties the selection. Rows already deleted elsewhere are skipped, not an error.
+    /// Deletes the selected rows that still exist, wherever they are now, in one transaction named
+    /// `actionName` (the undo menu's "Undo Delete 3 Rows"), and empties the selection. Rows already
+    /// deleted elsewhere are skipped, not an error.
     @discardableResult
-    public mutating func deleteSelected(in store: ListStore) throws -> ChangeSet {
+    public mutating func deleteSelected(in store: ListStore, actionName: String? = nil) throws -> ChangeSet {
         let ids = self.ids.sorted()
-        let changes = try store.write { transaction in
+        let changes = try store.write(actionName: actionName) { transaction in
             let existing = ids.filter { id in
                 (try? transaction.db.location(of: id, list: transaction.list)) != nil
             }

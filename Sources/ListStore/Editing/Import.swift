@@ -54,8 +54,7 @@ package struct ListDocument: Hashable, Sendable {
 /// without change tracking it keeps nothing of what it wrote, and its memory does not grow with the import.
 public final class ListImporter {
     private let db: Connection
-    private let insertSection: Statement
-    private let insertRow: Statement
+    private let insertRow: RowWriter.One
     private let tracksChanges: Bool
     /// Usable until ``ListStore/importStream(replacing:tracksChanges:_:)``'s closure returns.
     private let scope = HandleScope()
@@ -87,8 +86,7 @@ public final class ListImporter {
         self.list = list
         self.tracksChanges = tracksChanges
         self.sectionsReplaced = sectionsReplaced
-        insertSection = try db.cached("INSERT INTO sections (id, position, title, list_id) VALUES (?1, ?2, ?3, ?4)")
-        insertRow = try db.cached("INSERT INTO rows (id, section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4, ?5)")
+        insertRow = try RowWriter.One(db)
         indexesPayloads = try PayloadIndex.anyField(db)
     }
 
@@ -99,14 +97,14 @@ public final class ListImporter {
         try validateTitle(title)
         if let id, id.rawValue <= 0 { throw ListStoreError.invalidDocument("section id \(id.rawValue) is not a positive integer") }
         let index = sectionsWritten
+        let newID: Int64
         do {
-            try insertSection.bind([id.map { .integer($0.rawValue) } ?? .null, .int(index), .text(title), .integer(list)]).run()
+            newID = try SectionWriter.insert(id: id?.rawValue, title: title, at: index, list: list, db)
         } catch {
             if let id, Self.isDuplicateID(error) { throw ListStoreError.duplicateSectionID(id) }
             if id == nil, largestIDGiven.sections, (error as? SQLiteError)?.isFull == true { throw ListStoreError.identifiersExhausted(table: "sections") }
             throw db.explainingFull(error, inserting: "sections")
         }
-        let newID = db.lastInsertedRowID
         if newID == Int64.max { largestIDGiven.sections = true }
         try SectionOrder.recordCountChange(by: 1, db, list: list)
         try finishSection()
@@ -126,10 +124,7 @@ public final class ListImporter {
         if let id, id.rawValue <= 0 { throw ListStoreError.invalidDocument("row id \(id.rawValue) is not a positive integer") }
         try db.validatePayload(payload)
         do {
-            try insertRow.bind([
-                id.map { .integer($0.rawValue) } ?? .null, .integer(section.id), .int(section.rows * RowSpacing.gap),
-                .text(title), .optionalText(payload),
-            ]).run()
+            try insertRow.insert(id: id?.rawValue, section: section.id, position: section.rows * RowSpacing.gap, title: title, payload: payload)
         } catch {
             if let id, Self.isDuplicateID(error) { throw ListStoreError.duplicateRowID(id) }
             if id == nil, largestIDGiven.rows, (error as? SQLiteError)?.isFull == true { throw ListStoreError.identifiersExhausted(table: "rows") }

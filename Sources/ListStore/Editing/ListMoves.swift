@@ -1,9 +1,9 @@
 import SQLiteLayer
 
 /// Moves between lists inside one write transaction: this transaction's list gives, `target`'s (another
-/// ``ListTransaction`` on the same connection, scoped to the other list) receives. Each records its own
-/// side in its own list's coordinates — a deletion here, an insertion there — so each list's observers
-/// get a change set of their list only.
+/// ``ListTransaction`` on the same connection, scoped to the other list) receives. The one ``ListEdit``
+/// of a move is recorded by both: each derives its own side in its own list's coordinates — a deletion
+/// here, an insertion there — so each list's observers get a change set of their list only.
 extension ListTransaction {
     /// Moves the row with `id` (of this list) into section `sectionIndex` of `target`'s list, at row
     /// index `index` there (at the end when nil). The row keeps its id, title and payload.
@@ -17,14 +17,16 @@ extension ListTransaction {
             guard (0...destination.count).contains(row) else {
                 throw ListStoreError.rowDestinationOutOfRange(ListIndexPath(section: sectionIndex, row: row), maxRow: destination.count)
             }
+            let last = destination.count
             try source.move(place, into: &destination, at: row)
             let moved = try ListReader.row(id: id.rawValue, db)
-            var out = ChangeSet()
-            out.deletedRows = [.init(indexPath: path, id: id)]
-            try record(out, [.rowsDeleted([[Int64(path.section), Int64(path.row), id.rawValue, sectionID]])])
-            var into = ChangeSet()
-            into.insertedRows = [.init(indexPath: ListIndexPath(section: sectionIndex, row: row), row: moved)]
-            try target.record(into, [.rowsInserted(ids: EditEvent.runs([id]), section: destination.sectionID, sectionIndex: sectionIndex, at: row)])
+            let anchor = try target.anchor(index: row, last: last, section: destination.sectionID) { try self.position(ofRow: id.rawValue) }
+            let edit = ListEdit.rowTransferred(
+                .init(
+                    row: moved, fromList: list, from: path, source: sectionID, toList: target.list, to: ListIndexPath(section: sectionIndex, row: row),
+                    target: destination.sectionID, anchor: anchor))
+            try record(edit)
+            try target.record(edit)
         }
     }
 
@@ -42,12 +44,9 @@ extension ListTransaction {
             try SectionOrder.recordCountChange(by: -1, db, list: list)
             try SectionOrder.recordCountChange(by: 1, db, list: target.list)
             try SectionOrder.closeGaps(from: from, db, list: list)
-            var out = ChangeSet()
-            out.deletedSections = [.init(index: from, id: id)]
-            try record(out, [.sectionsDeleted([[Int64(from), id.rawValue]])])
-            var into = ChangeSet()
-            into.insertedSections = [.init(index: at, section: try target.snapshot(ofSection: id))]
-            try target.record(into, [.sectionInserted(id: id.rawValue, index: at)])
+            let edit = ListEdit.sectionTransferred(.init(section: try target.snapshot(ofSection: id), fromList: list, from: from, toList: target.list, to: at))
+            try record(edit)
+            try target.record(edit)
         }
     }
 }

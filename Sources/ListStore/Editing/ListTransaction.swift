@@ -45,12 +45,18 @@ public final class ListTransaction: ListReader {
         super.init(db, list: list)
     }
 
-    /// Notes one edit's own change set and its events.
-    func record(_ changes: ChangeSet, _ newEvents: [EditEvent]) throws {
-        guard !changes.isEmpty else { return }
+    /// Notes one edit, as its primitive describes it: its history step (when the transaction keeps
+    /// history), its rows for the payload indexes, and — when the write tracks changes — its change set
+    /// and change-log events. Every edit primitive calls this once (a move between lists once on each
+    /// list's transaction), after its write; a delete of sections before it, while their rows are
+    /// there to be copied into the history.
+    func record(_ edit: ListEdit) throws {
+        try history?.record(edit)
+        guard !edit.changesNothing else { return }
         editCount += 1
-        try notePayloadWrites(newEvents)
+        try notePayloadWrites(edit)
         guard tracksChanges else { return }
+        let newEvents = edit.logEvents(forList: list)
         if editCount == 2 {
             var first = ChangeTracker()
             for event in events { first.apply(event) }
@@ -62,40 +68,41 @@ public final class ListTransaction: ListReader {
             for event in newEvents { current.apply(event) }
             tracker = current
         } else {
-            firstChanges = changes
+            firstChanges = edit.changes(forList: list)
         }
         events += newEvents
     }
 
-    /// Notes the rows `events` wrote or deleted for the payload indexes (``PayloadIndex``), when there are
-    /// any; a move changes no payload. The rows of a deleted section are noted before it goes
-    /// (``notePayloadDeletes(sections:)``).
-    private func notePayloadWrites(_ events: [EditEvent]) throws {
-        for event in events {
-            switch event {
-            case .rowsInserted(let runs, _, _, _), .rowsRestored(let runs, _, _, _):
-                guard try payloadsIndexed() else { return }
-                try PayloadIndex.markStale(runs: runs, db)
-            case .rowUpdated(let id, _, _, _, _):
-                guard try payloadsIndexed() else { return }
-                try PayloadIndex.markStale(row: id, db)
-            case .sectionRestored(let id, _):
-                guard try payloadsIndexed() else { return }
-                try PayloadIndex.markStale(section: id, db)
-            case .rowsDeleted(let entries):
-                guard try payloadsIndexed() else { return }
-                // [section index, row index, id, section id]; a row moved to another list is noted too (harmless).
-                try PayloadIndex.noteDeleting(.rows(entries.compactMap { $0.count == 4 ? $0[2] : nil }), indexed: true, db)
-            case .sectionInserted, .sectionsDeleted, .sectionMoved, .sectionRenamed, .rowMoved:
-                continue
-            }
+    /// Notes the rows `edit` wrote or deleted for the payload indexes (``PayloadIndex``), when there are
+    /// any; a move changes no payload. The rows of deleted sections are noted while they are still
+    /// there (their edit is recorded before they go); a section moved to another list is not.
+    private func notePayloadWrites(_ edit: ListEdit) throws {
+        switch edit {
+        case .rowsInserted(let runs):
+            guard try payloadsIndexed() else { return }
+            for run in runs { try PayloadIndex.markStale(runs: EditEvent.runs(run.rows.map(\.id)), db) }
+        case .rowsRestored(let run):
+            guard try payloadsIndexed() else { return }
+            try PayloadIndex.markStale(runs: EditEvent.runs(run.rows.map(\.id)), db)
+        case .rowUpdated(let update):
+            guard try payloadsIndexed() else { return }
+            try PayloadIndex.markStale(row: update.id, db)
+        case .sectionRestored(let section):
+            guard try payloadsIndexed() else { return }
+            try PayloadIndex.markStale(section: section.id, db)
+        case .rowsDeleted(let rows):
+            guard try payloadsIndexed() else { return }
+            try PayloadIndex.noteDeleting(.rows(rows.map(\.id)), indexed: true, db)
+        case .rowTransferred(let transfer):
+            // Noted as deleted in the list it left (harmless), as written in the one it reached.
+            guard try payloadsIndexed() else { return }
+            if list == transfer.fromList { try PayloadIndex.noteDeleting(.rows([transfer.row.id.rawValue]), indexed: true, db) }
+            if list == transfer.toList { try PayloadIndex.markStale(runs: EditEvent.runs([transfer.row.id]), db) }
+        case .sectionsDeleted(let sections):
+            try PayloadIndex.noteDeleting(.sections(sections.map(\.id)), indexed: try payloadsIndexed(), db)
+        case .sectionInserted, .sectionMoved, .sectionRenamed, .rowMoved, .sectionTransferred:
+            return
         }
-    }
-
-    /// Notes the rows of sections `ids` for the payload indexes, when there are any: before the sections'
-    /// DELETE cascades to their rows, which are then no longer there to be found.
-    func notePayloadDeletes(sections ids: [Int64]) throws {
-        try PayloadIndex.noteDeleting(.sections(ids), indexed: try payloadsIndexed(), db)
     }
 
     private func payloadsIndexed() throws -> Bool {

@@ -12,25 +12,20 @@ extension ListTransaction {
             try validateTitle(row.title)
             try db.validatePayload(row.payload)
         }
+        let last = section.count
         let positions = try section.insertionPositions(at: start, width: rows.count)
-        let insert = try db.cached("INSERT INTO rows (id, section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4, ?5)")
+        let insert = try RowWriter.One(db)
         for (row, position) in zip(rows, positions) {
             do {
-                try insert.bind([.integer(row.id), .integer(section.sectionID), .int(position), .text(row.title), .optionalText(row.payload)]).run()
+                try insert.insert(id: row.id, section: section.sectionID, position: position, title: row.title, payload: row.payload)
             } catch let error as SQLiteError where error.extendedCode == 1555 {  // SQLITE_CONSTRAINT_PRIMARYKEY
                 throw UndoConflict("row #\(row.id) exists again (an import or a hand edit gave its id to another row)")
             } catch { throw db.explainingFull(error, inserting: "rows") }
         }
         try section.noteInserted(positions, atIndex: start)
-        try history?.rowsRestored(section: section.sectionID, rows: rows)
-        var changes = ChangeSet()
-        changes.insertedRows = rows.enumerated().map { offset, row in
-            .init(
-                indexPath: ListIndexPath(section: section.sectionIndex, row: start + offset),
-                row: ListRow(id: RowID(rawValue: row.id), title: row.title, payload: row.payload))
-        }
-        let ids = rows.map { RowID(rawValue: $0.id) }
-        try record(changes, [.rowsRestored(ids: EditEvent.runs(ids), section: section.sectionID, sectionIndex: section.sectionIndex, at: start)])
+        let anchor = try anchor(index: start, last: last, section: section.sectionID) { positions.first }
+        let restored = rows.map { ListRow(id: RowID(rawValue: $0.id), title: $0.title, payload: $0.payload) }
+        try record(.rowsRestored(.init(section: section.sectionID, sectionIndex: section.sectionIndex, at: start, anchor: anchor, rows: restored)))
     }
 
     /// Puts section `id` back, empty, titled `title`, at `index` (clamped to the sections there are).
@@ -40,16 +35,13 @@ extension ListTransaction {
         let position = min(max(index, 0), count)
         try SectionOrder.shift(from: position, by: 1, db, list: list)
         do {
-            try db.run("INSERT INTO sections (id, list_id, position, title) VALUES (?1, ?4, ?2, ?3)", [.integer(id), .int(position), .text(title), .integer(list)])
+            try SectionWriter.insert(id: id, title: title, at: position, list: list, db)
         } catch let error as SQLiteError where error.extendedCode == 1555 {
             throw UndoConflict("section #\(id) exists again (an import or a hand edit gave its id to another section)")
         } catch { throw db.explainingFull(error, inserting: "sections") }
         try SectionOrder.recordCountChange(by: 1, db, list: list)
         try RowBlocks.createFirstExtents(ofSection: id, db)
-        history?.sectionInserted(id, title: title, restored: true)
-        var changes = ChangeSet()
-        changes.insertedSections = [.init(index: position, section: SectionSnapshot(id: SectionID(rawValue: id), title: title, rows: []))]
-        try record(changes, [.sectionRestored(id: id, index: position)])
+        try record(.sectionRestored(.init(id: id, title: title, index: position)))
         return try checkedSection(id: SectionID(rawValue: id))
     }
 }

@@ -55,30 +55,13 @@ extension ListTransaction {
             try validateTitle(row.title)
             try db.validatePayload(row.payload)
             let sectionCount = try verifiedSectionCount()
-            let insert = try db.cached("INSERT INTO rows (section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4)")
-            var changes = ChangeSet()
-            var inserted: [(id: RowID, section: SectionID, path: ListIndexPath)] = []
+            var runs: [ListEdit.InsertedRows] = []
             for section in 0..<sectionCount {
                 var target = try SectionRows.load(section: section, list: list, db, sizes: sizes)
-                let index = target.count
-                let positions = try target.insertionPositions(at: index, width: 1)
-                for position in positions {
-                    do {
-                        try insert.bind([.integer(target.sectionID), .int(position), .text(row.title), .optionalText(row.payload)]).run()
-                    } catch { throw db.explainingFull(error, inserting: "rows") }
-                }
-                try target.noteInserted(positions, atIndex: index)
-                let id = RowID(rawValue: db.lastInsertedRowID)
-                inserted.append((id, SectionID(rawValue: target.sectionID), ListIndexPath(section: section, row: index)))
-                history?.rowsInserted(section: target.sectionID, ids: [id], rows: [row])
-                changes.insertedRows.append(.init(indexPath: ListIndexPath(section: section, row: index), row: ListRow(id: id, title: row.title, payload: row.payload)))
+                runs.append(try writeRows([row], into: &target, at: target.count))
             }
-            try record(
-                changes,
-                inserted.map {
-                    .rowsInserted(ids: EditEvent.runs([$0.id]), section: $0.section.rawValue, sectionIndex: $0.path.section, at: $0.path.row)
-                })
-            return inserted.map(\.id)
+            try record(.rowsInserted(runs))
+            return runs.compactMap(\.rows.first?.id)
         }
     }
 
@@ -211,20 +194,9 @@ extension ListTransaction {
             throw ListStoreError.rowDestinationOutOfRange(ListIndexPath(section: target.sectionIndex, row: start), maxRow: target.count)
         }
         for row in rows { try db.validatePayload(row.payload) }
-        let positions = try target.insertionPositions(at: start, width: rows.count)
-        let ids = try RowWriter.insert(rows, intoSection: target.sectionID, at: positions, db)
-        var changes = ChangeSet()
-        changes.insertedRows.reserveCapacity(rows.count)
-        for (offset, (id, row)) in zip(ids, rows).enumerated() {
-            changes.insertedRows.append(
-                .init(indexPath: ListIndexPath(section: target.sectionIndex, row: start + offset), row: ListRow(id: id, title: row.title, payload: row.payload)))
-        }
-        try target.noteInserted(positions, atIndex: start)
-        history?.rowsInserted(section: target.sectionID, ids: ids, rows: rows)
-        let sectionID = SectionID(rawValue: target.sectionID)
-        let sectionIndex = target.sectionIndex
-        try record(changes, [.rowsInserted(ids: EditEvent.runs(ids), section: sectionID.rawValue, sectionIndex: sectionIndex, at: start)])
-        return ids
+        let run = try writeRows(rows, into: &target, at: start)
+        try record(.rowsInserted([run]))
+        return run.rows.map(\.id)
     }
 
     private func move(_ id: RowID, nextTo anchor: RowID, after: Bool) throws {
@@ -244,50 +216,49 @@ extension ListTransaction {
     /// Moves a row from `source` (at `from`) to row index `row` after the move, in `target` (nil: the same section).
     private func move(_ place: RowPlace, from source: SectionRows, toSection target: SectionRows?, row: Int) throws {
         var source = source
-        let rowID = place.id
-        let from = place.index
-        let fromPath = ListIndexPath(section: source.sectionIndex, row: from)
+        let fromPath = ListIndexPath(section: source.sectionIndex, row: place.index)
         let toPath = ListIndexPath(section: target?.sectionIndex ?? source.sectionIndex, row: row)
-        if var target {
+        let last: Int
+        if let target {
             guard (0...target.count).contains(row) else { throw ListStoreError.rowDestinationOutOfRange(toPath, maxRow: target.count) }
-            try history?.rowMoving(place, fromSection: source.sectionID, toSection: target.sectionID)
-            try source.move(place, into: &target, at: row)
+            last = target.count
         } else {
             guard (0..<source.count).contains(row) else { throw ListStoreError.rowDestinationOutOfRange(toPath, maxRow: source.count - 1) }
-            guard from != row else { return }
-            try history?.rowMoving(place, fromSection: source.sectionID, toSection: source.sectionID)
-            try source.move(place, from: from, to: row)
+            guard place.index != row else { return }
+            last = source.count - 1
         }
-        var changes = ChangeSet()
-        let id = RowID(rawValue: rowID)
-        changes.movedRows = [.init(from: fromPath, to: toPath, id: id)]
-        let sourceID = SectionID(rawValue: source.sectionID)
-        let targetID = SectionID(rawValue: target?.sectionID ?? source.sectionID)
-        try record(changes, [.rowMoved(id: id.rawValue, from: fromPath, source: sourceID.rawValue, to: toPath, target: targetID.rawValue)])
+        let oldNeighbours = try history == nil ? nil : neighbours(of: place, inSection: source.sectionID)
+        let targetID = target?.sectionID ?? source.sectionID
+        if var target {
+            try source.move(place, into: &target, at: row)
+        } else {
+            try source.move(place, from: place.index, to: row)
+        }
+        let anchor = try self.anchor(index: row, last: last, section: targetID) { try self.position(ofRow: place.id) }
+        try record(
+            .rowMoved(
+                .init(id: place.id, from: fromPath, source: source.sectionID, to: toPath, target: targetID, anchor: anchor, oldNeighbours: oldNeighbours)))
     }
 
     private func delete(_ doomed: [DoomedRow], in sections: [Int: SectionRows]) throws {
+        // What undo needs of each row, by id: as the look-up that found it read it, else read here before it goes.
+        var departed: [Int64: DepartingRow] = [:]
         for (section, rows) in Dictionary(grouping: doomed, by: \.path.section) {
             guard var target = sections[section] else { continue }
-            if let history {
+            if history != nil {
                 let departing = rows.compactMap(\.departing)
-                history.rowsDeleting(departing.count == rows.count ? departing : try target.departingRows(rows.map(\.place)), section: target.sectionID)
+                for row in departing.count == rows.count ? departing : try target.departingRows(rows.map(\.place)) { departed[row.place.id] = row }
             }
             try target.delete(rows.map(\.place))
         }
-        var changes = ChangeSet()
-        changes.deletedRows = doomed.map { .init(indexPath: $0.path, id: $0.id) }
-        let entries = doomed.compactMap { row in
-            sections[row.path.section].map { (row: ChangeSet.RowChange(indexPath: row.path, id: row.id), section: SectionID(rawValue: $0.sectionID)) }
+        let rows = doomed.compactMap { row -> ListEdit.DeletedRow? in
+            guard let section = sections[row.path.section] else { return nil }
+            let values = departed[row.place.id]
+            return ListEdit.DeletedRow(
+                id: row.place.id, path: row.path, section: section.sectionID, values: values.map { .init(title: $0.title, payload: $0.payload) },
+                neighbours: values.map { .init(previous: $0.previous, next: $0.next) })
         }
-        try record(
-            changes.sorted(),
-            [
-                .rowsDeleted(
-                    entries.map {
-                        [Int64($0.row.indexPath.section), Int64($0.row.indexPath.row), $0.row.id.rawValue, $0.section.rawValue]
-                    })
-            ])
+        try record(.rowsDeleted(rows))
     }
 
     private func update(rowID: Int64, in section: SectionRows, at path: ListIndexPath, title: String?, payload: PayloadUpdate) throws {
@@ -309,11 +280,10 @@ extension ListTransaction {
         let newTitle = title ?? current.title
         guard newTitle != current.title || newPayload != current.payload else { return }
         try db.run("UPDATE rows SET title = ?2, payload = ?3 WHERE id = ?1", [.integer(rowID), .text(newTitle), .optionalText(newPayload)])
-        history?.rowUpdated(rowID, from: current, to: (newTitle, newPayload))
-        var changes = ChangeSet()
-        let id = RowID(rawValue: rowID)
-        let sectionID = SectionID(rawValue: section.sectionID)
-        changes.updatedRows = [.init(indexPath: path, row: ListRow(id: id, title: newTitle, payload: newPayload))]
-        try record(changes, [.rowUpdated(id: rowID, section: sectionID.rawValue, path: path, oldTitle: current.title, oldPayload: current.payload)])
+        try record(
+            .rowUpdated(
+                .init(
+                    id: rowID, section: section.sectionID, path: path, old: .init(title: current.title, payload: current.payload),
+                    new: .init(title: newTitle, payload: newPayload))))
     }
 }

@@ -13,17 +13,14 @@ extension ListTransaction {
                 throw ListStoreError.sectionInsertionIndexOutOfRange(index: position, sectionCount: count)
             }
             try SectionOrder.shift(from: position, by: 1, db, list: list)
-            do {
-                try db.run("INSERT INTO sections (list_id, position, title) VALUES (?3, ?1, ?2)", [.int(position), .text(title), .integer(list)])
-            } catch { throw db.explainingFull(error, inserting: "sections") }
-            let id = SectionID(rawValue: db.lastInsertedRowID)
+            let id: Int64
+            do { id = try SectionWriter.insert(id: nil, title: title, at: position, list: list, db) } catch {
+                throw db.explainingFull(error, inserting: "sections")
+            }
             try SectionOrder.recordCountChange(by: 1, db, list: list)
-            try RowBlocks.createFirstExtents(ofSection: id.rawValue, db)
-            history?.sectionInserted(id.rawValue, title: title)
-            var changes = ChangeSet()
-            changes.insertedSections = [.init(index: position, section: SectionSnapshot(id: id, title: title, rows: []))]
-            try record(changes, [.sectionInserted(id: id.rawValue, index: position)])
-            return id
+            try RowBlocks.createFirstExtents(ofSection: id, db)
+            try record(.sectionInserted(.init(id: id, title: title, index: position)))
+            return SectionID(rawValue: id)
         }
     }
 
@@ -72,12 +69,7 @@ extension ListTransaction {
         try validateTitle(title)
         guard let old = try db.scalarText("SELECT title FROM sections WHERE id = ?1", [.integer(section.sectionID)]), old != title else { return }
         try db.run("UPDATE sections SET title = ?2 WHERE id = ?1", [.integer(section.sectionID), .text(title)])
-        history?.sectionRenamed(section.sectionID, from: old, to: title)
-        let id = SectionID(rawValue: section.sectionID)
-        let index = section.sectionIndex
-        var changes = ChangeSet()
-        changes.updatedSections = [.init(index: index, id: id, title: title)]
-        try record(changes, [.sectionRenamed(id: id.rawValue, index: index, oldTitle: old)])
+        try record(.sectionRenamed(id: section.sectionID, index: section.sectionIndex, oldTitle: old, title: title))
     }
 
     private func move(_ section: SectionRows, to: Int) throws {
@@ -85,25 +77,27 @@ extension ListTransaction {
         guard (0..<count).contains(to) else { throw ListStoreError.sectionIndexOutOfRange(index: to, sectionCount: count) }
         let from = section.sectionIndex
         guard from != to else { return }
-        try history?.sectionMoving(section.sectionID, from: from)
+        let old = try history == nil ? nil : db.sectionNeighbours(at: from, ofSection: section.sectionID)
         try SectionOrder.move(section.sectionID, from: from, to: to, count: count, db, list: list)
-        let id = SectionID(rawValue: section.sectionID)
-        var changes = ChangeSet()
-        changes.movedSections = [.init(from: from, to: to, id: id)]
-        try record(changes, [.sectionMoved(id: id.rawValue, from: from, to: to)])
+        try record(
+            .sectionMoved(.init(id: section.sectionID, from: from, to: to, oldNeighbours: old.map { ListEdit.Neighbours(previous: $0.previous, next: $0.next) })))
     }
 
+    /// Recorded before the sections go: their rows are copied into the history, and noted for the
+    /// payload indexes, while they are there.
     private func delete(_ doomed: [ChangeSet.SectionChange]) throws {
         guard let first = doomed.map(\.index).min() else { return }
-        try history?.sectionsDeleting(doomed.map { ($0.index, $0.id.rawValue) })
-        try notePayloadDeletes(sections: doomed.map(\.id.rawValue))
+        let sections = try doomed.map { section in
+            let details = try history == nil ? nil : db.sectionSurroundings(id: section.id.rawValue)
+            return ListEdit.DeletedSection(
+                id: section.id.rawValue, index: section.index,
+                details: details.map { .init(title: $0.title, neighbours: .init(previous: $0.previous, next: $0.next), rowCount: $0.rowCount) })
+        }
+        try record(.sectionsDeleted(sections))
         for section in doomed {
             try db.run("DELETE FROM sections WHERE id = ?1", [.integer(section.id.rawValue)])
         }
         try SectionOrder.recordCountChange(by: -doomed.count, db, list: list)
         try SectionOrder.closeGaps(from: first, db, list: list)
-        var changes = ChangeSet()
-        changes.deletedSections = doomed
-        try record(changes.sorted(), [.sectionsDeleted(doomed.map { [Int64($0.index), $0.id.rawValue] })])
     }
 }

@@ -3,10 +3,10 @@ import SQLiteLayer
 /// What one write transaction's edits replaced, captured inside the transaction as they happen (the
 /// store's connections run without triggers, so nothing else could): the steps of its history entry.
 ///
-/// Each edit primitive calls one of these before (deletes, moves) or after (inserts, updates) it
-/// changes the file. A one-row edit adds one small step (a delete: the row's values and neighbours,
-/// read where the delete found it); the rows of a deleted section are copied by SQL into
-/// `liststore_history_rows`, so deleting a section of any size costs no memory here.
+/// Each edit's step is derived from its ``ListEdit`` (``record(_:)``), which carries what undo needs
+/// (a deleted row's values and neighbours, read where the delete found it). A one-row edit adds one
+/// small step; the rows of a deleted section are copied by SQL into `liststore_history_rows` (its edit
+/// is recorded before the section goes), so deleting a section of any size costs no memory here.
 final class HistoryCapture {
     private let db: Connection
     private(set) var steps: [HistoryStep] = []
@@ -31,31 +31,59 @@ final class HistoryCapture {
         return id
     }
 
+    /// Adds the step (or, for rows appended to every section, the steps) of one edit. A move between
+    /// lists has none: its transaction keeps no history.
+    func record(_ edit: ListEdit) throws {
+        switch edit {
+        case .rowsInserted(let runs): for run in runs { rowsInserted(run) }
+        case .rowsRestored(let run): try rowsRestored(run)
+        case .rowsDeleted(let rows): try rowsDeleted(rows)
+        case .rowMoved(let move): try rowMoved(move)
+        case .rowUpdated(let update):
+            steps.append(.rowUpdated(id: update.id, oldTitle: update.old.title, oldPayload: update.old.payload, title: update.new.title, payload: update.new.payload))
+        case .sectionInserted(let section): sectionInserted(section, restored: false)
+        case .sectionRestored(let section): sectionInserted(section, restored: true)
+        case .sectionsDeleted(let sections): try sectionsDeleted(sections)
+        case .sectionMoved(let move):
+            guard let old = move.oldNeighbours else { throw Self.missing("section", move.id) }
+            steps.append(.sectionMoved(id: move.id, from: move.from, after: old.previous, before: old.next))
+        case .sectionRenamed(let id, _, let oldTitle, let title): steps.append(.sectionRenamed(id: id, oldTitle: oldTitle, title: title))
+        case .rowTransferred, .sectionTransferred: break
+        }
+    }
+
+    /// An edit whose primitive did not read what its undo needs, though the transaction keeps history.
+    private static func missing(_ what: String, _ id: Int64) -> ListStoreError {
+        .corrupt("the edit of \(what) #\(id) lacks what its undo needs")
+    }
+
     // MARK: Rows
 
     /// The most rows of one insert whose values its step keeps (so that its undo names a row changed
     /// since, and leaves alone one deleted since); a larger insert keeps their ids and digest.
     static let insertValuesKept = 16
 
-    /// After rows were inserted into section `section` by one edit: up to ``insertValuesKept`` with
-    /// their values, more as their ids (runs) and the digest of their values, computed from the values
-    /// in hand (history record format 2).
-    func rowsInserted(section: Int64, ids: [RowID], rows: [NewRow]) {
-        if rows.count <= Self.insertValuesKept {
-            steps.append(.rowsInserted(section: section, rows: zip(ids, rows).map { HistoryRow(id: $0.rawValue, title: $1.title, payload: $1.payload) }))
+    /// Rows inserted into one section by one edit: up to ``insertValuesKept`` with their values, more as
+    /// their ids (runs) and the digest of their values, computed from the values in hand (history
+    /// record format 2).
+    private func rowsInserted(_ run: ListEdit.InsertedRows) {
+        if run.rows.count <= Self.insertValuesKept {
+            steps.append(.rowsInserted(section: run.section, rows: run.rows.map { HistoryRow(id: $0.id.rawValue, title: $0.title, payload: $0.payload) }))
             return
         }
         var digest = RowDigest()
-        for (id, row) in zip(ids, rows) { digest.add(id: id.rawValue, title: row.title, payload: row.payload) }
-        steps.append(.rowsInsertedRuns(section: section, ids: EditEvent.runs(ids), digest: digest.value))
+        for row in run.rows { digest.add(id: row.id.rawValue, title: row.title, payload: row.payload) }
+        steps.append(.rowsInsertedRuns(section: run.section, ids: EditEvent.runs(run.rows.map(\.id)), digest: digest.value))
     }
 
-    /// After an undo or redo put rows back into section `section` with their old ids. The rows
+    /// Rows an undo or redo put back into a section with their old ids. The rows
     /// restored into a section the same transaction restored are kept with their values in
     /// `liststore_history_rows`, as a deleted section's are: taking the section back checks them.
     /// Others are recorded as any insert.
-    func rowsRestored(section: Int64, rows: [HistoryRow]) throws {
-        let ids = rows.map { RowID(rawValue: $0.id) }
+    private func rowsRestored(_ run: ListEdit.InsertedRows) throws {
+        let section = run.section
+        let rows = run.rows.map { HistoryRow(id: $0.id.rawValue, title: $0.title, payload: $0.payload) }
+        let ids = run.rows.map(\.id)
         if let step = restoredSections[section], case .sectionInserted(let id, let title, let runs) = steps[step] {
             steps[step] = .sectionInserted(id: id, title: title, rows: runs + EditEvent.runs(ids))
             let keep = try db.cached("INSERT INTO liststore_history_rows (entry, section, ord, row_id, title, payload) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
@@ -102,55 +130,43 @@ final class HistoryCapture {
         return runs.dropLast() + [[last[0], count]] + more.dropFirst()
     }
 
-    /// Before rows of section `section` are deleted: their values and their neighbours then, as the
-    /// look-up that found them read them (``SectionRows/departingRows(at:)``).
-    func rowsDeleting(_ departing: [DepartingRow], section: Int64) {
-        let rows = departing.sorted { $0.place.index < $1.place.index }.map {
-            DeletedRow(row: HistoryRow(id: $0.place.id, title: $0.title, payload: $0.payload), index: $0.place.index, after: $0.previous, before: $0.next)
+    /// Rows deleted by one edit: one step per section (in the order the caller first named each), its
+    /// rows in index order with their values and neighbours then.
+    private func rowsDeleted(_ rows: [ListEdit.DeletedRow]) throws {
+        var order: [Int64] = []
+        var bySection: [Int64: [DeletedRow]] = [:]
+        for row in rows {
+            guard let values = row.values, let neighbours = row.neighbours else { throw Self.missing("row", row.id) }
+            if bySection[row.section] == nil { order.append(row.section) }
+            bySection[row.section, default: []].append(
+                DeletedRow(row: HistoryRow(id: row.id, title: values.title, payload: values.payload), index: row.path.row, after: neighbours.previous, before: neighbours.next))
         }
-        steps.append(.rowsDeleted(section: section, rows: rows))
+        for section in order {
+            steps.append(.rowsDeleted(section: section, rows: (bySection[section] ?? []).sorted { $0.index < $1.index }))
+        }
     }
 
-    /// Before the row at `place` of section `fromSection` moves into `toSection`.
-    func rowMoving(_ place: RowPlace, fromSection: Int64, toSection: Int64) throws {
-        let rows = RowBlocks(sectionID: fromSection, db: db)
-        steps.append(
-            .rowMoved(
-                id: place.id, fromSection: fromSection, fromIndex: place.index, after: try rows.rowBefore(place.position),
-                before: try rows.rowAfter(place.position), toSection: toSection))
-    }
-
-    /// After a row's title or payload changed.
-    func rowUpdated(_ id: Int64, from old: (title: String, payload: String?), to new: (title: String, payload: String?)) {
-        steps.append(.rowUpdated(id: id, oldTitle: old.title, oldPayload: old.payload, title: new.title, payload: new.payload))
+    /// A row moved: where it was, by index and by neighbours.
+    private func rowMoved(_ move: ListEdit.MovedRow) throws {
+        guard let old = move.oldNeighbours else { throw Self.missing("row", move.id) }
+        steps.append(.rowMoved(id: move.id, fromSection: move.source, fromIndex: move.from.row, after: old.previous, before: old.next, toSection: move.target))
     }
 
     // MARK: Sections
 
-    /// After a section was inserted (`restored`: with its old id, by an undo).
-    func sectionInserted(_ id: Int64, title: String, restored: Bool = false) {
-        if restored { restoredSections[id] = steps.count }
-        steps.append(.sectionInserted(id: id, title: title, rows: []))
+    /// A section inserted (`restored`: with its old id, by an undo or redo).
+    private func sectionInserted(_ section: ListEdit.InsertedSection, restored: Bool) {
+        if restored { restoredSections[section.id] = steps.count }
+        steps.append(.sectionInserted(id: section.id, title: section.title, rows: []))
     }
 
-    /// Before sections are deleted (`[index, id]` each): their titles, neighbours and rows, the rows
-    /// copied into `liststore_history_rows` by one statement each.
-    func sectionsDeleting(_ doomed: [(index: Int, id: Int64)]) throws {
-        let read = try db.cached(
-            """
-            SELECT s.title, s.row_count,
-                   (SELECT id FROM sections WHERE list_id = s.list_id AND position = s.position - 1),
-                   (SELECT id FROM sections WHERE list_id = s.list_id AND position = s.position + 1)
-            FROM sections AS s WHERE s.id = ?1
-            """)
+    /// Sections about to be deleted by one edit (their rows still there): their titles, neighbours and
+    /// rows, the rows copied into `liststore_history_rows` by one statement each.
+    private func sectionsDeleted(_ doomed: [ListEdit.DeletedSection]) throws {
         var sections: [DeletedSection] = []
         for section in doomed.sorted(by: { $0.index < $1.index }) {
-            guard
-                let found = try read.bind([.integer(section.id)]).first({
-                    (title: $0.text(0), count: $0.int64(1), after: $0.isNull(2) ? nil : $0.int64(2), before: $0.isNull(3) ? nil : $0.int64(3))
-                })
-            else { throw ListStoreError.unknownSection(SectionID(rawValue: section.id)) }
-            if found.count > 0 {
+            guard let found = section.details else { throw Self.missing("section", section.id) }
+            if found.rowCount > 0 {
                 try db.cached(
                     """
                     INSERT INTO liststore_history_rows (entry, section, ord, row_id, title, payload)
@@ -158,24 +174,11 @@ final class HistoryCapture {
                     """
                 ).bind([.integer(try entry()), .integer(section.id)]).run()
             }
-            sections.append(DeletedSection(id: section.id, title: found.title, index: section.index, after: found.after, before: found.before, rowCount: found.count))
+            sections.append(
+                DeletedSection(
+                    id: section.id, title: found.title, index: section.index, after: found.neighbours.previous, before: found.neighbours.next,
+                    rowCount: found.rowCount))
         }
         steps.append(.sectionsDeleted(sections))
-    }
-
-    /// Before the section `id` moves from index `from`.
-    func sectionMoving(_ id: Int64, from: Int) throws {
-        let neighbours = try db.cached(
-            """
-            SELECT (SELECT id FROM sections WHERE list_id = (SELECT list_id FROM sections WHERE id = ?2) AND position = ?1 - 1),
-                   (SELECT id FROM sections WHERE list_id = (SELECT list_id FROM sections WHERE id = ?2) AND position = ?1 + 1)
-            """
-        ).bind([.int(from), .integer(id)]).first { ($0.isNull(0) ? nil : $0.int64(0), $0.isNull(1) ? nil : $0.int64(1)) }
-        steps.append(.sectionMoved(id: id, from: from, after: neighbours?.0, before: neighbours?.1))
-    }
-
-    /// After a section was renamed.
-    func sectionRenamed(_ id: Int64, from old: String, to title: String) {
-        steps.append(.sectionRenamed(id: id, oldTitle: old, title: title))
     }
 }

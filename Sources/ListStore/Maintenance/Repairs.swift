@@ -23,8 +23,7 @@ enum Repairs {
         } else {
             throw ListStoreError.corrupt("no free section position for recovered rows: section positions span the whole integer range")
         }
-        try db.run("INSERT INTO sections (list_id, position, title) VALUES (?3, ?1, ?2)", [.int(position), .text(recoveredSectionTitle), .integer(list)])
-        let sectionID = db.lastInsertedRowID
+        let sectionID = try SectionWriter.insert(id: nil, title: recoveredSectionTitle, at: position, list: list, db)
         try SectionOrder.recordCountChange(by: 1, db, list: list)
         try RowBlocks.createFirstExtents(ofSection: sectionID, db)
         try db.run(

@@ -1,10 +1,18 @@
 import SQLiteLayer
 
-/// Writes new rows into one section at positions chosen by ``SectionRows``, 32 rows per INSERT
-/// statement where there are that many: SQLite then updates the id counter and runs the statement's
-/// set-up once per 32 rows, which makes a bulk insert cost less than a plain table's one INSERT per row.
+/// The one place rows are inserted into `rows`: new rows by the edits, rows put back by undo and redo,
+/// and rows an import loads. New rows go into one section at positions chosen by ``SectionRows``, 32
+/// rows per INSERT statement where there are that many: SQLite then updates the id counter and runs the
+/// statement's set-up once per 32 rows, which makes a bulk insert cost less than a plain table's one
+/// INSERT per row.
 enum RowWriter {
     static let rowsPerStatement = 32
+
+    /// The INSERT statement for `count` rows, each bound as id (NULL: AUTOINCREMENT assigns one),
+    /// section id, position, title and payload.
+    private static func statement(rows count: Int) -> String {
+        "INSERT INTO rows (id, section_id, position, title, payload) VALUES " + Array(repeating: "(?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
+    }
 
     /// Inserts `rows` into section `sectionID` at `positions` (as many, increasing) and returns their new
     /// ids in order. AUTOINCREMENT gives the rows of one statement consecutive ids (one more than the
@@ -14,14 +22,13 @@ enum RowWriter {
         ids.reserveCapacity(rows.count)
         var offset = 0
         if rows.count >= rowsPerStatement {
-            let values = Array(repeating: "(?, ?, ?, ?)", count: rowsPerStatement).joined(separator: ", ")
-            let chunk = try db.cached("INSERT INTO rows (section_id, position, title, payload) VALUES \(values)")
+            let chunk = try db.cached(statement(rows: rowsPerStatement))
             var arguments: [SQLiteValue] = []
-            arguments.reserveCapacity(rowsPerStatement * 4)
+            arguments.reserveCapacity(rowsPerStatement * 5)
             while rows.count - offset >= rowsPerStatement {
                 arguments.removeAll(keepingCapacity: true)
                 for index in offset..<(offset + rowsPerStatement) {
-                    arguments += [.integer(sectionID), .int(positions[index]), .text(rows[index].title), .optionalText(rows[index].payload)]
+                    arguments += [.null, .integer(sectionID), .int(positions[index]), .text(rows[index].title), .optionalText(rows[index].payload)]
                 }
                 do { try chunk.bind(arguments).run() } catch { throw db.explainingFull(error, inserting: "rows") }
                 let last = db.lastInsertedRowID
@@ -29,13 +36,30 @@ enum RowWriter {
                 offset += rowsPerStatement
             }
         }
-        let single = try db.cached("INSERT INTO rows (section_id, position, title, payload) VALUES (?1, ?2, ?3, ?4)")
+        let single = try One(db)
         for index in offset..<rows.count {
             do {
-                try single.bind([.integer(sectionID), .int(positions[index]), .text(rows[index].title), .optionalText(rows[index].payload)]).run()
+                try single.insert(id: nil, section: sectionID, position: positions[index], title: rows[index].title, payload: rows[index].payload)
             } catch { throw db.explainingFull(error, inserting: "rows") }
             ids.append(RowID(rawValue: db.lastInsertedRowID))
         }
         return ids
+    }
+
+    /// Inserts one row at a time, with its own id or a new one; its errors are SQLite's, for the caller
+    /// to explain (a taken id, ids used up). Made once for many rows (an import's).
+    struct One {
+        private let db: Connection
+        private let statement: Statement
+
+        init(_ db: Connection) throws {
+            self.db = db
+            statement = try db.cached(RowWriter.statement(rows: 1))
+        }
+
+        /// Inserts the row (`id` nil: a new id, then `db.lastInsertedRowID`).
+        func insert(id: Int64?, section: Int64, position: Int, title: String, payload: String?) throws {
+            try statement.bind([id.map { .integer($0) } ?? .null, .integer(section), .int(position), .text(title), .optionalText(payload)]).run()
+        }
     }
 }

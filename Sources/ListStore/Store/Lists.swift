@@ -120,9 +120,8 @@ extension ListStore {
             order.removeAll { $0 == id }
             try Self.setListOrder(order, db)
             guard !sections.isEmpty else { return ([:], .structure(lists: [])) }
-            var changes = ChangeSet()
-            changes.deletedSections = sections
-            return ([id: changes], .edits(ListedEvents([.sectionsDeleted(sections.map { [Int64($0.index), $0.id.rawValue] })], list: id)))
+            let edit = ListEdit.sectionsDeleted(sections.map { .init(id: $0.id.rawValue, index: $0.index, details: nil) })
+            return ([id: edit.changes(forList: id)], .edits(ListedEvents(edit.logEvents(forList: id), list: id)))
         }
         return result.changes[deletedID] ?? result.unchanged
     }

@@ -1,0 +1,15 @@
+import SQLiteLayer
+
+/// The one place sections are inserted into `sections`: by the edits, by undo and redo putting one
+/// back, by an import and by a repair. The caller keeps the list's section count and the section's
+/// first block and page.
+enum SectionWriter {
+    /// Inserts section `id` (nil: a new id) titled `title` at `position` of list `list` and returns its
+    /// id. Its errors are SQLite's, for the caller to explain (a taken id, ids used up).
+    @discardableResult
+    static func insert(id: Int64?, title: String, at position: Int, list: Int64, _ db: Connection) throws -> Int64 {
+        try db.cached("INSERT INTO sections (id, list_id, position, title) VALUES (?1, ?2, ?3, ?4)")
+            .bind([id.map { .integer($0) } ?? .null, .integer(list), .int(position), .text(title)]).run()
+        return db.lastInsertedRowID
+    }
+}

@@ -37,22 +37,29 @@ enum Chart {
     /// A line about the run for the chart's foot: when, how, on what, and the load average (1 minute)
     /// before and after it.
     static func note(command: String, loadBefore: String) -> String {
-        let date = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(secondsFromGMT: 0)!, formatOptions: [.withInternetDateTime])
+        let date = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC") ?? .current, formatOptions: [.withInternetDateTime])
         var name = utsname()
         uname(&name)
         func text<T>(_ field: T) -> String {
             withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         }
-        let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = cpuInfo.split(separator: "\n").first { $0.hasPrefix("model name") }.map { ($0.split(separator: ":").last ?? "").trimmingCharacters(in: .whitespaces) } ?? "CPU"
+        #if os(Linux)
+            let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+            let modelLine = cpuInfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            let model = modelLine.map { ($0.split(separator: ":").last ?? "").trimmingCharacters(in: .whitespaces) } ?? "CPU"
+        #else
+            let model = "CPU"
+        #endif
         let sqlite = (try? Connection(path: ":memory:", mode: .readWriteCreate).scalarText("SELECT sqlite_version()")) ?? nil
         return "\(date) · \(command) · \(ProcessInfo.processInfo.activeProcessorCount) × \(model) · \(text(name.sysname)) \(text(name.release)) "
             + "\(text(name.machine)) · SQLite \(sqlite ?? "?") · load \(loadBefore) → \(loadAverage())"
     }
 
-    /// The 1-minute load average (`/proc/loadavg`), or "?".
+    /// The 1-minute load average (`getloadavg`), or "?".
     static func loadAverage() -> String {
-        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first).map(String.init) ?? "?"
+        var averages = [0.0, 0.0, 0.0]
+        guard getloadavg(&averages, 3) >= 1 else { return "?" }
+        return String(format: "%.2f", averages[0])
     }
 
     // MARK: - Drawing

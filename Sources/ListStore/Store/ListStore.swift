@@ -355,11 +355,15 @@ public final class ListStore: Sendable {
     /// of a list the write left unchanged, of that state.
     private func stampVersions(_ changes: inout [Int64: ChangeSet], _ write: WriteProgress) -> ChangeSet {
         var unchanged = ChangeSet()
-        // A structural write (an import, a list's deletion) is logged without its edits, but the change
-        // sets it returns still lead to the state it committed.
-        if let logSequence = write.logSequence {
-            for list in changes.keys where !(changes[list]?.isEmpty ?? true) { changes[list]?.version = ListVersion(rawValue: logSequence) }
-            if case .edits = write.entry { unchanged.version = ListVersion(rawValue: logSequence) }
+        guard let logSequence = write.logSequence else { return unchanged }
+        let version = ListVersion(rawValue: logSequence)
+        if case .edits = write.entry {
+            for list in changes.keys { changes[list]?.version = version }
+            unchanged.version = version
+        } else {
+            // A structural write (an import, a list's deletion) is logged without its edits; the change
+            // sets it did build still lead to the state it committed (an untracked write's empty one does not).
+            for (list, listChanges) in changes where !listChanges.isEmpty { changes[list]?.version = version }
         }
         return unchanged
     }

@@ -77,7 +77,7 @@ extension ListTransaction {
         guard (0..<count).contains(to) else { throw ListStoreError.sectionIndexOutOfRange(index: to, sectionCount: count) }
         let from = section.sectionIndex
         guard from != to else { return }
-        let old = try history == nil ? nil : db.sectionNeighbours(at: from, ofSection: section.sectionID)
+        let old = try history == nil ? nil : db.sectionSurroundings(id: section.sectionID)
         try SectionOrder.move(section.sectionID, from: from, to: to, count: count, db, list: list)
         try record(
             .sectionMoved(.init(id: section.sectionID, from: from, to: to, oldNeighbours: old.map { ListEdit.Neighbours(previous: $0.previous, next: $0.next) })))

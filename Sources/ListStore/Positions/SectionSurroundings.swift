@@ -20,15 +20,4 @@ extension Connection {
         else { throw ListStoreError.unknownSection(SectionID(rawValue: id)) }
         return found
     }
-
-    /// The ids of the sections at `index - 1` and `index + 1` in the list of section `id` (nil: none).
-    func sectionNeighbours(at index: Int, ofSection id: Int64) throws -> (previous: Int64?, next: Int64?) {
-        let found = try cached(
-            """
-            SELECT (SELECT id FROM sections WHERE list_id = (SELECT list_id FROM sections WHERE id = ?2) AND position = ?1 - 1),
-                   (SELECT id FROM sections WHERE list_id = (SELECT list_id FROM sections WHERE id = ?2) AND position = ?1 + 1)
-            """
-        ).bind([.int(index), .integer(id)]).first { ($0.isNull(0) ? nil : $0.int64(0), $0.isNull(1) ? nil : $0.int64(1)) }
-        return (found?.0, found?.1)
-    }
 }

@@ -12,12 +12,11 @@ struct CommandSpec: Sendable {
     var options: [any OptionDeclaration] = []
     /// A second form of the command, selected by a flag (its flag is one of `options`).
     var alternative: AlternativeForm? = nil
+    /// What it does, in one sentence: the first line of `--help` and its row in Docs/CLI.md's command table.
     let summary: String
-    /// Longer help: what the arguments mean.
+    /// Longer help: what the arguments mean, what `--json` prints.
     var details = ""
     let example: String
-    /// The command's row in Docs/CLI.md's command table ("What it does").
-    let readme: String
     let run: @Sendable (ParsedCommand, CommandContext) throws -> CommandOutput
     /// For a command that edits the store: how its arguments become the edit (see ``PreparedEdit``).
     /// Only these commands may appear in a `batch`.
@@ -29,11 +28,11 @@ struct CommandSpec: Sendable {
     static func mutation(
         words: [String], positionals: [any PositionalDeclaration], options: [any OptionDeclaration] = [],
         alternative: AlternativeForm? = nil, summary: String, details: String = "", example: String,
-        readme: String, prepare: @escaping EditPreparer
+        prepare: @escaping EditPreparer
     ) -> CommandSpec {
         CommandSpec(
             words: words, positionals: positionals, options: options + [EditOptions.asOf], alternative: alternative, summary: summary,
-            details: details, example: example, readme: readme,
+            details: details, example: example,
             run: { try Mutation.run($0, $1, prepare) }, prepare: prepare)
     }
 
@@ -76,10 +75,10 @@ struct CommandSpec: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// Its row of Docs/CLI.md's command table: `` | `section add TITLE [--at INDEX]` | insert an empty section | ``.
+    /// Its row of Docs/CLI.md's command table: `` | `section add TITLE [--at INDEX]` | Insert an empty section (at the end by default). | ``.
     var readmeRow: String {
         let usage = "\(name)\(arguments.isEmpty ? "" : " " + arguments)".replacingOccurrences(of: "|", with: "\\|")
-        return "| `\(usage)` | \(readme) |"
+        return "| `\(usage)` | \(summary.replacingOccurrences(of: "|", with: "\\|")) |"
     }
 }
 

@@ -26,10 +26,9 @@ enum FindCommand {
             nested one). Rows come in id order (the order they were added), at most --limit of them; when there
             are more, the output says how to continue (--after ID). A search that matches few rows reads every row,
             unless FIELD is indexed (liststore index add FIELD). Reads only; never creates the database.
+            --json prints {"rows":[{"path","id","title","payload"}],"next":ID,"version":N} (next is null on the last page).
             """,
         example: "liststore find par --where country=FR",
-        readme:
-            #"rows whose title contains TEXT (ASCII case folded) and/or whose payload field equals VALUE, with their index paths, in id order, one page of `--limit` (default 50) at a time (`--after ID` continues); `--json` gives `{"rows":[{"path","id","title","payload"}],"next":ID,"version":N}` (`next` is null on the last page)"#,
         run: run)
 
     @Sendable static func run(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {

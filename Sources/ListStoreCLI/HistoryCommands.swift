@@ -17,30 +17,28 @@ enum HistoryCommands {
             Deleted rows and sections come back with their ids, next to the rows (sections) they were next to;
             inserted ones go; moves and edits are reversed. Edits by other authors and by hand since are kept.
             Refused, with nothing changed, when a row it would change was changed again by someone else, a
-            section it needs was deleted, or an import came after it.
+            section it needs was deleted, or an import came after it. --json prints the change set, with the action.
             """,
         example: "liststore undo",
-        readme: "take back the command line's last transaction (`--by NAME`: another author's) as a new transaction; `--json` as for edits, with `action`",
         run: { command, context in try takeBack(redo: false, command, context) })
 
     static let redo = CommandSpec(
         words: ["redo"], options: [by],
         summary: "Re-apply the transaction the command line undid last (--by NAME: another author's).",
         details: "The author's next ordinary edit clears what can be redone.",
-        example: "liststore redo", readme: "re-apply what the command line (`--by NAME`: another author) undid last; cleared by their next edit",
+        example: "liststore redo",
         run: { command, context in try takeBack(redo: true, command, context) })
 
     static let history = CommandSpec(
         words: ["history"], options: [limit],
         summary: "Print the last commits, newest first: each transaction's version, author, action name and undo state, and hand edits.",
         details: """
-            A hand edit (the sqlite3 shell) is listed as such; a change no history entry describes (a hand edit
-            that moved rows, a repair) as other. --json adds each commit's edits as the change log records them.
-            Reads only; never creates the database.
+            Kinds: edit, undo, redo, untracked, hand-edit (the sqlite3 shell), other (a change no history entry
+            describes: a hand edit that moved rows, a repair); states: done, undone, cleared, blocked.
+            --json prints {"entries":[{"version","kind","author","action","state","entry","list","changes"}]}, with
+            changes the commit's edits as the change log records them (or null). Reads only; never creates the database.
             """,
         example: "liststore history --limit 5",
-        readme:
-            #"the last commits (`--limit N`, default 20), newest first: version, kind (`edit`, `undo`, `redo`, `untracked`, `hand-edit`, `other`), author, action name, state (`done`, `undone`, `cleared`, `blocked`); `--json` gives `{"entries":[{"version","kind","author","action","state","entry","list","changes"}]}` with `changes` the change-log record of the commit's edits (the DocC article The file, "The change-log record") or null"#,
         run: list)
 
     private static func takeBack(redo: Bool, _ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {

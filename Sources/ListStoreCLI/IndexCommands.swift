@@ -9,9 +9,8 @@ enum IndexCommands {
 
     static let indexes = CommandSpec(
         words: ["indexes"], summary: "Print the payload fields the file indexes for find --where.",
-        details: "Reads only; never creates the database.",
+        details: #"--json prints {"indexes":["FIELD"]}. Reads only; never creates the database."#,
         example: "liststore indexes",
-        readme: #"the indexed payload fields; `--json` gives `{"indexes":["FIELD"]}`"#,
         run: { _, context in
             let fields = try context.openForReading().payloadIndexes()
             return output(fields, human: fields.isEmpty ? "no payload field is indexed" : "indexed: " + list(fields))
@@ -27,7 +26,6 @@ enum IndexCommands {
             Adding a field that is already indexed changes nothing.
             """,
         example: "liststore index add city",
-        readme: "index a payload field for `find --where` (every list of the file; building it reads every row once)",
         run: { command, context in
             let field = try PayloadField(command[Self.field])
             let (added, fields) = try context.withStoreForWriting { store in (try store.addPayloadIndex(on: field), try store.payloadIndexes()) }
@@ -36,7 +34,7 @@ enum IndexCommands {
 
     static let remove = CommandSpec(
         words: ["index", "remove"], positionals: [field], summary: "Drop the index on the payload field FIELD; find --where FIELD=VALUE reads every row again.",
-        example: "liststore index remove city", readme: "drop a payload field's index",
+        example: "liststore index remove city",
         run: { command, context in
             let field = try PayloadField(command[Self.field])
             guard context.databaseExists else { throw context.missingDatabase }

@@ -10,9 +10,11 @@ enum ListCommands {
 
     static let lists = CommandSpec(
         words: ["lists"], summary: "Print the file's lists in order, with their numbers of sections and rows.",
-        details: "The default list (what every command acts on without --list or $LISTSTORE_LIST) is marked. Reads only.",
+        details: #"""
+            The default list (what every command acts on without --list or $LISTSTORE_LIST) is marked. Reads only.
+            --json prints {"lists":[{"name","index","default","sections","rows"}]}.
+            """#,
         example: "liststore lists",
-        readme: #"the file's lists with their counts; `--json` gives `{"lists":[{"name","index","default","sections","rows"}]}`"#,
         run: { _, context in
             let found = try context.openForReading().lists()
             let human = found.map {
@@ -26,7 +28,7 @@ enum ListCommands {
     static let at = Option.index("--at", value: "INDEX", help: "the list's index among the lists after the insert (0 = first)")
     static let add = CommandSpec(
         words: ["list", "add"], positionals: [name], options: [at], summary: "Add an empty list named NAME (at the end by default).",
-        example: "liststore list add Groceries", readme: "add an empty list",
+        example: "liststore list add Groceries",
         run: { command, context in
             let name = command[Self.name]
             let index = try command[Self.at]
@@ -35,8 +37,8 @@ enum ListCommands {
 
     static let newName = Argument("NEW-NAME")
     static let rename = CommandSpec(
-        words: ["list", "rename"], positionals: [name, newName], summary: "Rename the list named NAME.",
-        example: "liststore list rename default Inbox", readme: "rename a list (the default list too)",
+        words: ["list", "rename"], positionals: [name, newName], summary: "Rename the list named NAME (the default list too).",
+        example: "liststore list rename default Inbox",
         run: { command, context in
             let (name, newName) = (command[Self.name], command[Self.newName])
             return try listsOutput(context) { try $0.renameList(named: name, to: newName) }
@@ -45,7 +47,7 @@ enum ListCommands {
     static let delete = CommandSpec(
         words: ["list", "delete"], positionals: [name], summary: "Delete the list named NAME with all its sections and rows, in one transaction.",
         details: "The default list is never deleted (rename it, or delete its sections).",
-        example: "liststore list delete Groceries", readme: "delete a list with its sections and rows (not the default list)",
+        example: "liststore list delete Groceries",
         run: { command, context in
             let name = command[Self.name]
             return try listsOutput(context) { try $0.deleteList(named: name) }
@@ -54,7 +56,7 @@ enum ListCommands {
     static let index = Argument("INDEX")
     static let move = CommandSpec(
         words: ["list", "move"], positionals: [name, index], summary: "Move the list named NAME so that its index among the lists becomes INDEX.",
-        example: "liststore list move Groceries 0", readme: "reorder the lists",
+        example: "liststore list move Groceries 0",
         run: { command, context in
             let name = command[Self.name]
             let to = try command.parseIndex(command[Self.index], "INDEX")
@@ -69,7 +71,7 @@ enum ListCommands {
         words: ["list", "move-row"], positionals: [row, targetList, section], options: [rowAt],
         summary: "Move a row of the --list list into section SECTION (an index) of the list named LIST, in one transaction.",
         details: "The row keeps its id, title and payload; each list gets its own change set (printed as source and target).",
-        example: "liststore --list Inbox list move-row id:18 Groceries 0", readme: "move a row to another list (one transaction)",
+        example: "liststore --list Inbox list move-row id:18 Groceries 0",
         run: { command, context in
             let reference = try command.row(command[Self.row])
             let target = command[Self.targetList]
@@ -92,7 +94,7 @@ enum ListCommands {
         words: ["list", "move-section"], positionals: [sectionReference, targetList], options: [sectionAt],
         summary: "Move a section of the --list list, with its rows, to the list named LIST, in one transaction.",
         details: "The section keeps its id, title and rows; each list gets its own change set (printed as source and target).",
-        example: "liststore list move-section 1 Groceries --at 0", readme: "move a section with its rows to another list (one transaction)",
+        example: "liststore list move-section 1 Groceries --at 0",
         run: { command, context in
             let reference = try command.section(command[Self.sectionReference], "INDEX")
             let target = command[Self.targetList]

@@ -22,8 +22,6 @@ enum RowCommands {
                 Put -- before titles that begin with a dash.
                 """,
             example: "liststore add 0 \"Paladin\" \"Monk\" --at 2",
-            readme:
-                "insert rows into one section in one transaction; a single `-` reads titles from standard input, one per line; `--every-section TITLE` appends one row to every section instead, in one transaction",
             prepare: prepare)
 
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
@@ -67,8 +65,7 @@ enum RowCommands {
         static let spec = CommandSpec.mutation(
             words: ["edit"], positionals: [row], options: [title, payload], summary: "Change a row's title and/or payload.",
             details: "The row is named by its index path or by id:N, its id. --payload null removes the payload.",
-            example: "liststore edit 0:1 --title \"Archmage\" --payload '{\"level\":3}'",
-            readme: "change a row (`--payload null` removes the payload)", prepare: prepare)
+            example: "liststore edit 0:1 --title \"Archmage\" --payload '{\"level\":3}'", prepare: prepare)
 
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
             let row = try command.row(command[Self.row])
@@ -102,8 +99,7 @@ enum RowCommands {
                 The row to move is named by its index path or by id:N, its id. The destination is always an
                 index path (never an id): where the row is after the move, in the same section or another.
                 """,
-            example: "liststore move 0:0 1:2",
-            readme: "move a row, within its section or to another (the destination is always an index path)", prepare: prepare)
+            example: "liststore move 0:0 1:2", prepare: prepare)
 
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
             let row = try command.row(command[Self.row])
@@ -134,7 +130,7 @@ enum RowCommands {
                 Index paths are the current ones (as `show` prints them); id:N names a row by its id (as `show --json`
                 prints it), which stays right whatever others insert or delete meanwhile. Both may be mixed; each row is named once.
                 """,
-            example: "liststore delete 2:1 2:3 0:0", readme: "delete several rows at once: all or nothing", prepare: prepare)
+            example: "liststore delete 2:1 2:3 0:0", prepare: prepare)
 
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
             let rows = try command[Self.rows].map { try command.row($0) }

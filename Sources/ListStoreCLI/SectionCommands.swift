@@ -8,7 +8,7 @@ enum SectionCommands {
 
         static let spec = CommandSpec.mutation(
             words: ["section", "add"], positionals: [title], options: [at], summary: "Insert an empty section (at the end by default).",
-            example: "liststore section add \"Weapons\" --at 1", readme: "insert an empty section", prepare: prepare)
+            example: "liststore section add \"Weapons\" --at 1", prepare: prepare)
 
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
             let at = try command[Self.at]
@@ -24,7 +24,7 @@ enum SectionCommands {
         static let spec = CommandSpec.mutation(
             words: ["section", "rename"], positionals: [section, title], summary: "Change a section's title.",
             details: "The section is named by its index or by id:N, its id.",
-            example: "liststore section rename 0 \"Heroes\"", readme: "change a section's title", prepare: prepare)
+            example: "liststore section rename 0 \"Heroes\"", prepare: prepare)
 
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
             let section = try command.section(command[Self.section], "INDEX")
@@ -53,7 +53,7 @@ enum SectionCommands {
             words: ["section", "move"], positionals: [section, destination],
             summary: "Move a section, with its rows, so that its index becomes TO.",
             details: "The section is named by its index or by id:N, its id; TO is always an index (where the section is after the move).",
-            example: "liststore section move 2 0", readme: "move a section with its rows (TO is always an index)", prepare: prepare)
+            example: "liststore section move 2 0", prepare: prepare)
 
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
             let section = try command.section(command[Self.section], "FROM")
@@ -85,7 +85,7 @@ enum SectionCommands {
             words: ["section", "delete"], positionals: [sections],
             summary: "Delete one or more sections with all their rows, in one transaction.",
             details: "Indexes are the current ones; id:N names a section by its id (indexes and ids may be mixed). All are deleted or none.",
-            example: "liststore section delete 1 2", readme: "delete sections, with their rows, in one transaction", prepare: prepare)
+            example: "liststore section delete 1 2", prepare: prepare)
 
         @Sendable static func prepare(_ command: ParsedCommand, _ input: EditInput) throws -> PreparedEdit {
             let sections = try command[Self.sections].map { try command.section($0, "INDEX") }

@@ -24,6 +24,15 @@ import Testing
         #expect(try Self.referenceTable() == expected, "Docs/CLI.md's command table must read:\n\(expected)")
     }
 
+    /// `--help` and the command table open with what a command does in one sentence; what its arguments
+    /// mean and what `--json` prints follow in `--help` only.
+    @Test func everyCommandSaysWhatItDoesInOneLine() {
+        for command in Commands.all {
+            #expect(!command.summary.contains("\n") && command.summary.count <= 120, "\(command.name): \(command.summary)")
+            #expect(command.summary.hasSuffix("."), "\(command.name)'s summary is one sentence")
+        }
+    }
+
     /// README.md keeps only a few commands; it sends readers to the reference for the rest.
     @Test func readmeLinksTheReference() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)

@@ -6,10 +6,14 @@ import Testing
 
 /// Reads never wait for a writer: while this store's async write waits for another process's write lock
 /// (the `sqlite3` shell holding `BEGIN IMMEDIATE` for 3 s), synchronous reads on another thread — the
-/// main thread's `cellForRowAt`, a selection's toggle — go on, each within 20 ms, and `observe()`
-/// returns at once and delivers the state before the lock is released.
+/// main thread's `cellForRowAt`, a selection's toggle — go on without waiting for it, and `observe()`
+/// returns at once and delivers the state before the lock is released. A read that waited would take the rest
+/// of the hold, seconds: the bound is a third of the hold, so that a loaded machine's scheduling never fails
+/// it; the longest read is printed (a few milliseconds), and speed is `liststore-bench`'s to measure.
 @Suite(.serialized) struct ReaderStallTests {
     static let holdSeconds = 3
+    /// Longer than any read that did not wait, however loaded the machine; shorter than any that waited.
+    static let waitedMilliseconds = Double(holdSeconds) * 1_000 / 3
 
     /// A store of one section of `rows` rows.
     static func makeStore(_ directory: TemporaryDirectory, rows: Int = 200) throws -> (path: String, store: ListStore) {
@@ -106,7 +110,7 @@ import Testing
             let (longest, reads) = Self.longestRead(store, rowID: rowID, until: writeFinished)
             print("longest synchronous read while an async write waited for another process's lock: \(longest) ms over \(reads) reads")
             #expect(reads > 50, "only \(reads) reads while the write waited")
-            #expect(longest <= 20, "the longest synchronous read while the write waited took \(longest) ms (\(reads) reads)")
+            #expect(longest < Self.waitedMilliseconds, "the longest synchronous read while the write waited took \(longest) ms (\(reads) reads)")
         }
     }
 
@@ -119,7 +123,7 @@ import Testing
             let observeStarted = clock.now
             var iterator = store.observe(pollInterval: .seconds(3600)).makeAsyncIterator()
             let observeReturned = clock.now - observeStarted
-            #expect(observeReturned < .milliseconds(20), "observe() took \(observeReturned)")
+            #expect(observeReturned < .milliseconds(Int(Self.waitedMilliseconds)), "observe() took \(observeReturned)")
             guard case .initial(let initial)? = try await nextElement(&iterator, timeout: .seconds(10)) else {
                 Issue.record("no initial state")
                 return
@@ -139,17 +143,5 @@ import Testing
         }
         #expect(shells.updatedRows.map(\.row.title) == ["held"])
         #expect(try await nextElement(&updates, timeout: .seconds(10)) == .changes(changes))
-    }
-
-    /// The same reads with no lock held by anyone: quick either way.
-    @Test func readsWithoutAWaitingWriteAreQuick() throws {
-        let directory = try TemporaryDirectory()
-        let (_, store) = try Self.makeStore(directory)
-        let rowID = try store.row(at: ListIndexPath(section: 0, row: 5)).id
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(1)
-        let (longest, reads) = Self.longestRead(store, rowID: rowID) { clock.now >= deadline }
-        #expect(reads > 50)
-        #expect(longest <= 20, "\(longest) ms")
     }
 }

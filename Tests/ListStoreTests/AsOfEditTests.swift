@@ -239,7 +239,7 @@ import Testing
             try tx.insertRow("m2", intoSection: 2, at: 2)
         }
         #expect(try f.titles().last == "c: c0 c1 x m1 m2")
-        #expect(throws: ListStoreError.rowDestinationOutOfRange(Self.path(2, 3), maxRow: 2)) {
+        #expect(throws: ListStoreError.drawnRowDestinationOutOfRange(Self.path(2, 3), maxRow: 2, asOf: mirror.version)) {
             try f.app.insertRow("too far", intoSection: 2, at: 3, asOf: mirror.version)
         }
     }
@@ -306,12 +306,35 @@ import Testing
         let f = try Fixture()
         let version = try f.app.version()
         let before = f.bytes()
-        #expect(throws: ListStoreError.rowDestinationOutOfRange(Self.path(0, 5), maxRow: 4)) {
+        #expect(throws: ListStoreError.drawnRowDestinationOutOfRange(Self.path(0, 5), maxRow: 4, asOf: version)) {
             try f.app.moveRow(from: Self.path(0, 0), to: Self.path(0, 5), asOf: version)
         }
         #expect(throws: ListStoreError.rowDestinationOutOfRange(Self.path(0, 5), maxRow: 4)) {
             try f.app.write { try $0.moveRow(from: Self.path(0, 0), to: Self.path(0, 5)) }
         }
+        #expect(f.bytes() == before)
+    }
+
+    /// A drawn path past what was drawn is refused in the drawn coordinates, saying so: the counts are those
+    /// of the version named, not of the store now (which another connection grew meanwhile).
+    @Test func aPathPastWhatWasDrawnIsRefusedWithTheDrawnCounts() throws {
+        let f = try Fixture()
+        let version = try f.app.version()
+        try f.other.insertRow("new", intoSection: 0)
+        try f.other.insertSection(title: "d")
+        let before = f.bytes()
+        let cases: [(ListStoreError, () throws -> Void)] = [
+            (.drawnRowIndexOutOfRange(Self.path(0, 5), rowCount: 5, asOf: version), { try f.app.deleteRows(at: [Self.path(0, 5)], asOf: version) }),
+            (.drawnRowDestinationOutOfRange(Self.path(1, 6), maxRow: 4, asOf: version), { try f.app.insertRow("x", intoSection: 1, at: 6, asOf: version) }),
+            (.drawnSectionIndexOutOfRange(index: 3, sectionCount: 3, asOf: version), { try f.app.deleteSections(at: [3], asOf: version) }),
+            (.drawnSectionIndexOutOfRange(index: 3, sectionCount: 3, asOf: version), { try f.app.moveSection(from: 0, to: 3, asOf: version) }),
+        ]
+        for (expected, call) in cases {
+            #expect(throws: expected) { try call() }
+        }
+        #expect(
+            ListStoreError.drawnRowIndexOutOfRange(Self.path(0, 5), rowCount: 5, asOf: version).description
+                == "row 0:5 was not drawn at \(version): section 0 had 5 rows (0…4) then; give an index path of what was drawn at that version")
         #expect(f.bytes() == before)
     }
 
@@ -344,7 +367,7 @@ import Testing
         #expect(f.bytes() == before)
         // Drawn counts, not current ones: two rows were added to section 0 since.
         try f.other.insertRows(["n1", "n2"], intoSection: 0, at: 0)
-        #expect(throws: ListStoreError.rowIndexOutOfRange(Self.path(0, 5), rowCount: 5)) {
+        #expect(throws: ListStoreError.drawnRowIndexOutOfRange(Self.path(0, 5), rowCount: 5, asOf: version)) {
             try f.app.deleteRows(at: [Self.path(0, 5)], asOf: version)
         }
     }

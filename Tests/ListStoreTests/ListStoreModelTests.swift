@@ -363,7 +363,7 @@ import Testing
         await #expect(throws: ListStoreError.drawnRowDeleted(ListIndexPath(section: 0, row: 1), id: drawn.sections[0].rows[1].id, asOf: drawn.version)) {
             try await model.deleteRows(atOffsets: [1], inSection: 0, asOf: drawn.version)
         }
-        await #expect(throws: ListStoreError.rowDestinationOutOfRange(ListIndexPath(section: 0, row: 4), maxRow: 3)) {
+        await #expect(throws: ListStoreError.drawnRowDestinationOutOfRange(ListIndexPath(section: 0, row: 4), maxRow: 3, asOf: drawn.version)) {
             try await model.moveRows(fromOffsets: [0], toOffset: 4, inSection: 0, asOf: drawn.version)
         }
         #expect(try store.snapshot() == before)

@@ -258,10 +258,10 @@ import Testing
             try app.write(asOf: drawn.version) { try $0.deleteRows(atOffsets: [0, 2], inSection: 0) }
         }
         let now = try app.snapshot()
-        #expect(throws: ListStoreError.rowDestinationOutOfRange(ListIndexPath(section: 0, row: 3), maxRow: 2)) {
+        #expect(throws: ListStoreError.drawnRowDestinationOutOfRange(ListIndexPath(section: 0, row: 3), maxRow: 2, asOf: now.version)) {
             try app.write(asOf: now.version) { try $0.moveRows(fromOffsets: [0], toOffset: 3, inSection: 0) }
         }
-        #expect(throws: ListStoreError.rowIndexOutOfRange(ListIndexPath(section: 0, row: 2), rowCount: 2)) {
+        #expect(throws: ListStoreError.drawnRowIndexOutOfRange(ListIndexPath(section: 0, row: 2), rowCount: 2, asOf: now.version)) {
             try app.write(asOf: now.version) { try $0.moveRows(fromOffsets: [0, 2], inSection: 0, toSection: 1, atOffset: 0) }
         }
         #expect(throws: ListStoreError.duplicateIndexPath(ListIndexPath(section: 0, row: 0))) {

@@ -137,6 +137,14 @@ package enum ListStoreFailure: Hashable, Sendable, CustomStringConvertible {
     /// A section index drawn at `asOf` — of a section, or of a row's section — names a section that was
     /// deleted since; nothing was changed.
     case drawnSectionDeleted(index: Int, id: SectionID, asOf: ListVersion)
+    /// A row index path drawn at `asOf` past the end of its section as it was then (`rowCount` rows).
+    case drawnRowIndexOutOfRange(ListIndexPath, rowCount: Int, asOf: ListVersion)
+    /// A row insertion point or move destination drawn at `asOf` outside `0...maxRow` of its section as it was then.
+    case drawnRowDestinationOutOfRange(ListIndexPath, maxRow: Int, asOf: ListVersion)
+    /// A section index drawn at `asOf` past the last section as it was then (`sectionCount` sections).
+    case drawnSectionIndexOutOfRange(index: Int, sectionCount: Int, asOf: ListVersion)
+    /// A section insertion index drawn at `asOf` outside `0...sectionCount` as the sections were then.
+    case drawnSectionInsertionIndexOutOfRange(index: Int, sectionCount: Int, asOf: ListVersion)
     /// Index paths drawn at `version` cannot be translated to the store as it is now (`reason` says why:
     /// a version older than the change log keeps, a change the log does not describe, a version the file
     /// never had); nothing was changed. Read the store again and redraw.
@@ -300,6 +308,16 @@ package enum ListStoreFailure: Hashable, Sendable, CustomStringConvertible {
         case .drawnRowDeleted(let path, let id, let version):
             return
                 "the row you saw at \(path) (\(id)) was deleted after \(version) (by another process or connection, or an earlier edit of this write); nothing was changed — redraw from the current state and try again"
+        case .drawnRowIndexOutOfRange(let path, let count, let version):
+            return
+                "row \(path) was not drawn at \(version): section \(path.section) had \(Self.countText(count, "row"))\(Self.validRange(count)) then; give an index path of what was drawn at that version"
+        case .drawnRowDestinationOutOfRange(let path, let maxRow, let version):
+            return "cannot put a row at \(path) as drawn at \(version): in section \(path.section) the row index was 0…\(maxRow) then"
+        case .drawnSectionIndexOutOfRange(let index, let count, let version):
+            return
+                "section \(index) was not drawn at \(version): there were \(Self.countText(count, "section"))\(Self.validRange(count)) then; give an index of what was drawn at that version"
+        case .drawnSectionInsertionIndexOutOfRange(let index, let count, let version):
+            return "cannot insert a section at \(index) as drawn at \(version): there were \(Self.countText(count, "section")) then, so the index must be 0…\(count)"
         case .drawnSectionDeleted(let index, let id, let version):
             return
                 "the section you saw at \(index) (\(id)) was deleted after \(version) (by another process or connection, or an earlier edit of this write); nothing was changed — redraw from the current state and try again"
@@ -465,6 +483,7 @@ extension ListStoreFailure {
         case .importCancelled: return .refused
         case .drawnRowDeleted: return .notFound
         case .drawnSectionDeleted: return .notFound
+        case .drawnRowIndexOutOfRange, .drawnRowDestinationOutOfRange, .drawnSectionIndexOutOfRange, .drawnSectionInsertionIndexOutOfRange: return .notFound
         case .versionNotTranslatable: return .notFound
         case .unknownList: return .notFound
         case .listDeleted: return .notFound
@@ -549,6 +568,18 @@ extension ListStoreError {
     package static func walFromAnotherFile(path: String, reason: String) -> ListStoreError { ListStoreError(.walFromAnotherFile(path: path, reason: reason)) }
     package static func importCancelled(rowsWritten: Int, rowCount: Int) -> ListStoreError { ListStoreError(.importCancelled(rowsWritten: rowsWritten, rowCount: rowCount)) }
     package static func drawnRowDeleted(_ v0: ListIndexPath, id: RowID, asOf: ListVersion) -> ListStoreError { ListStoreError(.drawnRowDeleted(v0, id: id, asOf: asOf)) }
+    package static func drawnRowIndexOutOfRange(_ path: ListIndexPath, rowCount: Int, asOf: ListVersion) -> ListStoreError {
+        ListStoreError(.drawnRowIndexOutOfRange(path, rowCount: rowCount, asOf: asOf))
+    }
+    package static func drawnRowDestinationOutOfRange(_ path: ListIndexPath, maxRow: Int, asOf: ListVersion) -> ListStoreError {
+        ListStoreError(.drawnRowDestinationOutOfRange(path, maxRow: maxRow, asOf: asOf))
+    }
+    package static func drawnSectionIndexOutOfRange(index: Int, sectionCount: Int, asOf: ListVersion) -> ListStoreError {
+        ListStoreError(.drawnSectionIndexOutOfRange(index: index, sectionCount: sectionCount, asOf: asOf))
+    }
+    package static func drawnSectionInsertionIndexOutOfRange(index: Int, sectionCount: Int, asOf: ListVersion) -> ListStoreError {
+        ListStoreError(.drawnSectionInsertionIndexOutOfRange(index: index, sectionCount: sectionCount, asOf: asOf))
+    }
     package static func drawnSectionDeleted(index: Int, id: SectionID, asOf: ListVersion) -> ListStoreError {
         ListStoreError(.drawnSectionDeleted(index: index, id: id, asOf: asOf))
     }

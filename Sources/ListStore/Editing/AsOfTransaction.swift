@@ -99,8 +99,8 @@ public final class AsOfTransaction {
                 target = try drawn.rowGap(gap, own: own, db)
             } catch let error as ListStoreError where gap != to {
                 // Said of the destination the caller gave, not of the gap it became.
-                guard case .rowDestinationOutOfRange(_, let maxRow) = error.reason else { throw error }
-                throw ListStoreError.rowDestinationOutOfRange(to, maxRow: maxRow - 1)
+                guard case .drawnRowDestinationOutOfRange(_, let maxRow, _) = error.reason else { throw error }
+                throw ListStoreError.drawnRowDestinationOutOfRange(to, maxRow: maxRow - 1, asOf: version)
             }
             let row = target.section == source.path.section && target.row > source.path.row ? target.row - 1 : target.row
             try current.moveRow(id: source.id, to: ListIndexPath(section: target.section, row: row))
@@ -148,7 +148,7 @@ public final class AsOfTransaction {
             guard from != to else { return }
             let drawnCount = try drawn.drawnSectionCount(own: own, db)
             guard DrawnPaths.isFollowable(to) else { throw ListStoreError.sectionIndexOutOfRange(index: to, sectionCount: drawnCount) }
-            guard (0..<drawnCount).contains(to) else { throw ListStoreError.sectionIndexOutOfRange(index: to, sectionCount: drawnCount) }
+            guard (0..<drawnCount).contains(to) else { throw ListStoreError.drawnSectionIndexOutOfRange(index: to, sectionCount: drawnCount, asOf: version) }
             let target = try drawn.sectionGap(to > from ? to + 1 : to, own: own, db)
             try current.moveSection(from: source, to: target > source ? target - 1 : target)
         }

@@ -30,7 +30,7 @@ struct DrawnPaths {
     func row(_ drawn: ListIndexPath, own: [EditEvent], _ db: Connection) throws -> (path: ListIndexPath, id: RowID) {
         let (walk, section) = try followRow(drawn, gap: false, own: own, db)
         guard walk.row >= 0, walk.row < section.count else {
-            throw ListStoreError.rowIndexOutOfRange(drawn, rowCount: section.count - walk.rowsAdded)
+            throw ListStoreError.drawnRowIndexOutOfRange(drawn, rowCount: section.count - walk.rowsAdded, asOf: version)
         }
         return (walk.path, RowID(rawValue: try section.rowID(at: walk.row)))
     }
@@ -39,7 +39,7 @@ struct DrawnPaths {
     func rowGap(_ drawn: ListIndexPath, own: [EditEvent], _ db: Connection) throws -> ListIndexPath {
         let (walk, section) = try followRow(drawn, gap: true, own: own, db)
         guard walk.row >= 0, walk.row <= section.count else {
-            throw ListStoreError.rowDestinationOutOfRange(drawn, maxRow: section.count - walk.rowsAdded)
+            throw ListStoreError.drawnRowDestinationOutOfRange(drawn, maxRow: section.count - walk.rowsAdded, asOf: version)
         }
         return walk.path
     }
@@ -50,7 +50,7 @@ struct DrawnPaths {
         let walk = try follow(DrawnPositions.Section(drawn, gap: false), drawn: .section(drawn), own: own) { $0.follow($1) }
         let count = try SectionOrder.count(db, list: list)
         guard walk.index >= 0, walk.index < count else {
-            throw ListStoreError.sectionIndexOutOfRange(index: drawn, sectionCount: count - walk.sectionsAdded)
+            throw ListStoreError.drawnSectionIndexOutOfRange(index: drawn, sectionCount: count - walk.sectionsAdded, asOf: version)
         }
         return walk.index
     }
@@ -63,7 +63,7 @@ struct DrawnPaths {
         let walk = try follow(DrawnPositions.Section(drawn, gap: true), drawn: .section(drawn), own: own) { $0.follow($1) }
         let count = try SectionOrder.count(db, list: list)
         guard walk.index >= 0, walk.index <= count else {
-            throw ListStoreError.sectionInsertionIndexOutOfRange(index: drawn, sectionCount: count - walk.sectionsAdded)
+            throw ListStoreError.drawnSectionInsertionIndexOutOfRange(index: drawn, sectionCount: count - walk.sectionsAdded, asOf: version)
         }
         return walk.index
     }
@@ -85,7 +85,7 @@ struct DrawnPaths {
         }
         let walk = try follow(DrawnPositions.Row(drawn, gap: gap), drawn: .row(drawn), own: own) { $0.follow($1) }
         guard walk.section.index >= 0, walk.section.index < count else {
-            throw ListStoreError.sectionIndexOutOfRange(index: drawn.section, sectionCount: count - walk.section.sectionsAdded)
+            throw ListStoreError.drawnSectionIndexOutOfRange(index: drawn.section, sectionCount: count - walk.section.sectionsAdded, asOf: version)
         }
         return (walk, try SectionRows.load(section: walk.section.index, list: list, db))
     }

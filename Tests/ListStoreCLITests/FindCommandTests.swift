@@ -76,7 +76,7 @@ import Testing
         (["find", "x", "--limit", "10001"], 1, "the limit is 10001"),
         (["find", "x", "--after", "abc"], 1, "--after takes a row id"),
         (["find", "x", "--limit", "two"], 2, "--limit value must be a non-negative whole number"),
-        (["find"], 2, "find needs TEXT and/or --where FIELD=VALUE"),
+        (["find"], 2, "find needs TEXT, --contains TEXT and/or --where FIELD=VALUE"),
     ]
 
     @Test(arguments: badCases.indices)

@@ -99,10 +99,18 @@ enum PayloadIndex {
         }
     }
 
-    /// Brings the entries of every noted row up to date and forgets the notes; inside a write
-    /// transaction, before it commits. Costs one statement when nothing was noted.
+    /// Brings the words (in the index of titles, when the file has it) and the payload-field entries (when a
+    /// field is indexed) of every noted row up to date and forgets the notes; inside a write transaction,
+    /// before it commits. Costs one statement when nothing was noted.
     static func refreshStale(_ db: Connection) throws {
         guard try db.scalarInt("SELECT EXISTS (SELECT 1 FROM liststore_payload_stale)") == 1 else { return }
+        if try TitleWords.exists(db) { try TitleWords.refreshStale(db) }
+        if try anyField(db) { try refreshStaleEntries(db) }
+        try db.run("DELETE FROM liststore_payload_stale")
+    }
+
+    /// The payload-field part of ``refreshStale(_:)``: the noted rows' entries dropped and made again.
+    private static func refreshStaleEntries(_ db: Connection) throws {
         // Counted among the noted rows that still exist: those of a deleted section get no entries. The
         // notes drive the join (CROSS JOIN): left to itself, SQLite read every row of `rows` to find the
         // one note of a one-row insert (80 ms at a million rows).
@@ -110,7 +118,6 @@ enum PayloadIndex {
             try db.scalarInt(
                 "SELECT count(*) FROM (SELECT 1 FROM liststore_payload_stale s CROSS JOIN rows r ON r.id = s.row_id LIMIT ?1)", [.int(manyRows)])
             == manyRows
-        if try TitleWords.exists(db) { try TitleWords.refreshStale(db) }
         try db.run("DELETE FROM liststore_payload_values WHERE row_id IN (SELECT row_id FROM liststore_payload_stale)")
         try withValueIndexBuiltAfter(many, db) {
             for field in try fields(db) {
@@ -121,7 +128,6 @@ enum PayloadIndex {
                     """, [.text(field.name)])
             }
         }
-        try db.run("DELETE FROM liststore_payload_stale")
     }
 
     /// From how many rows written at once the entries are written before the value index is made again.

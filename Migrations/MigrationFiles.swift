@@ -17,5 +17,6 @@ package enum MigrationFiles {
         ("0010_payload_indexes.sql", PackageResources._010_payload_indexes_sql),
         ("0011_payload_values_without_row_key.sql", PackageResources._011_payload_values_without_row_key_sql),
         ("0012_section_counts.sql", PackageResources._012_section_counts_sql),
+        ("0013_title_index_notes.sql", PackageResources._013_title_index_notes_sql),
     ]
 }

@@ -91,7 +91,8 @@ enum Commands {
             details: """
                 Keys: j/k or ↓/↑ move, PgDn/PgUp, g/G first/last row; Space ticks a row; d deletes the ticked rows (or the
                 row under the cursor); a adds a row to every section; i inserts at the cursor; e edits a title; m picks up a
-                row and m drops it at the cursor; n adds a section; Esc cancels; q quits. Changes by other processes show
+                row and m drops it at the cursor; n adds a section; / finds the next row whose title holds the words typed
+                (contains the text, without the index of titles), Enter again the next; Esc cancels; q quits. Changes by other processes show
                 within about 0.1 s (they are polled every 100 ms). Needs a terminal.
                 """,
             example: "liststore --db lists.sqlite ui", run: UICommand.run),

@@ -1,8 +1,14 @@
 import ListStore
 
-/// `find`: rows by title text and by a payload field, with their index paths (``ListStore/findRows(_:limit:after:)``).
+/// `find`: rows by title words (with the file's index of titles) or title text, and by a payload field, with
+/// their index paths (``ListStore/findRows(_:limit:after:)``).
 enum FindCommand {
     static let text = OptionalArgument("TEXT")
+    static let prefix = Flag("--prefix", help: "with the index of titles: the last word of TEXT may be the start of a word (caf finds Café), as in a search bar")
+    static let exactAccents = Flag("--exact-accents", help: "with the index of titles: accents in TEXT count (cafe does not find Café); case is still ignored")
+    static let displayOrder = Flag("--display-order", help: "rows section by section, row by row, as the list shows them, not in id order (reads every row found)")
+    static let contains = Option<String>(
+        "--contains", value: "TEXT", help: "only rows whose title contains TEXT anywhere, even inside a word (ASCII case folded; reads every row)")
     static let field = Option<PayloadMatch>(
         "--where", value: "FIELD=VALUE", help: "only rows whose payload field FIELD equals VALUE (a JSON number, true, false or \"string\"; other text is a string)"
     ) { text, _ in try match(text) }
@@ -18,32 +24,48 @@ enum FindCommand {
     }
 
     static let spec = CommandSpec(
-        words: ["find"], positionals: [text], options: [field, limit, after],
-        summary: "Print the rows whose title contains TEXT and/or whose payload field FIELD equals VALUE, with their index paths.",
+        words: ["find"], positionals: [text], options: [prefix, exactAccents, displayOrder, contains, field, limit, after],
+        summary: "Print the rows whose title holds the words of TEXT (contains TEXT, without the index of titles), with their index paths.",
         details: """
-            TEXT matches anywhere in the title, ignoring the case of ASCII letters only (é does not find É); % and _
-            are plain characters. FIELD is a payload member's name (letters, digits, _ and -; address.city for a
-            nested one). Rows come in id order (the order they were added), at most --limit of them; when there
-            are more, the output says how to continue (--after ID). A search that matches few rows reads every row,
-            unless FIELD is indexed (liststore index add FIELD). Reads only; never creates the database.
-            --json prints {"rows":[{"path","id","title","payload"}],"next":ID,"version":N} (next is null on the last page).
+            With the file's index of titles (liststore index add --titles), every word of TEXT must be a word of the
+            title, in any order, any case, accents ignored (unless --exact-accents); in Chinese, Japanese and Thai every
+            character is a word (法 finds 法師); the output counts the rows found. Without it, TEXT matches anywhere
+            in the title, ignoring the case of ASCII letters only (é does not find É), reading every row; so does
+            --contains. FIELD is a payload member's name (address.city for a nested one). Rows come in id order
+            (--display-order: as the list shows them), at most --limit; when there are more, the output says how to
+            continue (--after ID). Reads only; never creates the database.
+            --json prints {"rows":[{"path","id","title","payload"}],"next":ID,"total":N,"version":N} (next is null on the
+            last page; total, with title words, counts every page).
             """,
-        example: "liststore find par --where country=FR",
+        example: "liststore find \"meeting no\" --prefix",
         run: run)
 
     @Sendable static func run(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
-        let search = RowSearch(titleContains: command[text], where: try command[field].map { [$0] } ?? [])
-        guard search.titleContains?.isEmpty == false || !search.payloadMatches.isEmpty else {
-            throw command.usageError("find needs TEXT and/or --where FIELD=VALUE")
+        let store = try context.openForReading()
+        let words = command[text]
+        var contained = try command[contains]
+        var search = RowSearch(where: try command[field].map { [$0] } ?? [])
+        if let words, try store.hasTitleIndex() {
+            search.titleWords = words
+            search.lastWordIsPrefix = command[prefix]
+            search.matchingAccents = command[exactAccents]
+        } else if let words {
+            guard contained == nil else { throw command.usageError("find takes TEXT or --contains TEXT when the file has no index of titles, not both") }
+            contained = words
+        }
+        search.titleContains = contained
+        search.inDisplayOrder = command[displayOrder]
+        guard search.titleWords != nil || search.titleContains?.isEmpty == false || !search.payloadMatches.isEmpty else {
+            throw command.usageError("find needs TEXT, --contains TEXT and/or --where FIELD=VALUE")
         }
         let limit = try command[limit] ?? 50
         let cursor = try command[after]
-        let page = try context.openForReading().read { try $0.findRows(search, limit: limit, after: cursor) }
+        let page = try store.read { try $0.findRows(search, limit: limit, after: cursor) }
         let json = JSONValue.object(
             [
                 ("rows", .array(page.results.map { JSONShapes.row($0.row, at: $0.indexPath) })),
                 ("next", page.next.map { .int($0.lastRowID.rawValue) } ?? .null),
-            ] + JSONShapes.version(page.version))
+            ] + (page.total.map { [("total", JSONValue.int($0))] } ?? []) + JSONShapes.version(page.version))
         return CommandOutput(human: human(page, command), json: json)
     }
 
@@ -87,7 +109,7 @@ enum FindCommand {
         }
         let count = page.results.count == 1 ? "1 row" : "\(page.results.count) rows"
         if let next = page.next {
-            lines.append("\(count) shown; more: add --after \(next.lastRowID.rawValue)")
+            lines.append("\(count) shown\(page.total.map { " of \($0)" } ?? ""); more: add --after \(next.lastRowID.rawValue)")
         } else {
             lines.append(page.results.isEmpty ? "no rows found" : "\(count) found")
         }

@@ -8,6 +8,7 @@ import StoreShorthands
 //       (--chart: also draws the main table's insert in middle against n, log–log, as an SVG: Chart.swift)
 //   swift run -c release liststore-bench --litestream [--quick]   (write cost and replica lag with Litestream)
 //   swift run -c release liststore-bench --only observation|search [--quick | --large]   (only those rows)
+//   swift run -c release liststore-bench --search [--quick] [--repetitions N]   (only the index of titles against the scan: TitleWordsBench.swift)
 //   swift run -c release liststore-bench --adversarial [--quick | --large]   (100,000 inserts at one index: rows written by each, bounded; each timed, 5 runs)
 //   swift run -c release liststore-bench --loop hot-spot [ROWS] [COUNT]   (the same inserts, each by its thread's CPU time too)
 //   swift run -c release liststore-bench --loop hot-spot-trace [ROWS] [COUNT]   (each its own write, every statement's time; the slow inserts' statements)
@@ -114,7 +115,7 @@ let unknownArgument = arguments.indices.first { index in
     let argument = arguments[index]
     if index > 0 && arguments[index - 1] == "--chart" { return false }
     if argument == "observation" || argument == "search" { return index == 0 || arguments[index - 1] != "--only" }
-    return !["--quick", "--large", "--repetitions", "--only", "--chart"].contains(argument) && Int(argument) == nil
+    return !["--quick", "--large", "--repetitions", "--only", "--chart", "--search"].contains(argument) && Int(argument) == nil
 }.map { arguments[$0] }
 if let unknown = unknownArgument {
     FileHandle.standardError.write(
@@ -126,8 +127,9 @@ if chartPath == "" || chartPath?.hasPrefix("--") == true {
     FileHandle.standardError.write(Data("error: --chart takes the SVG file to write, e.g. --chart chart.svg\n".utf8))
     exit(2)
 }
-let onlyPart = arguments.firstIndex(of: "--only").map { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : "" }
-if let onlyPart, onlyPart != "observation", onlyPart != "search" {
+let onlyPart =
+    arguments.contains("--search") ? "titles" : arguments.firstIndex(of: "--only").map { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : "" }
+if let onlyPart, onlyPart != "observation", onlyPart != "search", onlyPart != "titles" {
     FileHandle.standardError.write(Data("error: --only takes observation or search (the parts that can run alone)\n".utf8))
     exit(2)
 }
@@ -137,6 +139,7 @@ if chartPath != nil, onlyPart != nil {
 }
 let onlyObservation = onlyPart == "observation"
 let onlySearch = onlyPart == "search"
+let onlyTitles = onlyPart == "titles"
 let repetitions =
     arguments.firstIndex(of: "--repetitions").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
     ?? (quick ? 3 : 5)
@@ -181,7 +184,7 @@ if onlyPart == nil {
 }
 
 // Observation: a write with an observer of other connections, and another process's commit noticed.
-if !onlySearch {
+if !onlySearch && !onlyTitles {
     do {
         try ObservationBench(
             fixtures: fixtures, sizes: sizes, repetitions: repetitions, quick: quick,
@@ -193,6 +196,11 @@ if !onlySearch {
 }
 
 // Search: findRows by title and by payload field (SearchBench.swift).
-if !onlyObservation {
+if !onlyObservation && !onlyTitles {
     do { try SearchBench(fixtures: fixtures, repetitions: repetitions, quick: quick).run() } catch { fail("search: \(error)") }
+}
+
+// The index of titles against the scan (TitleWordsBench.swift).
+if !onlyObservation {
+    do { try TitleWordsBench(fixtures: fixtures, repetitions: repetitions, quick: quick).run() } catch { fail("title words: \(error)") }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// `liststore find` (issue 19, item 3): title text and `--where FIELD=VALUE`, human and `--json`
-/// output, paging with `--limit` and `--after`, and bad input refused in one line.
+/// `liststore find` (issue 19, item 3; issue 35): title text — title words after `index add --titles` —
+/// and `--where FIELD=VALUE`, human and `--json` output, paging with `--limit` and `--after`, and bad input
+/// refused in one line.
 @Suite struct FindCommandTests {
     /// A store with one section of places, some with payloads.
     static func places() throws -> CLIHarness {
@@ -64,6 +65,37 @@ import Testing
         #expect(try cli.run(["find", "--where", "country=' OR 1=1 --"]).stdout == "no rows found\n")
     }
 
+    @Test func withTheIndexOfTitlesTextIsWordsAsAPersonMeansThemAndWithoutItText() throws {
+        let cli = try CLIHarness()
+        for step in [["section", "add", "S"], ["add", "0", "Café Zürich", "CAFE", "Straße 法師", "meeting notes"]] {
+            let run = try cli.run(step)
+            try #require(run.status == 0, "\(step): \(run.stderr)")
+        }
+        #expect(try cli.run(["find", "cafe"]).stdout == "0:1  CAFE\n1 row found\n")  // no index: text, ASCII case folded
+        #expect(try cli.run(["indexes"]).stdout == "no payload field is indexed\n")
+        #expect(try cli.run(["index", "add", "--titles"]).stdout == "indexed the titles; payload fields indexed: none\n")
+        #expect(try cli.run(["index", "add", "--titles"]).stdout.hasPrefix("the titles were already indexed; nothing changed"))
+        #expect(try cli.run(["--json", "indexes"]).stdout == #"{"indexes":[],"titles":true}"# + "\n")
+        #expect(try cli.run(["find", "cafe"]).stdout == "0:0  Café Zürich\n0:1  CAFE\n2 rows found\n")
+        #expect(try cli.run(["find", "café", "--exact-accents"]).stdout == "0:0  Café Zürich\n1 row found\n")
+        #expect(try cli.run(["find", "STRASSE"]).stdout == "0:2  Straße 法師\n1 row found\n")
+        #expect(try cli.run(["find", "師"]).stdout == "0:2  Straße 法師\n1 row found\n")
+        #expect(try cli.run(["find", "meeting no"]).stdout == "no rows found\n")
+        #expect(try cli.run(["find", "meeting no", "--prefix"]).stdout == "0:3  meeting notes\n1 row found\n")
+        #expect(try cli.run(["find", "--contains", "ü"]).stdout == "0:0  Café Zürich\n1 row found\n")
+        let json = try CLIHarness.json(try cli.run(["--json", "find", "c", "--prefix", "--limit", "1"]).stdout)
+        #expect(json["total"] as? Int == 2)
+        #expect((json["rows"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Café Zürich"])
+        #expect(try cli.run(["find", "c", "--prefix", "--limit", "1"]).stdout.hasSuffix("1 row shown of 2; more: add --after 1\n"))
+        #expect(try cli.run(["move", "0:1", "0:0"]).status == 0)
+        #expect(try cli.run(["find", "cafe", "--display-order"]).stdout == "0:0  CAFE\n0:1  Café Zürich\n2 rows found\n")
+        let bad = try cli.run(["find", "\"*\""])
+        #expect(bad.status == 1 && bad.stderr.hasPrefix("error: ") && !bad.stderr.contains("fts5"), "\(bad.stderr)")
+        #expect(try cli.run(["check"]).status == 0)
+        #expect(try cli.run(["index", "remove", "--titles"]).stdout == "dropped the index of titles; payload fields indexed: none\n")
+        #expect(try cli.run(["find", "cafe"]).stdout == "0:0  CAFE\n1 row found\n")
+    }
+
     static let badCases: [(arguments: [String], status: Int32, message: String)] = [
         (["find", "--where", "country"], 1, "--where takes FIELD=VALUE"),
         (["find", "--where", "a b=1"], 1, "invalid payload field \"a b\""),
@@ -76,7 +108,7 @@ import Testing
         (["find", "x", "--limit", "10001"], 1, "the limit is 10001"),
         (["find", "x", "--after", "abc"], 1, "--after takes a row id"),
         (["find", "x", "--limit", "two"], 2, "--limit value must be a non-negative whole number"),
-        (["find"], 2, "find needs TEXT and/or --where FIELD=VALUE"),
+        (["find"], 2, "find needs TEXT, --contains TEXT and/or --where FIELD=VALUE"),
     ]
 
     @Test(arguments: badCases.indices)

@@ -23,7 +23,7 @@ import Testing
         let added = run(cli, ["index", "add", "region"])
         #expect(added.status == 0 && added.output == "indexed region; indexed: region\n", "\(added)")
         #expect(run(cli, ["index", "add", "region"]).output == "region was already indexed; nothing changed; indexed: region\n")
-        #expect(run(cli, ["--json", "indexes"]).output == #"{"indexes":["region"]}"# + "\n")
+        #expect(run(cli, ["--json", "indexes"]).output == #"{"indexes":["region"],"titles":false}"# + "\n")
         // The same rows and paths (the version is the index's commit).
         #expect(Self.rows(run(cli, ["--json", "find", "--where", "region=americas"]).output) == Self.rows(unindexed.output))
         // An edit after the index: the new row is found through it.

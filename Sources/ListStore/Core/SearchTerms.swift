@@ -108,19 +108,48 @@ public struct PayloadMatch: Hashable, Sendable {
     }
 }
 
-/// What ``ListReader/findRows(_:limit:after:)`` looks for: rows whose title contains a text and whose
-/// payload fields equal values, all of them. A search with neither finds every row.
+/// What ``ListReader/findRows(_:limit:after:)`` looks for: rows whose title holds words (``titleWords``),
+/// whose title contains a text, and whose payload fields equal values, all of them. A search with none of
+/// them finds every row.
 public struct RowSearch: Hashable, Sendable {
+    /// Words the title must hold, as a person types them into a search bar: every word, in any order. Case
+    /// is ignored in every script (`É` finds `é`, `Σ` finds `ς`, `STRASSE` finds `Straße`), and so are accents
+    /// unless ``matchingAccents`` (`cafe` finds `Café`); the last word is the start of a title's word while
+    /// ``lastWordIsPrefix`` (`caf` finds `Café`). A word is a run of letters and digits; punctuation inside
+    /// one joins its parts as a phrase (`e-mail` finds `E-Mail`). In scripts written without spaces
+    /// (Chinese, Japanese, Thai) every character is a word, so a run of them is found inside a title (`法`
+    /// and `師` find `法師`). Quotes, `*`, `NEAR`, parentheses and the like are searched for as text, never
+    /// read as query syntax. At most 10,000 bytes and 32 words; text with no letter or digit is refused
+    /// (``ListStoreError/Family/invalidInput``). Nil: any title.
+    ///
+    /// With the file's index of titles (``ListStore/addTitleIndex()``) a page takes milliseconds at
+    /// 1,000,000 rows and carries the number of rows found (``SearchPage/total``); without it every title
+    /// is read and judged (about as long as ``titleContains`` takes).
+    public var titleWords: String?
+    /// Whether the last of ``titleWords`` may be the start of a word, as the person is still typing it
+    /// (`caf` finds `Café`); true unless set. Every other word is a whole word.
+    public var lastWordIsPrefix = true
+    /// Whether accents in ``titleWords`` count: `cafe` then does not find `Café`, `café` does (case is
+    /// still ignored); false unless set.
+    public var matchingAccents = false
+    /// Whether the results come in display order — section by section, row by row, as a table view shows
+    /// the list — rather than in id order (the order the rows were added); false unless set. Every page
+    /// then reads all the rows the search finds to sort them (about 5 µs a row), and the next page continues
+    /// after the cursor's row where it is now: a row moved across the cursor between pages may be passed
+    /// over or come twice, and when the cursor's row is gone, the next page is empty.
+    public var inDisplayOrder = false
     /// Text the title must contain, ignoring the case of ASCII letters only (SQLite's `LIKE`: `a` finds
     /// `A`, but `é` does not find `É` and `ß` does not find `SS`; other characters match exactly, by
-    /// Unicode scalar, with no normalization). `%`, `_` and `\` are matched as themselves. Nil or empty:
-    /// any title.
+    /// Unicode scalar, with no normalization). `%`, `_` and `\` are matched as themselves. Read row by
+    /// row, never from an index. Nil or empty: any title.
     public var titleContains: String?
     /// Conditions on payload fields, all of which must hold.
     public var payloadMatches: [PayloadMatch]
 
-    /// A search for rows whose title contains `titleContains` and whose payload meets every condition of `matches`.
-    public init(titleContains: String? = nil, where matches: [PayloadMatch] = []) {
+    /// A search for rows whose title holds `titleWords`, contains `titleContains`, and whose payload meets
+    /// every condition of `matches`.
+    public init(titleWords: String? = nil, titleContains: String? = nil, where matches: [PayloadMatch] = []) {
+        self.titleWords = titleWords
         self.titleContains = titleContains
         self.payloadMatches = matches
     }
@@ -152,10 +181,14 @@ public struct SearchResult: Hashable, Sendable, Identifiable {
 
 /// One page of a search, read in one read transaction.
 public struct SearchPage: Hashable, Sendable {
-    /// The rows found, in id order (the order they were created), at most the limit asked for.
+    /// The rows found, in id order (the order they were created) or in display order
+    /// (``RowSearch/inDisplayOrder``), at most the limit asked for.
     public let results: [SearchResult]
     /// Where the next page starts; nil when this page holds the last rows found.
     public let next: SearchCursor?
     /// The state the page was read from: its index paths are that state's.
     public let version: ListVersion
+    /// How many rows of the list the whole search finds in that state, on every page: counted when the
+    /// search has ``RowSearch/titleWords``; nil otherwise (counting would read every row).
+    public var total: Int? = nil
 }

@@ -87,7 +87,7 @@ public final class ListImporter {
         self.tracksChanges = tracksChanges
         self.sectionsReplaced = sectionsReplaced
         insertRow = try RowWriter.One(db)
-        indexesPayloads = try PayloadIndex.anyField(db)
+        indexesPayloads = try PayloadIndex.notesWrites(db)
     }
 
     /// Adds a section after the ones added so far; the rows added next go into it.

@@ -86,18 +86,18 @@ public final class ListTransaction: ListReader {
             try PayloadIndex.markStale(runs: EditEvent.runs(run.rows.map(\.id)), db)
         case .rowUpdated(let update):
             guard try payloadsIndexed() else { return }
-            try PayloadIndex.markStale(row: update.id, db)
+            try PayloadIndex.markStale(row: update.id, title: update.old.title, db)
         case .sectionRestored(let section):
             guard try payloadsIndexed() else { return }
             try PayloadIndex.markStale(section: section.id, db)
         case .rowsDeleted(let rows):
             guard try payloadsIndexed() else { return }
-            try PayloadIndex.noteDeleting(.rows(rows.map(\.id)), indexed: true, db)
+            try PayloadIndex.noteDeleting(.rows(rows.map(\.id)), indexed: true, db)  // noted with their titles before they went (noteDeletingRows)
         case .rowTransferred(let transfer):
             // Noted as deleted in the list it left (harmless), as written in the one it reached.
             guard try payloadsIndexed() else { return }
             if list == transfer.fromList { try PayloadIndex.noteDeleting(.rows([transfer.row.id.rawValue]), indexed: true, db) }
-            if list == transfer.toList { try PayloadIndex.markStale(runs: EditEvent.runs([transfer.row.id]), db) }
+            if list == transfer.toList { try PayloadIndex.markStale(runs: EditEvent.runs([transfer.row.id]), indexedAsTheyAre: true, db) }
         case .sectionsDeleted(let sections):
             try PayloadIndex.noteDeleting(.sections(sections.map(\.id)), indexed: try payloadsIndexed(), db)
         case .sectionInserted, .sectionMoved, .sectionRenamed, .rowMoved, .sectionTransferred:
@@ -105,9 +105,17 @@ public final class ListTransaction: ListReader {
         }
     }
 
+    /// Notes rows about to be deleted with their titles, which the index of titles holds (when writes note
+    /// their rows): once they are gone, their words could not be removed from it.
+    func noteDeletingRows(_ ids: [Int64]) throws {
+        guard try payloadsIndexed() else { return }
+        try PayloadIndex.markStale(existing: ids, db)
+    }
+
+    /// Whether writes note their rows (``PayloadIndex/notesWrites(_:)``), asked once per transaction.
     private func payloadsIndexed() throws -> Bool {
         if let indexesPayloads { return indexesPayloads }
-        let found = try PayloadIndex.anyField(db)
+        let found = try PayloadIndex.notesWrites(db)
         indexesPayloads = found
         return found
     }

@@ -249,6 +249,7 @@ extension ListTransaction {
                 let departing = rows.compactMap(\.departing)
                 for row in departing.count == rows.count ? departing : try target.departingRows(rows.map(\.place)) { departed[row.place.id] = row }
             }
+            try noteDeletingRows(rows.map(\.place.id))
             try target.delete(rows.map(\.place))
         }
         let rows = doomed.compactMap { row -> ListEdit.DeletedRow? in

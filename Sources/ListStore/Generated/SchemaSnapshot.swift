@@ -5,7 +5,7 @@
 /// `LISTSTORE_SCHEMA_SNAPSHOT=Sources/ListStore/Generated/SchemaSnapshot.swift swift test --filter SchemaSnapshotTests`.
 enum SchemaSnapshot {
     /// The schema version these objects are of; another version's are made by migrating.
-    static let version = 12
+    static let version = 13
 
     /// `sqlite_schema`'s rows (type, name, table, SQL) of a file of ``version``.
     static let objects: Set<SchemaObject> = [
@@ -83,7 +83,7 @@ enum SchemaSnapshot {
             sql: #"""
                 CREATE TABLE liststore_payload_stale (
                     row_id INTEGER PRIMARY KEY  -- a row written outside ListStore since its entries were last made
-                ) STRICT
+                , title TEXT) STRICT
                 """#),
         SchemaObject(
             type: "table", name: "liststore_payload_values", table: "liststore_payload_values",
@@ -323,24 +323,27 @@ enum SchemaSnapshot {
             type: "trigger", name: "rows_payload_stale_on_delete", table: "rows",
             sql: #"""
                 CREATE TRIGGER rows_payload_stale_on_delete AFTER DELETE ON rows
-                WHEN EXISTS (SELECT 1 FROM liststore_payload_indexes) BEGIN
-                    INSERT OR IGNORE INTO liststore_payload_stale (row_id) VALUES (OLD.id);
+                WHEN EXISTS (SELECT 1 FROM liststore_payload_indexes)
+                    OR EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'liststore_title_words') BEGIN
+                    INSERT OR IGNORE INTO liststore_payload_stale (row_id, title) VALUES (OLD.id, OLD.title);
                 END
                 """#),
         SchemaObject(
             type: "trigger", name: "rows_payload_stale_on_insert", table: "rows",
             sql: #"""
                 CREATE TRIGGER rows_payload_stale_on_insert AFTER INSERT ON rows
-                WHEN EXISTS (SELECT 1 FROM liststore_payload_indexes) BEGIN
+                WHEN EXISTS (SELECT 1 FROM liststore_payload_indexes)
+                    OR EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'liststore_title_words') BEGIN
                     INSERT OR IGNORE INTO liststore_payload_stale (row_id) VALUES (NEW.id);
                 END
                 """#),
         SchemaObject(
             type: "trigger", name: "rows_payload_stale_on_update", table: "rows",
             sql: #"""
-                CREATE TRIGGER rows_payload_stale_on_update AFTER UPDATE OF id, payload ON rows
-                WHEN EXISTS (SELECT 1 FROM liststore_payload_indexes) BEGIN
-                    INSERT OR IGNORE INTO liststore_payload_stale (row_id) VALUES (OLD.id), (NEW.id);
+                CREATE TRIGGER rows_payload_stale_on_update AFTER UPDATE OF id, title, payload ON rows
+                WHEN EXISTS (SELECT 1 FROM liststore_payload_indexes)
+                    OR EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'liststore_title_words') BEGIN
+                    INSERT OR IGNORE INTO liststore_payload_stale (row_id, title) VALUES (OLD.id, OLD.title), (NEW.id, NULL);
                 END
                 """#),
         SchemaObject(

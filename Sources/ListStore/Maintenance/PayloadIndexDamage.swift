@@ -6,9 +6,13 @@ import SQLiteLayer
 /// triggers off, which nothing noted (a search passes over them, but they take room and would count for
 /// a row given the same id by hand). Rows written by other programs since ListStore's last write are
 /// noted stale, and their entries are not counted here.
+///
+/// The index of titles (``TitleWords``), when the file has it, is checked the same way: rows not noted
+/// stale whose words differ from their titles' (a hand edit of `liststore_title_words`, or titles changed
+/// by a program with triggers off), and words of rows deleted with triggers off.
 enum PayloadIndexDamage {
     static func problems(_ db: Connection) throws -> [IntegrityProblem] {
-        try (orphans(db) + deadEntries(db)).map { IntegrityProblem($0) }
+        try (titleIndexDamage(db) + orphans(db) + deadEntries(db)).map { IntegrityProblem($0) }
             + PayloadIndex.disagreements(db).map { field, rows in
                 rows < 0
                     ? IntegrityProblem("payload index \(ListStoreError.excerpt(field)) names no field a search can use (liststore_payload_indexes was edited by hand)")
@@ -16,6 +20,20 @@ enum PayloadIndexDamage {
                         "payload index on \(field): the entries of \(rows == 1 ? "1 row differ" : "\(rows) rows differ") from their payloads (liststore_payload_values was edited by hand); searches by \(field) would miss or add rows"
                     )
             }
+    }
+
+    /// The line for the index of titles out of step, when the file has it and it is.
+    private static func titleIndexDamage(_ db: Connection) throws -> [String] {
+        guard try TitleWords.exists(db) else { return [] }
+        let (rows, dead) = try TitleWords.disagreements(db)
+        guard rows > 0 || dead > 0 else { return [] }
+        var parts: [String] = []
+        if rows > 0 { parts.append("the words of \(rows == 1 ? "1 row differ" : "\(rows) rows differ") from their titles") }
+        if dead > 0 { parts.append("it holds words of \(dead == 1 ? "1 row" : "\(dead) rows") that no longer exist") }
+        return [
+            "title index: " + parts.joined(separator: ", and ")
+                + " (rows written by a program with triggers off, or liststore_title_words edited by hand); searches by title words would miss or add rows"
+        ]
     }
 
     /// One line per field whose index is gone but whose entries are still there.
@@ -37,6 +55,15 @@ enum PayloadIndexDamage {
     /// Makes every entry again when any differs, else drops those of rows that no longer exist; one line
     /// per index rebuilt or dropped.
     static func repair(_ db: Connection) throws -> [String] {
+        var rebuilt: [String] = []
+        if let line = try titleIndexDamage(db).first {
+            try TitleWords.rebuild(db)
+            rebuilt.append(line.replacingOccurrences(of: "; searches by title words would miss or add rows", with: "") + ": made the index again from the titles")
+        }
+        return try rebuilt + payloadRepair(db)
+    }
+
+    private static func payloadRepair(_ db: Connection) throws -> [String] {
         let found = try PayloadIndex.disagreements(db)
         let orphans = try orphans(db)
         let dead = try deadEntries(db)

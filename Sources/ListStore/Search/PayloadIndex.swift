@@ -22,29 +22,47 @@ enum PayloadIndex {
         try db.cached("SELECT field FROM liststore_payload_indexes ORDER BY field").map { $0.text(0) }.compactMap { try? PayloadField($0) }
     }
 
-    /// Whether any field is indexed: when none is, writes note nothing.
+    /// Whether any field is indexed.
     static func anyField(_ db: Connection) throws -> Bool {
         try db.scalarInt("SELECT EXISTS (SELECT 1 FROM liststore_payload_indexes)") == 1
     }
 
-    /// Notes the rows of `runs` (`[first, count]`, as ``EditEvent/runs(_:)``) as written.
-    static func markStale(runs: [[Int64]], _ db: Connection) throws {
+    /// Whether writes note their rows: a payload field is indexed, or the file has the index of titles
+    /// (``TitleWords``). When neither, writes note nothing.
+    static func notesWrites(_ db: Connection) throws -> Bool {
+        try db.scalarInt(
+            """
+            SELECT EXISTS (SELECT 1 FROM liststore_payload_indexes) \
+            OR EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'liststore_title_words')
+            """) == 1
+    }
+
+    /// Notes the rows of `runs` (`[first, count]`, as ``EditEvent/runs(_:)``) as written: rows new to
+    /// the file (inserted or restored: the index of titles holds nothing for them) unless `indexedAsTheyAre`,
+    /// for rows whose title did not change (a row moved to another list), noted with it.
+    static func markStale(runs: [[Int64]], indexedAsTheyAre: Bool = false, _ db: Connection) throws {
         guard let (ranges, _) = EditEvent.ranges(runs) else { return }
         for range in ranges {
             try db.run(
-                "INSERT OR IGNORE INTO liststore_payload_stale (row_id) SELECT id FROM rows WHERE id BETWEEN ?1 AND ?2",
+                "INSERT OR IGNORE INTO liststore_payload_stale (row_id, title) SELECT id, \(indexedAsTheyAre ? "title" : "NULL") FROM rows WHERE id BETWEEN ?1 AND ?2",
                 [.integer(range.lowerBound), .integer(range.upperBound)])
         }
     }
 
-    /// Notes row `id` as written.
-    static func markStale(row id: Int64, _ db: Connection) throws {
-        try db.run("INSERT OR IGNORE INTO liststore_payload_stale (row_id) VALUES (?1)", [.integer(id)])
+    /// Notes row `id` as written, with `title`, the title it had before (the one the index of titles holds).
+    static func markStale(row id: Int64, title: String, _ db: Connection) throws {
+        try db.run("INSERT OR IGNORE INTO liststore_payload_stale (row_id, title) VALUES (?1, ?2)", [.integer(id), .text(title)])
     }
 
-    /// Notes every row of section `id` as written (a section restored or imported with its rows).
+    /// Notes every row of section `id` as written, rows new to the file (a section restored or imported with its rows).
     static func markStale(section id: Int64, _ db: Connection) throws {
         try db.run("INSERT OR IGNORE INTO liststore_payload_stale (row_id) SELECT id FROM rows WHERE section_id = ?1", [.integer(id)])
+    }
+
+    /// Notes rows `ids`, still there, with their titles: before they are deleted.
+    static func markStale(existing ids: [Int64], _ db: Connection) throws {
+        let note = try db.cached("INSERT OR IGNORE INTO liststore_payload_stale (row_id, title) SELECT id, title FROM rows WHERE id = ?1")
+        for id in ids { try note.bind([.integer(id)]).run() }
     }
 
     /// Rows ListStore deletes, as ``noteDeleting(_:indexed:_:)`` finds them.
@@ -57,28 +75,42 @@ enum PayloadIndex {
         case list(Int64)
     }
 
-    /// Notes rows ListStore deletes, so that the refresh before the commit drops their entries; nothing
-    /// when no field is indexed (`indexed`, when the caller already knows, else asked here). Every path that
-    /// deletes rows, directly or through a section's or list's cascade, calls this: the entries have no
-    /// foreign key into `rows` (schema 11).
+    /// Notes rows ListStore deletes, so that the refresh before the commit drops their entries and words;
+    /// nothing when writes note nothing (`indexed`, when the caller already knows, else asked here). Every
+    /// path that deletes rows, directly or through a section's or list's cascade, calls this: the entries
+    /// have no foreign key into `rows` (schema 11). Rows still there are noted with their titles, which the
+    /// index of titles holds (rows deleted one by one were noted so before their delete, ``markStale(existing:_:)``).
     static func noteDeleting(_ going: Deleting, indexed: Bool? = nil, _ db: Connection) throws {
-        guard try indexed ?? anyField(db) else { return }
+        guard try indexed ?? notesWrites(db) else { return }
         switch going {
         case .rows(let ids):
-            for id in ids { try markStale(row: id, db) }
+            try markStale(existing: ids, db)
         case .sections(let ids):
-            for id in ids { try markStale(section: id, db) }
+            for id in ids {
+                try db.run("INSERT OR IGNORE INTO liststore_payload_stale (row_id, title) SELECT id, title FROM rows WHERE section_id = ?1", [.integer(id)])
+            }
         case .list(let id):
             try db.run(
-                "INSERT OR IGNORE INTO liststore_payload_stale (row_id) SELECT id FROM rows WHERE section_id IN (SELECT id FROM sections WHERE list_id = ?1)",
+                """
+                INSERT OR IGNORE INTO liststore_payload_stale (row_id, title) \
+                SELECT id, title FROM rows WHERE section_id IN (SELECT id FROM sections WHERE list_id = ?1)
+                """,
                 [.integer(id)])
         }
     }
 
-    /// Brings the entries of every noted row up to date and forgets the notes; inside a write
-    /// transaction, before it commits. Costs one statement when nothing was noted.
+    /// Brings the words (in the index of titles, when the file has it) and the payload-field entries (when a
+    /// field is indexed) of every noted row up to date and forgets the notes; inside a write transaction,
+    /// before it commits. Costs one statement when nothing was noted.
     static func refreshStale(_ db: Connection) throws {
         guard try db.scalarInt("SELECT EXISTS (SELECT 1 FROM liststore_payload_stale)") == 1 else { return }
+        if try TitleWords.exists(db) { try TitleWords.refreshStale(db) }
+        if try anyField(db) { try refreshStaleEntries(db) }
+        try db.run("DELETE FROM liststore_payload_stale")
+    }
+
+    /// The payload-field part of ``refreshStale(_:)``: the noted rows' entries dropped and made again.
+    private static func refreshStaleEntries(_ db: Connection) throws {
         // Counted among the noted rows that still exist: those of a deleted section get no entries. The
         // notes drive the join (CROSS JOIN): left to itself, SQLite read every row of `rows` to find the
         // one note of a one-row insert (80 ms at a million rows).
@@ -96,7 +128,6 @@ enum PayloadIndex {
                     """, [.text(field.name)])
             }
         }
-        try db.run("DELETE FROM liststore_payload_stale")
     }
 
     /// From how many rows written at once the entries are written before the value index is made again.
@@ -135,7 +166,7 @@ enum PayloadIndex {
         try db.run("DELETE FROM liststore_payload_values WHERE field = ?1", [.text(field.name)])
         try db.run("DELETE FROM liststore_payload_indexes WHERE field = ?1", [.text(field.name)])
         guard db.changes > 0 else { throw ListStoreError.noPayloadIndex(field.name) }
-        if try !anyField(db) { try db.run("DELETE FROM liststore_payload_stale") }
+        if try !notesWrites(db) { try db.run("DELETE FROM liststore_payload_stale") }
     }
 
     /// Makes every entry again from the payloads (``ListStore/repair()``): also drops a field whose name a
@@ -143,7 +174,7 @@ enum PayloadIndex {
     static func rebuild(_ db: Connection) throws {
         let fields = try fields(db)
         try db.run("DELETE FROM liststore_payload_values")
-        try db.run("DELETE FROM liststore_payload_stale")
+        try refreshStale(db)  // the index of titles catches up with the noted rows; the notes go
         try db.run("DELETE FROM liststore_payload_indexes")
         for field in fields { _ = try add(field, db) }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteLayer
 
 extension ListReader {
@@ -12,7 +13,10 @@ extension ListReader {
     /// `cursor` (nil: from the first row), each with its index path, all of this reader's state.
     ///
     /// Rows come in id order, and the page's ``SearchPage/next`` continues after its last row (see
-    /// ``SearchCursor``). When a payload field of the search is indexed (``ListStore/addPayloadIndex(on:)``),
+    /// ``SearchCursor``). A search by ``RowSearch/titleWords`` reads the full-text index of titles (and the
+    /// few rows written by other programs since ListStore's last write) when the file has it
+    /// (``ListStore/addTitleIndex()``), else reads and judges every title; its pages carry the number of
+    /// rows the whole search finds (``SearchPage/total``). Otherwise, when a payload field of the search is indexed (``ListStore/addPayloadIndex(on:)``),
     /// the page reads only the rows whose entry holds the value asked for (and the few rows written by
     /// other programs since ListStore's last write): about 0.1 ms for a page at 1,000,000 rows. Otherwise
     /// it reads the list's rows in id order until it has `limit` + 1 matches, so a page costs about
@@ -22,32 +26,53 @@ extension ListReader {
     public func findRows(_ search: RowSearch, limit: Int = 50, after cursor: SearchCursor? = nil) throws -> SearchPage {
         try whileOpen {
             let indexed = Set(try PayloadIndex.fields(db))
-            return try RowSearchQuery(search, limit: limit, list: list, indexed: indexed).page(after: cursor, db)
+            // A file without the index of titles (it is opt-in): its titles are judged one by one.
+            let titleIndex = try search.titleWords == nil || TitleWords.exists(db)
+            let onlyList = try search.titleWords != nil && db.scalarInt("SELECT count(*) FROM (SELECT 1 FROM lists LIMIT 2)") == 1
+            return try RowSearchQuery(search, limit: limit, list: list, indexed: indexed, titleIndex: titleIndex, onlyList: onlyList).page(after: cursor, db)
         }
     }
 }
 
-/// A search as SQL over `rows` alone (no positions), with every value bound: one statement, or, when a
-/// payload field of the search is indexed, one over that field's entries and one over the rows noted
-/// stale, merged by id.
+/// A search as SQL over `rows` alone (no positions), with every value bound: one statement; or, when the
+/// search has title words, one over the full-text index and one over the rows noted stale (judged in Swift);
+/// or, when a payload field of the search is indexed, one over that field's entries and one over the rows
+/// noted stale; merged by id.
 struct RowSearchQuery {
-    /// The statements whose results are merged, each with how many of ``values`` it takes (the first ones):
-    /// each gives `id, title, payload` in id order, at most `limit` + 1.
-    let statements: [(sql: String, valueCount: Int)]
+    /// One statement whose results are merged: it gives `id, title, payload` in id order, at most `limit` + 1,
+    /// taking the first `valueCount` of ``values``; `accepts`, when there is one, judges each row's title
+    /// further (the statement is then run again after its last row until enough rows pass or none is left).
+    struct Part {
+        let sql: String
+        let valueCount: Int
+        let accepts: (@Sendable (String) -> Bool)?
+    }
+
+    let statements: [Part]
     let values: [SQLiteValue]
     let limit: Int
     let list: Int64
+    let displayOrder: Bool
+    /// The statement counting the rows the index finds for the title words (those not noted stale), when the
+    /// search has them: with ``values``; when the words are judged further in Swift, it gives their titles.
+    let counting: (sql: String, valueCount: Int, accepts: (@Sendable (String) -> Bool)?)?
+    /// The statement of the noted rows meeting the search's SQL tests, with its judge: for the count.
+    let staleCounting: Part?
 
-    init(_ search: RowSearch, limit: Int, list: Int64, indexed: Set<PayloadField> = []) throws {
+    /// `onlyList`: the file has one list, so that a search by title words alone counts its rows from the index
+    /// without reading them.
+    init(_ search: RowSearch, limit: Int, list: Int64, indexed: Set<PayloadField> = [], titleIndex: Bool = true, onlyList: Bool = false) throws {
         guard (1...ListReader.maximumSearchLimit).contains(limit) else {
             throw ListStoreError.invalidSearch("the limit is \(limit); it must be 1…\(ListReader.maximumSearchLimit)")
         }
         self.limit = limit
         self.list = list
+        displayOrder = search.inDisplayOrder
         // ?1 the first id the page may hold, ?2 the list, ?3 the limit + 1; the conditions' values follow. The list's test is
         // `+r.section_id` so that no index on it is used: rows are read in id order and a page stops early.
         var values: [SQLiteValue] = [.null, .integer(list), .int(limit + 1)]
         var conditions: [String] = []
+        let words = try search.titleWords.map { try TitleWordQuery($0, lastIsPrefix: search.lastWordIsPrefix, matchingAccents: search.matchingAccents) }
         if let text = search.titleContains, !text.isEmpty {
             guard !ByteSearch.contains(0, in: text) else { throw ListStoreError.invalidSearch("the title text contains a NUL character, which no title has") }
             guard text.utf8.count <= ListReader.maximumSearchTextLength else {
@@ -70,45 +95,86 @@ struct RowSearchQuery {
         let tests = conditions.joined(separator: " AND ")
         // CROSS JOIN keeps the entries (or the few stale rows) as the outer loop: SQLite's planner, without
         // statistics, would otherwise scan the list's rows and look each one up.
-        if let driver {
+        let stale = """
+            SELECT r.id, r.title, r.payload FROM liststore_payload_stale s CROSS JOIN rows r ON r.id = s.row_id \
+            WHERE s.row_id >= ?1 AND \(tests) ORDER BY s.row_id LIMIT ?3
+            """
+        if let words, !titleIndex {
+            let judge: @Sendable (String) -> Bool = { words.matches($0) }
+            statements = [Part(sql: "SELECT r.id, r.title, r.payload FROM rows r WHERE r.id >= ?1 AND \(tests) ORDER BY r.id LIMIT ?3", valueCount: values.count, accepts: judge)]
+            counting = ("SELECT r.title FROM rows r WHERE ?1 IS NULL AND ?3 > 0 AND \(tests)", values.count, judge)
+            staleCounting = nil
+        } else if let words {
+            // The index's entries of rows noted stale may be out of date: those rows are judged by their titles.
+            let scanned = values.count
+            values.append(.text(words.expression))
+            let judge: @Sendable (String) -> Bool = { words.matches($0) }
+            let fromIndex = """
+                FROM liststore_title_words CROSS JOIN rows r ON r.id = liststore_title_words.rowid \
+                WHERE liststore_title_words MATCH ?\(values.count) AND liststore_title_words.rowid NOT IN (SELECT row_id FROM liststore_payload_stale) \
+                AND \(tests)
+                """
+            let accepts = words.matchesAccents ? judge : nil
+            statements = [
+                Part(
+                    sql: "SELECT r.id, r.title, r.payload \(fromIndex) AND liststore_title_words.rowid >= ?1 ORDER BY liststore_title_words.rowid LIMIT ?3",
+                    valueCount: values.count, accepts: accepts),
+                Part(sql: stale, valueCount: scanned, accepts: judge),
+            ]
+            if onlyList && accepts == nil && conditions.count == 1 {
+                // Every row is the list's: the index counts its matches without reading the rows (at 100,000 matches,
+                // 45 ms through the rows), less those of rows noted stale, which are judged by their titles below. A row
+                // whose section a hand edit deleted (`check` reports it) is counted though no page returns it.
+                let words = "liststore_title_words MATCH ?\(values.count)"
+                counting = (
+                    """
+                    SELECT (SELECT count(*) FROM liststore_title_words WHERE \(words)) - (SELECT count(*) FROM liststore_payload_stale s \
+                    WHERE EXISTS (SELECT 1 FROM liststore_title_words WHERE liststore_title_words.rowid = s.row_id AND \(words)))
+                    """, values.count, nil
+                )
+            } else {
+                counting = (
+                    accepts == nil ? "SELECT count(*) \(fromIndex) AND ?1 IS NULL AND ?3 > 0" : "SELECT r.title \(fromIndex) AND ?1 IS NULL AND ?3 > 0", values.count,
+                    accepts
+                )
+            }
+            staleCounting = Part(
+                sql: "SELECT r.id, r.title, r.payload FROM liststore_payload_stale s CROSS JOIN rows r ON r.id = s.row_id WHERE ?1 IS NULL AND ?3 > 0 AND \(tests)",
+                valueCount: scanned, accepts: judge)
+        } else if let driver {
             let scanned = values.count
             values.append(.text(driver.field.name))
             statements = [
-                (
-                    """
-                    SELECT r.id, r.title, r.payload FROM liststore_payload_values v CROSS JOIN rows r ON r.id = v.row_id \
-                    WHERE v.field = ?\(values.count) AND v.value = ?\(driver.value) AND v.row_id >= ?1 AND \(tests) ORDER BY v.row_id LIMIT ?3
-                    """, values.count
-                ),
-                (
-                    """
-                    SELECT r.id, r.title, r.payload FROM liststore_payload_stale s CROSS JOIN rows r ON r.id = s.row_id \
-                    WHERE s.row_id >= ?1 AND \(tests) ORDER BY s.row_id LIMIT ?3
-                    """, scanned
-                ),
+                Part(
+                    sql: """
+                        SELECT r.id, r.title, r.payload FROM liststore_payload_values v CROSS JOIN rows r ON r.id = v.row_id \
+                        WHERE v.field = ?\(values.count) AND v.value = ?\(driver.value) AND v.row_id >= ?1 AND \(tests) ORDER BY v.row_id LIMIT ?3
+                        """, valueCount: values.count, accepts: nil),
+                Part(sql: stale, valueCount: scanned, accepts: nil),
             ]
+            counting = nil
+            staleCounting = nil
         } else {
-            statements = [("SELECT r.id, r.title, r.payload FROM rows r WHERE r.id >= ?1 AND \(tests) ORDER BY r.id LIMIT ?3", values.count)]
+            statements = [Part(sql: "SELECT r.id, r.title, r.payload FROM rows r WHERE r.id >= ?1 AND \(tests) ORDER BY r.id LIMIT ?3", valueCount: values.count, accepts: nil)]
+            counting = nil
+            staleCounting = nil
         }
         self.values = values
     }
 
     /// The page after `cursor`: ids first, then each row's index path.
     func page(after cursor: SearchCursor?, _ db: Connection) throws -> SearchPage {
-        var bound = values
+        if displayOrder { return try displayOrderPage(after: cursor, db) }
         // From the id after the cursor's (the first page from the smallest id there is, which a hand edit can give a row).
         var first = Int64.min
         if let cursor {
             let (next, past) = cursor.lastRowID.rawValue.addingReportingOverflow(1)
-            if past { return SearchPage(results: [], next: nil, version: try StateVersion.read(db)) }
+            if past { return SearchPage(results: [], next: nil, version: try StateVersion.read(db), total: try total(db)) }
             first = next
         }
-        bound[0] = .integer(first)
         var found: [Int64: ListRow] = [:]
-        for (sql, valueCount) in statements {
-            for row in try db.cached(sql).bind(Array(bound.prefix(valueCount))).map({ ListRow(id: RowID(rawValue: $0.int64(0)), title: $0.text(1), payload: $0.optionalText(2)) }) {
-                found[row.id.rawValue] = row
-            }
+        for part in statements {
+            for row in try rows(of: part, from: first, db) { found[row.id.rawValue] = row }
         }
         let ordered = found.values.sorted { $0.id.rawValue < $1.id.rawValue }.prefix(limit + 1)
         var results: [SearchResult] = []
@@ -122,7 +188,80 @@ struct RowSearchQuery {
             }
         }
         let next = ordered.count > limit ? ordered.prefix(limit).last.map { SearchCursor(after: $0.id) } : nil
-        return SearchPage(results: results, next: next, version: try StateVersion.read(db))
+        return SearchPage(results: results, next: next, version: try StateVersion.read(db), total: try total(db))
+    }
+
+    /// A page in display order: every row found, with its section's position and its own, sorted; the rows
+    /// after the cursor's row where it is now.
+    private func displayOrderPage(after cursor: SearchCursor?, _ db: Connection) throws -> SearchPage {
+        var found: [Int64: ListRow] = [:]
+        for part in statements {
+            var bound = Array(values.prefix(part.valueCount))
+            bound[0] = .integer(Int64.min)
+            bound[2] = .integer(-1)  // no limit
+            try db.cached(part.sql).bind(bound).forEachRow { row in
+                let title = row.text(1)
+                if part.accepts?(title) ?? true { found[row.int64(0)] = ListRow(id: RowID(rawValue: row.int64(0)), title: title, payload: row.optionalText(2)) }
+            }
+        }
+        let place = try db.cached(
+            "SELECT s.position, r.position FROM rows r CROSS JOIN sections s ON s.id = r.section_id WHERE r.id = ?1 AND s.list_id = ?2")
+        func position(_ id: Int64) throws -> (Int64, Int64)? {
+            try place.bind([.integer(id), .integer(list)]).first { ($0.int64(0), $0.int64(1)) }
+        }
+        var placed: [(place: (Int64, Int64), row: ListRow)] = []
+        placed.reserveCapacity(found.count)
+        for (id, row) in found {
+            if let at = try position(id) { placed.append((at, row)) }  // a row whose section was deleted by hand has no place
+        }
+        placed.sort { $0.place < $1.place }
+        var start = 0
+        if let cursor {
+            guard let at = try position(cursor.lastRowID.rawValue) else {
+                return SearchPage(results: [], next: nil, version: try StateVersion.read(db), total: try total(db))
+            }
+            start = placed.firstIndex { $0.place > at } ?? placed.count
+        }
+        let page = placed[start...].prefix(limit)
+        let results = try page.map { SearchResult(row: $0.row, indexPath: try db.location(of: $0.row.id, list: list).path) }
+        let next = start + page.count < placed.count ? page.last.map { SearchCursor(after: $0.row.id) } : nil
+        return SearchPage(results: results, next: next, version: try StateVersion.read(db), total: try total(db))
+    }
+
+    /// At most `limit` + 1 rows of `part` from id `first` on, in id order, each accepted by its judge.
+    private func rows(of part: Part, from first: Int64, _ db: Connection) throws -> [ListRow] {
+        var bound = Array(values.prefix(part.valueCount))
+        var from = first
+        var kept: [ListRow] = []
+        while true {
+            bound[0] = .integer(from)
+            let read = try db.cached(part.sql).bind(bound).map { ListRow(id: RowID(rawValue: $0.int64(0)), title: $0.text(1), payload: $0.optionalText(2)) }
+            kept += part.accepts.map { accepts in read.filter { accepts($0.title) } } ?? read
+            guard part.accepts != nil, kept.count <= limit, read.count == limit + 1, let last = read.last else { break }
+            let (next, past) = last.id.rawValue.addingReportingOverflow(1)
+            if past { break }
+            from = next
+        }
+        return Array(kept.prefix(limit + 1))
+    }
+
+    /// How many rows the whole search finds, when it has title words: the index's matches among rows not
+    /// noted stale, and the noted rows whose titles match. Rows whose section was deleted by hand are left out.
+    private func total(_ db: Connection) throws -> Int? {
+        guard let counting else { return nil }
+        var bound = Array(values.prefix(counting.valueCount))
+        bound[0] = .null
+        var total = 0
+        if let accepts = counting.accepts {
+            try db.cached(counting.sql).bind(bound).forEachRow { if accepts($0.text(0)) { total += 1 } }
+        } else {
+            total = try db.cached(counting.sql).bind(bound).first { $0.int(0) } ?? 0
+        }
+        guard let staleCounting else { return total }
+        try db.cached(staleCounting.sql).bind(Array(bound.prefix(staleCounting.valueCount))).forEachRow { row in
+            if staleCounting.accepts?(row.text(1)) ?? true { total += 1 }
+        }
+        return total
     }
 
     /// `text` with `\`, `%` and `_` escaped for `LIKE … ESCAPE '\'`, so that each matches itself.

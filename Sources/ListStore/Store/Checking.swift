@@ -24,7 +24,9 @@ extension ListStore {
     /// base of every section, rows whose section is gone, titles and payloads that reads, edits or an
     /// export and import could not carry (empty, NUL, invalid UTF-8, invalid JSON), and ids that have
     /// run out, and a change log observers could not trust (its state row deleted or stuck, entries
-    /// deleted or not what ListStore writes), and payload-field index entries that differ from the payloads. Returns every problem found (empty when the store is sound). A file older than this
+    /// deleted or not what ListStore writes), payload-field index entries that differ from the payloads, and,
+    /// when the file has it, an index of titles whose words differ from the titles (compared word by word
+    /// through a temporary index: about 12 s more at 1,000,000 rows). Returns every problem found (empty when the store is sound). A file older than this
     /// build's schema gets only the checks its schema allows.
     public func checkInvariants() throws -> [IntegrityProblem] {
         try withReadTransaction { db in

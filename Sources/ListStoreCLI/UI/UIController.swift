@@ -24,6 +24,7 @@ final class UIController {
         case insert(at: ScreenModel.Item)
         case edit(RowID)
         case newSection(after: SectionID?)
+        case search
     }
 
     /// The list shown: the store's handle on it (`l` and `L` switch lists).
@@ -38,6 +39,8 @@ final class UIController {
     /// Rows waiting for the answer to "Delete N rows? (y/n)".
     private(set) var confirmingDeletion: [RowID]?
     private(set) var message: UIMessage?
+    /// The text of the last `/` search, offered again by the next `/` (Enter jumps to the next match).
+    private var lastSearch = ""
     /// Set by `q`.
     private(set) var wantsToQuit = false
 
@@ -86,7 +89,7 @@ final class UIController {
         if confirmingDeletion != nil { return "y delete  n or Esc keep them" }
         if model.carried != nil { return "jk↑↓ PgUp/Dn g/G  go where it belongs, then m to drop it  Esc cancel  q quit" }
         let lists = listNames.isEmpty ? "" : "  l/L list"
-        return "jk↑↓ PgUp/Dn g/G  Space tick  d delete  a add to all  i insert  e edit  m move  n section  u/U undo/redo\(lists)  q quit"
+        return "jk↑↓ PgUp/Dn g/G  / find  Space tick  d delete  a add to all  i insert  e edit  m move  n section  u/U undo/redo\(lists)  q quit"
     }
 
     // MARK: Keys
@@ -134,6 +137,7 @@ final class UIController {
             }
             prompt = (PromptLine(label: "Title of \(path): ", text: row.title), .edit(row.id))
         case .character("m"): moveKey()
+        case .character("/"): prompt = (PromptLine(label: "Find: ", text: lastSearch), .search)
         case .character("n"):
             let after = model.cursorSection.map { model.sections[$0].id }
             prompt = (PromptLine(label: "New section: "), .newSection(after: after))
@@ -191,6 +195,8 @@ final class UIController {
             perform({ tx in try tx.insertRow(title, intoSection: section, at: 0) }, then: { .row($0) })
         case .edit(let id):
             perform { tx in try tx.updateRow(id: id, title: title) }
+        case .search:
+            find(title)
         case .newSection(let after):
             perform(
                 { tx in
@@ -299,6 +305,28 @@ final class UIController {
     func resize(height: Int) {
         do {
             try read { try model.resize(height: height, $0) }
+        } catch {
+            message = .error(CLIAdvice.message(for: error))
+        }
+    }
+
+    /// Puts the cursor on the next row whose title holds (or contains) `text` (``UISearch``).
+    private func find(_ text: String) {
+        guard !text.allSatisfy(\.isWhitespace) else {
+            message = .info("nothing to find")
+            return
+        }
+        lastSearch = text
+        let cursor: (section: Int, row: Int?)?
+        switch model.cursorWindowLine {
+        case .row(let path, _)?: cursor = (path.section, path.row)
+        case .header(let index, _)?: cursor = (index, nil)
+        case nil: cursor = nil
+        }
+        do {
+            let (row, text) = try UISearch.next(text, after: cursor, in: store)
+            if let row { try read { try model.setCursor(.row(row), $0) } }
+            message = .info(text)
         } catch {
             message = .error(CLIAdvice.message(for: error))
         }

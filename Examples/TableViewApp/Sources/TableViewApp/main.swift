@@ -300,6 +300,52 @@ let sameList = try store.list(named: "Groceries")              // by name; `stor
 // END
 _ = sameList
 
+// Shown in PayloadsAndSearch.md: the index of titles
+try store.addTitleIndex()                          // once per file: later launches find it there
+var typed = RowSearch(titleWords: "invo")          // as typed so far: finds "Invoice"
+let found = try store.read { try $0.findRows(typed, limit: 50) }
+print(found.total ?? 0, found.results.map(\.indexPath))  // how many in all; the first 50, with index paths
+typed.matchingAccents = true                       // "café" finds "Café", "cafe" does not
+typed.inDisplayOrder = true                        // as the list shows them, not in id order
+// END
+guard found.total == 1 else {
+    print("the index of titles found \(found.total ?? -1) rows")
+    exit(1)
+}
+
+// Shown in README.md: a search bar
+@MainActor final class SearchBar {
+    let store: ListStore
+    private(set) var results: [SearchResult] = []   // each with its index path
+    private(set) var total = 0                      // how many rows the whole search finds
+    private var text = ""
+    private var next: SearchCursor?
+    init(store: ListStore) { self.store = store }
+
+    func textChanged(_ typed: String) throws {      // at each keystroke: the first page
+        (text, results, total, next) = (typed, [], 0, nil)
+        try loadMore()
+    }
+
+    func loadMore() throws {                        // as the list scrolls to its end
+        guard !text.allSatisfy(\.isWhitespace), next != nil || results.isEmpty else { return }
+        let search = RowSearch(titleWords: text)    // lastWordIsPrefix, matchingAccents, inDisplayOrder: options
+        do {
+            let page = try store.read { try $0.findRows(search, limit: 50, after: next) }
+            (results, total, next) = (results + page.results, page.total ?? 0, page.next)
+        } catch let error as ListStoreError where error.family == .invalidInput {
+            return                                  // nothing to search for yet ("*", "--"): no rows
+        }
+    }
+}
+// END
+let searchBar = SearchBar(store: store)
+try searchBar.textChanged("INVO")
+guard searchBar.total == 1, searchBar.results.map(\.row.title) == ["Invoice"] else {
+    print("the search bar found \(searchBar.total) rows")
+    exit(1)
+}
+
 let final = try store.snapshot().sections.map { $0.rows.map(\.title) }
 print(final)
 let expected = ["Inserted above, after the draw", "Today", "Added by another connection", "Invoice", "New item", "Written while the UI stays responsive"]

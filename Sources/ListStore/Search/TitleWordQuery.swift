@@ -1,0 +1,79 @@
+import Foundation
+
+/// The words a person typed into a search bar, as ``RowSearch/titleWords`` and its options mean
+/// them: every word must be in the title, in any order; a word is a phrase of the index's tokens (`e-mail`
+/// is `e` followed by `mail`; `法師` is `法` followed by `師`); the last is a prefix unless
+/// ``RowSearch/lastWordIsPrefix`` is false.
+struct TitleWordQuery {
+    /// The most words a search takes.
+    static let maximumWords = 32
+
+    /// The words, each ``TitleWords/indexed(_:)``, in the order typed.
+    let words: [String]
+    let lastIsPrefix: Bool
+    let matchesAccents: Bool
+
+    init(_ text: String, lastIsPrefix: Bool, matchingAccents: Bool) throws {
+        guard !ByteSearch.contains(0, in: text) else { throw ListStoreError.invalidSearch("the words contain a NUL character, which no title has") }
+        guard text.utf8.count <= ListReader.maximumSearchTextLength else {
+            throw ListStoreError.invalidSearch("the words are \(text.utf8.count) bytes long; search for at most \(ListReader.maximumSearchTextLength) bytes")
+        }
+        let words = text.split(whereSeparator: \.isWhitespace).map { TitleWords.indexed(String($0)) }.filter { !Self.tokens(of: $0, keepingAccents: true).isEmpty }
+        guard !words.isEmpty else { throw ListStoreError.invalidSearch("the words have no letter or digit to search for") }
+        guard words.count <= Self.maximumWords else {
+            throw ListStoreError.invalidSearch("\(words.count) words were given; search for at most \(Self.maximumWords)")
+        }
+        self.words = words
+        self.lastIsPrefix = lastIsPrefix
+        matchesAccents = matchingAccents
+    }
+
+    /// The FTS5 query: every word a quoted string (a `"` doubled), so that FTS5 reads no operator, `*`,
+    /// `NEAR` or parenthesis in it; the last followed by `*` for a prefix.
+    var expression: String {
+        words.enumerated().map { index, word in
+            "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (lastIsPrefix && index == words.count - 1 ? " *" : "")
+        }.joined(separator: " ")
+    }
+
+    /// Whether `title` holds every word, judged in Swift as the index judges it (for rows noted stale,
+    /// whose entries may be out of date), and with accents compared when ``matchesAccents``.
+    func matches(_ title: String) -> Bool {
+        let titleTokens = Self.tokens(of: TitleWords.indexed(title), keepingAccents: matchesAccents)
+        for (index, word) in words.enumerated() {
+            let phrase = Self.tokens(of: word, keepingAccents: matchesAccents)
+            let prefix = lastIsPrefix && index == words.count - 1
+            guard !phrase.isEmpty, titleTokens.count >= phrase.count else { return false }
+            let found = (0...(titleTokens.count - phrase.count)).contains { start in
+                phrase.indices.allSatisfy { offset in
+                    let token = titleTokens[start + offset]
+                    return prefix && offset == phrase.count - 1 ? token.hasPrefix(phrase[offset]) : token == phrase[offset]
+                }
+            }
+            if !found { return false }
+        }
+        return true
+    }
+
+    /// `text`'s tokens as `unicode61` makes them: runs of letters, digits and private-use characters
+    /// (marks kept with them), lowercased, and without their accents unless `keepingAccents`.
+    static func tokens(of text: String, keepingAccents: Bool) -> [String] {
+        var tokens: [String] = []
+        var current = String.UnicodeScalarView()
+        let decomposed = text.decomposedStringWithCanonicalMapping
+        for scalar in decomposed.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber, .letterNumber, .otherNumber,
+                .privateUse:
+                current.append(scalar)
+            case .nonspacingMark, .spacingMark, .enclosingMark:
+                if keepingAccents && !current.isEmpty { current.append(scalar) }
+            default:
+                if !current.isEmpty { tokens.append(String(current).lowercased().precomposedStringWithCanonicalMapping) }
+                current = String.UnicodeScalarView()
+            }
+        }
+        if !current.isEmpty { tokens.append(String(current).lowercased().precomposedStringWithCanonicalMapping) }
+        return tokens
+    }
+}

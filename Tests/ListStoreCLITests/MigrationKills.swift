@@ -41,14 +41,21 @@ struct MigrationKills {
         try #require(whole.terminationStatus == 0, "the whole write failed")
         #expect(try check(-1, false) == .after, "the whole write")
         var random = SeededGenerator(seed: seed)
+        // How long a write takes now: the first, whole run's time, corrected as the runs go, since a loaded
+        // machine (or a warm cache) makes later runs slower (faster) and the kills would miss the write.
+        var duration = tally.duration
         for attempt in 0..<attempts where tally.kills < enoughKills || tally.before == 0 || (needsAfter && tally.after == 0) {
             let process = try start()
             // The kill lands at a random moment of the write: this sleep is the point of the test.
-            usleep(UInt32(tally.duration * 1e6 * Double.random(in: window, using: &random)))
+            let fraction = Double.random(in: window, using: &random)
+            usleep(UInt32(duration * 1e6 * fraction))
             let killed = process.isRunning
             if killed {
                 kill(process.processIdentifier, SIGKILL)
                 tally.kills += 1
+                if fraction >= 1 { duration = min(duration * 1.25, tally.duration * 10) }
+            } else if fraction < 1 {
+                duration = max(duration * 0.8, tally.duration / 10)
             }
             process.waitUntilExit()
             switch try check(attempt, killed) {

@@ -46,6 +46,23 @@ struct Fixtures {
         return path
     }
 
+    /// A store named `name` of `rows` rows in one section, row `i` being `row(i)`, made once, in untracked
+    /// writes of 100,000 rows.
+    func oneSectionTemplate(_ name: String, rows: Int, row: (Int) throws -> NewRow) throws -> String {
+        let path = self.path(name)
+        guard !FileManager.default.fileExists(atPath: path) else { return path }
+        let store = try ListStore.open(at: path)
+        _ = try store.insertSection(title: "bench")
+        var written = 0
+        while written < rows {
+            let chunk = min(100_000, rows - written)
+            let batch = try (written..<written + chunk).map(row)
+            try store.write(tracksChanges: false) { try $0.insertRows(batch, intoSection: 0) }
+            written += chunk
+        }
+        return path
+    }
+
     /// `template(rows:)` followed by ``Operation/adversarialInserts`` single-row inserts at index 1
     /// (or at 1 and 2 in turn), made through ListStore's edits in transactions of 10,000.
     func adversarialTemplate(rows: Int, alternating: Bool) throws -> String {

@@ -89,17 +89,6 @@ struct SearchBench {
 
     /// A store of `rows` rows in one section, each with a typed payload, made once.
     private func template(rows: Int) throws -> String {
-        let path = fixtures.path("search-\(rows).sqlite")
-        guard !FileManager.default.fileExists(atPath: path) else { return path }
-        let store = try ListStore.open(at: path)
-        _ = try store.insertSection(title: "search")
-        var written = 0
-        while written < rows {
-            let chunk = min(100_000, rows - written)
-            let batch = try (written..<written + chunk).map { try NewRow(title: "row \($0)", encoding: Place(city: "c\($0 % 1000)", n: $0)) }
-            try store.write(tracksChanges: false) { try $0.insertRows(batch, intoSection: 0) }
-            written += chunk
-        }
-        return path
+        try fixtures.oneSectionTemplate("search-\(rows).sqlite", rows: rows) { try NewRow(title: "row \($0)", encoding: Place(city: "c\($0 % 1000)", n: $0)) }
     }
 }

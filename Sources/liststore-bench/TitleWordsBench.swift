@@ -118,17 +118,6 @@ struct TitleWordsBench {
 
     /// A store of `rows` rows titled ``subject(_:)`` in one section, made once.
     private func wordsTemplate(rows: Int) throws -> String {
-        let path = fixtures.path("words-\(rows).sqlite")
-        guard !FileManager.default.fileExists(atPath: path) else { return path }
-        let store = try ListStore.open(at: path)
-        _ = try store.insertSection(title: "mail")
-        var written = 0
-        while written < rows {
-            let chunk = min(100_000, rows - written)
-            let batch = (written..<written + chunk).map { NewRow(title: Self.subject($0)) }
-            try store.write(tracksChanges: false) { try $0.insertRows(batch, intoSection: 0) }
-            written += chunk
-        }
-        return path
+        try fixtures.oneSectionTemplate("words-\(rows).sqlite", rows: rows) { NewRow(title: Self.subject($0)) }
     }
 }

@@ -44,6 +44,28 @@ import Testing
         #expect(try Self.find(store, "straße") == ["Straße", "STRASSE"])
     }
 
+    /// Accents are marks of any script, ignored the same way by the index (which holds titles without them:
+    /// `unicode61` removes Latin ones only) and by a title judged in Swift — written by ListStore or by hand.
+    @Test(arguments: [true, false]) func accentsAreIgnoredInEveryScriptWhoeverWroteTheRow(indexed: Bool) throws {
+        let titles = ["Σίσυφος", "καφές", "ёлка", "йод", "שָׁלוֹם", "كِتَاب", "cafe\u{301}"]
+        let directory = try TemporaryDirectory()
+        let path = directory.path("marks.sqlite")
+        let store = try ListStore.open(at: path)
+        if indexed { try store.addTitleIndex() }
+        let (section, _) = try store.insertSection(title: "s")
+        try store.insertRows(titles, intoSection: section)
+        let expected: [(String, [String])] = [
+            ("σισυφος", ["Σίσυφος"]), ("ΚΑΦΕΣ", ["καφές"]), ("елка", ["ёлка"]), ("иод", ["йод"]), ("שלום", ["שָׁלוֹם"]), ("كتاب", ["كِتَاب"]),
+            ("café", ["cafe\u{301}"]),
+        ]
+        for (words, found) in expected { #expect(try Self.find(store, words) == found, "\(words)") }
+        // The same titles written by hand: noted, judged title by title until ListStore's next write, then indexed.
+        try Shell.run("UPDATE rows SET title = title || ' 2'", on: path)
+        for (words, found) in expected { #expect(try Self.find(store, words) == found.map { $0 + " 2" }, "\(words), hand-edited") }
+        try store.insertRow("after", intoSection: section)
+        for (words, found) in expected { #expect(try Self.find(store, words) == found.map { $0 + " 2" }, "\(words), after a write") }
+    }
+
     @Test(arguments: [true, false]) func accentsCountWhenAsked(indexed: Bool) throws {
         let store = try Self.store(["Café crème", "CAFE", "cafe\u{301} noir", "résumé", "resume"], indexed: indexed)
         #expect(try Self.find(store, "café", accents: true) == ["Café crème", "cafe\u{301} noir"])
@@ -101,7 +123,10 @@ import Testing
 
     @Test(arguments: [true, false]) func inputThatCannotBeSearchedIsAClearError(indexed: Bool) throws {
         let store = try Self.store(["a"], indexed: indexed)
-        for words in ["", "   ", "\"", "*", "-- ;", "a\u{0}b", String(repeating: "x", count: 10 * 1024 * 1024), Array(repeating: "w", count: 33).joined(separator: " ")] {
+        for words in [
+            "", "   ", "\"", "*", "-- ;", "a\u{0}b", String(repeating: "x", count: 10 * 1024 * 1024), Array(repeating: "w", count: 33).joined(separator: " "),
+            String(repeating: "法", count: 33), Array(repeating: "w", count: 33).joined(separator: "-"),
+        ] {
             do {
                 _ = try store.findRows(RowSearch(titleWords: words))
                 Issue.record("\(words.prefix(20)) was searched")
@@ -266,6 +291,50 @@ import Testing
         #expect(try db.scalarInt("SELECT count(*) FROM liststore_payload_stale") == 0)
         #expect(try Self.find(store, "straße") == ["Strasse 2"])
         #expect(try store.checkInvariants().isEmpty)
+    }
+
+    /// Another program that drops and redefines `liststore_title_words` (a plain table, another tokenizer) or
+    /// damages its shadow tables: searches judge the titles meanwhile, ListStore's writes go on, `check`
+    /// names it, and `repair` makes the index again from its own definition.
+    @Test(arguments: [
+        "DROP TABLE liststore_title_words; CREATE TABLE liststore_title_words (x)",
+        "DROP TABLE liststore_title_words; CREATE VIRTUAL TABLE liststore_title_words USING fts5 (title, content = 'rows', content_rowid = 'id', tokenize = 'porter ascii'); INSERT INTO liststore_title_words (liststore_title_words) VALUES ('rebuild')",
+    ])
+    func anIndexAnotherProgramRedefinedOrDamagedIsFoundAndMadeAgain(_ sql: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("redefined.sqlite")
+        let store = try ListStore.open(at: path)
+        try store.addTitleIndex()
+        let (section, _) = try store.insertSection(title: "s")
+        try store.insertRows(["Café crème", "Straße", "法師"] + (0..<300).map { "row \($0)" }, intoSection: section)
+        try Shell.run(sql, on: path)
+        #expect(try Self.find(store, "cafe") == ["Café crème"])
+        try store.insertRow("café noir", intoSection: section)
+        #expect(try Self.find(store, "cafe") == ["Café crème", "café noir"])
+        let problems = try store.checkInvariants()
+        #expect(problems.count == 1 && problems.allSatisfy { $0.description.hasPrefix("title index: ") && !$0.description.contains("\n") }, "\(problems)")
+        #expect(try store.repair().fixes.count == 1)
+        #expect(try store.hasTitleIndex())
+        #expect(try store.checkInvariants().isEmpty)
+        #expect(try Self.find(store, "strasse") == ["Straße"])
+        #expect(try Self.find(store, "師") == ["法師"])
+    }
+
+    /// Shadow tables another program damaged: `check` names the index (not the file) and `repair` makes it
+    /// again; a search or a write before the repair fails as on damage, in one line.
+    @Test func anIndexWhoseTablesAnotherProgramDamagedIsMadeAgainByRepair() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("damaged.sqlite")
+        let store = try ListStore.open(at: path)
+        try store.addTitleIndex()
+        let (section, _) = try store.insertSection(title: "s")
+        try store.insertRows(["Café crème", "Straße"] + (0..<300).map { "row \($0)" }, intoSection: section)
+        try Shell.run("DELETE FROM liststore_title_words_data WHERE id > 10", on: path)
+        let problems = try store.checkInvariants()
+        #expect(problems.count == 1 && problems.allSatisfy { $0.description.hasPrefix("title index: ") }, "\(problems)")
+        #expect(try store.repair().fixes.count == 1)
+        #expect(try store.checkInvariants().isEmpty)
+        #expect(try Self.find(store, "cafe") == ["Café crème"])
     }
 
     @Test func aPayloadIndexAndTheTitleIndexShareTheNotesAndStayTrue() throws {

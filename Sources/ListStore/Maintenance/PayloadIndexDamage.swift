@@ -24,8 +24,21 @@ enum PayloadIndexDamage {
 
     /// The line for the index of titles out of step, when the file has it and it is.
     private static func titleIndexDamage(_ db: Connection) throws -> [String] {
-        guard try TitleWords.exists(db) else { return [] }
-        let (rows, dead) = try TitleWords.disagreements(db)
+        switch try TitleWords.presence(db) {
+        case .none: return []
+        case .foreign:
+            return [
+                "title index: liststore_title_words is not the index ListStore made (another program dropped or redefined it); searches by title words read every title meanwhile"
+            ]
+        case .ours: break
+        }
+        let disagreements: (rows: Int, deadEntries: Int)
+        do {
+            disagreements = try TitleWords.disagreements(db)
+        } catch let error as SQLiteError where error.primaryCode == 1 || error.primaryCode == 11 {  // SQLITE_ERROR, SQLITE_CORRUPT: its tables
+            return ["title index: liststore_title_words cannot be read (\(error.message)); searches by title words would fail"]
+        }
+        let (rows, dead) = disagreements
         guard rows > 0 || dead > 0 else { return [] }
         var parts: [String] = []
         if rows > 0 { parts.append("the words of \(rows == 1 ? "1 row differ" : "\(rows) rows differ") from their titles") }
@@ -58,7 +71,8 @@ enum PayloadIndexDamage {
         var rebuilt: [String] = []
         if let line = try titleIndexDamage(db).first {
             try TitleWords.rebuild(db)
-            rebuilt.append(line.replacingOccurrences(of: "; searches by title words would miss or add rows", with: "") + ": made the index again from the titles")
+            let damage = line.range(of: "; searches by title words").map { String(line[..<$0.lowerBound]) } ?? line
+            rebuilt.append(damage + ": made the index again from the titles")
         }
         return try rebuilt + payloadRepair(db)
     }

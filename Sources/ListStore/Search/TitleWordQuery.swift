@@ -8,8 +8,10 @@ struct TitleWordQuery {
     /// The most words a search takes.
     static let maximumWords = 32
 
-    /// The words, each ``TitleWords/indexed(_:)``, in the order typed.
+    /// The words, each ``TitleWords/prepared(_:)``, in the order typed.
     let words: [String]
+    /// The same words as the index holds them (``TitleWords/indexed(_:)``), for the FTS5 query.
+    let indexedWords: [String]
     let lastIsPrefix: Bool
     let matchesAccents: Bool
 
@@ -18,12 +20,18 @@ struct TitleWordQuery {
         guard text.utf8.count <= ListReader.maximumSearchTextLength else {
             throw ListStoreError.invalidSearch("the words are \(text.utf8.count) bytes long; search for at most \(ListReader.maximumSearchTextLength) bytes")
         }
-        let words = text.split(whereSeparator: \.isWhitespace).map { TitleWords.indexed(String($0)) }.filter { !Self.tokens(of: $0, keepingAccents: true).isEmpty }
-        guard !words.isEmpty else { throw ListStoreError.invalidSearch("the words have no letter or digit to search for") }
-        guard words.count <= Self.maximumWords else {
-            throw ListStoreError.invalidSearch("\(words.count) words were given; search for at most \(Self.maximumWords)")
+        let typed = text.split(whereSeparator: \.isWhitespace).map(String.init).filter { !Self.tokens(of: TitleWords.indexed($0), keepingAccents: false).isEmpty }
+        guard !typed.isEmpty else { throw ListStoreError.invalidSearch("the words have no letter or digit to search for") }
+        // What the index matches one by one: each word's runs of letters and digits, and each Chinese, Japanese
+        // or Thai character.
+        let tokenCount = typed.reduce(0) { $0 + Self.tokens(of: TitleWords.indexed($1), keepingAccents: false).count }
+        guard tokenCount <= Self.maximumWords else {
+            throw ListStoreError.invalidSearch(
+                "\(tokenCount) words were given (each Chinese, Japanese or Thai character is one, and so is each part of a word joined by punctuation); search for at most \(Self.maximumWords)"
+            )
         }
-        self.words = words
+        self.words = typed.map(TitleWords.prepared)
+        indexedWords = typed.map(TitleWords.indexed)
         self.lastIsPrefix = lastIsPrefix
         matchesAccents = matchingAccents
     }
@@ -31,7 +39,7 @@ struct TitleWordQuery {
     /// The FTS5 query: every word a quoted string (a `"` doubled), so that FTS5 reads no operator, `*`,
     /// `NEAR` or parenthesis in it; the last followed by `*` for a prefix.
     var expression: String {
-        words.enumerated().map { index, word in
+        indexedWords.enumerated().map { index, word in
             "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (lastIsPrefix && index == words.count - 1 ? " *" : "")
         }.joined(separator: " ")
     }
@@ -39,7 +47,7 @@ struct TitleWordQuery {
     /// Whether `title` holds every word, judged in Swift as the index judges it (for rows noted stale,
     /// whose entries may be out of date), and with accents compared when ``matchesAccents``.
     func matches(_ title: String) -> Bool {
-        let titleTokens = Self.tokens(of: TitleWords.indexed(title), keepingAccents: matchesAccents)
+        let titleTokens = Self.tokens(of: TitleWords.prepared(title), keepingAccents: matchesAccents)
         for (index, word) in words.enumerated() {
             let phrase = Self.tokens(of: word, keepingAccents: matchesAccents)
             let prefix = lastIsPrefix && index == words.count - 1

@@ -20,28 +20,73 @@ enum TitleWords {
         tokenize = 'unicode61 remove_diacritics 2', columnsize = 0)
         """
 
-    /// Whether the file has the index.
-    static func exists(_ db: Connection) throws -> Bool {
-        try db.scalarInt("SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'liststore_title_words')") == 1
+    /// What the file holds under the index's name.
+    enum Presence {
+        /// No such table: no index.
+        case none
+        /// The index, as ``definition`` makes it.
+        case ours
+        /// A table of that name that another program made or redefined: searches, writes and `check` leave it
+        /// alone, `check` reports it, and `repair` (or adding the index) makes the index again in its place.
+        case foreign
     }
 
-    /// The text the index holds for `title`: ``folded(_:)``, with every character of a script written
-    /// without spaces between words set apart by spaces, so that each is a word of its own and a run of
-    /// them is found as a phrase (`法` and `師` both find `法師`; `法師` finds it too, `師法` does not).
+    static func presence(_ db: Connection) throws -> Presence {
+        guard let sql = try db.scalarText("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'liststore_title_words'") else { return .none }
+        let words = { (text: String) in text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ") }
+        return words(sql) == words(definition) ? .ours : .foreign
+    }
+
+    /// Whether the file has the index, as ListStore made it.
+    static func exists(_ db: Connection) throws -> Bool { try presence(db) == .ours }
+
+    /// The text the index holds for `title`: ``prepared(_:)`` without its marks (``withoutMarks(_:)``), so
+    /// that accents are ignored in every script as ``TitleWordQuery/tokens(of:keepingAccents:)`` ignores them
+    /// (`unicode61`'s `remove_diacritics` removes those of Latin letters only: `σίσυφος` would not be found by
+    /// `σισυφος`, nor `ёлка` by `елка`).
     static func indexed(_ title: String) -> String {
-        let title = folded(title)
-        guard title.unicodeScalars.contains(where: isWrittenWithoutSpaces) else { return title }
-        var text = String.UnicodeScalarView()
-        for scalar in title.unicodeScalars {
+        spaced(withoutMarks(folded(title)))
+    }
+
+    /// `title` as a search judges it in Swift: ``folded(_:)``, and spaced as the index is, marks kept (a
+    /// search that matches accents compares them).
+    static func prepared(_ title: String) -> String {
+        spaced(folded(title))
+    }
+
+    /// `text` with every character of a script written without spaces between words set apart by spaces, so
+    /// that each is a word of its own and a run of them is found as a phrase (`法` and `師` both find `法師`;
+    /// `法師` finds it too, `師法` does not).
+    static func spaced(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isWrittenWithoutSpaces) else { return text }
+        var spaced = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
             if isWrittenWithoutSpaces(scalar) {
-                text.append(" ")
-                text.append(scalar)
-                text.append(" ")
+                spaced.append(" ")
+                spaced.append(scalar)
+                spaced.append(" ")
             } else {
-                text.append(scalar)
+                spaced.append(scalar)
             }
         }
-        return String(text)
+        return String(spaced)
+    }
+
+    /// `text` decomposed, without its combining marks (accents, tonos, Hebrew points, Arabic vowel marks),
+    /// composed again.
+    static func withoutMarks(_ text: String) -> String {
+        let decomposed = text.decomposedStringWithCanonicalMapping
+        guard decomposed.unicodeScalars.contains(where: isMark) else { return text }
+        var kept = String.UnicodeScalarView()
+        for scalar in decomposed.unicodeScalars where !isMark(scalar) { kept.append(scalar) }
+        return String(kept).precomposedStringWithCanonicalMapping
+    }
+
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
     }
 
     /// `text` with what `unicode61` does not fold folded: `ß` and `ẞ` as `ss` (Unicode's full case folding;
@@ -90,8 +135,10 @@ enum TitleWords {
     /// first (``PayloadIndex/refreshStale(_:)``), so that every row is indexed as it is now. False when the
     /// file already had it (nothing done).
     static func add(_ db: Connection) throws -> Bool {
-        guard try !exists(db) else { return false }
+        let presence = try presence(db)
+        guard presence != .ours else { return false }
         try PayloadIndex.refreshStale(db)
+        if presence == .foreign { try db.run("DROP TABLE liststore_title_words") }
         try db.run(definition)
         try fill(db)
         return true
@@ -99,7 +146,7 @@ enum TitleWords {
 
     /// Drops the index (and the notes, when no payload field needs them); false when there was none.
     static func remove(_ db: Connection) throws -> Bool {
-        guard try exists(db) else { return false }
+        guard try presence(db) != .none else { return false }
         try db.run("DROP TABLE liststore_title_words")
         if try !PayloadIndex.anyField(db) { try db.run("DELETE FROM liststore_payload_stale") }
         return true
@@ -117,7 +164,10 @@ enum TitleWords {
     /// Makes the index again from every row's title (``ListStore/repair()``); the notes then hold each noted
     /// row's title as it is now, as the index does.
     static func rebuild(_ db: Connection) throws {
-        try db.run("INSERT INTO liststore_title_words (liststore_title_words) VALUES ('delete-all')")
+        // Dropped and made again, not emptied: a table another program redefined, or whose shadow tables it
+        // damaged, is replaced whole.
+        try db.run("DROP TABLE liststore_title_words")
+        try db.run(definition)
         try fill(db)
         try db.run("UPDATE liststore_payload_stale SET title = (SELECT title FROM rows WHERE rows.id = row_id)")
     }

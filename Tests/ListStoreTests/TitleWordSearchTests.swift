@@ -86,12 +86,15 @@ import Testing
         #expect(found[0] == ["Meeting notes", "Team meeting", "Notes from the meet-up", "meat"])  // m
         #expect(found[2] == ["Meeting notes", "Team meeting", "Notes from the meet-up"])  // mee
         #expect(found[6] == ["Meeting notes", "Team meeting"])  // meeting
-        #expect(found[7] == ["Meeting notes", "Team meeting"])  // "meeting " (the space ends no word)
+        #expect(found[7] == ["Meeting notes", "Team meeting"])  // "meeting " (the space ends the word)
         #expect(found[9] == ["Meeting notes"])  // meeting no
         #expect(try Self.find(store, "notes meeting") == ["Meeting notes"])  // any order
         #expect(try Self.find(store, "meet", prefix: false) == ["Notes from the meet-up"])
         #expect(try Self.find(store, "meet-up") == ["Notes from the meet-up"])  // a phrase
         #expect(try Self.find(store, "up-meet") == [])
+        // A space after the last word ends it.
+        #expect(try Self.find(store, "meet ") == ["Notes from the meet-up"])  // "meet" whole: not "Meeting"
+        #expect(try Self.find(store, "meeting ") == ["Meeting notes", "Team meeting"])
     }
 
     @Test(arguments: [true, false]) func charactersOfScriptsWithoutSpacesAreFoundInsideTitles(indexed: Bool) throws {

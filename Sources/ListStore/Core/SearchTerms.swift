@@ -128,7 +128,8 @@ public struct RowSearch: Hashable, Sendable {
     /// is read and judged in Swift (about 15 µs a title: seconds at 200,000 rows).
     public var titleWords: String?
     /// Whether the last of ``titleWords`` may be the start of a word, as the person is still typing it
-    /// (`caf` finds `Café`); true unless set. Every other word is a whole word.
+    /// (`caf` finds `Café`); true unless set. Every other word is a whole word, and so is the last when a
+    /// space follows it (`caf ` finds no `Café`: the person finished the word).
     public var lastWordIsPrefix = true
     /// Whether accents in ``titleWords`` count: `cafe` then does not find `Café`, `café` does (case is
     /// still ignored); false unless set.

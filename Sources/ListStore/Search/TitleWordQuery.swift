@@ -32,7 +32,8 @@ struct TitleWordQuery {
         }
         self.words = typed.map(TitleWords.prepared)
         indexedWords = typed.map(TitleWords.indexed)
-        self.lastIsPrefix = lastIsPrefix
+        // A space typed after the last word ends it: the person has finished typing it.
+        self.lastIsPrefix = lastIsPrefix && !(text.unicodeScalars.last.map { $0.properties.isWhitespace } ?? false)
         matchesAccents = matchingAccents
     }
 

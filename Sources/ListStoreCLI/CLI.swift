@@ -70,6 +70,8 @@ package enum CLI {
             return Result(status: 0, output: "liststore \(version) (schema version \(ListStore.schemaVersion))\n", error: "")
         case .help(let spec):
             return Result(status: 0, output: (spec?.help ?? Commands.programHelp) + "\n", error: "")
+        case .groupHelp(let group):
+            return Result(status: 0, output: Commands.groupHelp(group) + "\n", error: "")
         case .command(let command):
             let collected = Locked("")
             let write = environment.writeOutput ?? { text in collected.withLock { $0 += text } }

@@ -14,6 +14,8 @@ enum Invocation: Sendable {
     case command(ParsedCommand)
     /// Show help: for one command, or for the program when nil.
     case help(CommandSpec?)
+    /// Show help for the commands whose first word is this (`liststore index --help`).
+    case groupHelp(String)
     case version
 }
 
@@ -99,7 +101,7 @@ struct CommandLineParser {
                 if let group = words.first, !commands.contains(where: { $0.words.first == group }) {
                     throw UsageError("unknown command \(quoted(group))")
                 }
-                return (.help(nil), globals)
+                return (words.first.map { .groupHelp($0) } ?? .help(nil), globals)
             }
             throw unknownCommand(words)
         }

@@ -103,6 +103,16 @@ enum Commands {
         (["| Command | What it does |", "| --- | --- |"] + all.map(\.readmeRow)).joined(separator: "\n")
     }
 
+    /// The help of `liststore GROUP --help`: the commands whose first word is `group`, each with its summary.
+    static func groupHelp(_ group: String) -> String {
+        let members = all.filter { $0.words.first == group }
+        let width = members.map(\.name.count).max() ?? 0
+        var lines = ["usage: liststore \(group) COMMAND [ARGS...]", "", "commands:"]
+        lines += members.map { "  \(DisplayWidth.pad($0.name, to: width))  \($0.summary)" }
+        lines += ["", "liststore \(group) COMMAND --help says more of one; liststore --help lists every command."]
+        return lines.joined(separator: "\n")
+    }
+
     static var programHelp: String {
         let width = all.map(\.name.count).max() ?? 0
         var lines = [

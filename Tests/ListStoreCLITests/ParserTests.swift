@@ -74,6 +74,12 @@ import Testing
             return
         }
         #expect(spec.name == "section move")
+        // A command group's word alone: its commands, not the whole program's.
+        guard case .groupHelp("index") = try parser.parse(["index", "--help"]).0 else {
+            Issue.record("group help")
+            return
+        }
+        #expect(Commands.groupHelp("index").contains("index add") && !Commands.groupHelp("index").contains("section add"))
         guard case .version = try parser.parse(["--version"]).0 else {
             Issue.record("version")
             return

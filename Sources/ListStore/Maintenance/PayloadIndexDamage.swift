@@ -35,7 +35,7 @@ enum PayloadIndexDamage {
         let disagreements: (rows: Int, deadEntries: Int)
         do {
             disagreements = try TitleWords.disagreements(db)
-        } catch let error as SQLiteError where error.primaryCode == 1 || error.primaryCode == 11 {  // SQLITE_ERROR, SQLITE_CORRUPT: its tables
+        } catch let error as SQLiteError where error.primaryCode == 1 || error.isCorruptOrNotADatabase {  // SQLITE_ERROR or damage: its tables
             return ["title index: liststore_title_words cannot be read (\(error.message)); searches by title words would fail"]
         }
         let (rows, dead) = disagreements

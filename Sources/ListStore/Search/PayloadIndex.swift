@@ -30,10 +30,12 @@ enum PayloadIndex {
     /// Whether writes note their rows: a payload field is indexed, or the file has the index of titles
     /// (``TitleWords``). When neither, writes note nothing.
     static func notesWrites(_ db: Connection) throws -> Bool {
+        // Any table of the index's name counts (one statement, asked once per write), as for the schema's
+        // triggers (0013): ``TitleWords/add(_:)`` or `repair` makes the index in place of one that is not ListStore's.
         try db.scalarInt(
             """
             SELECT EXISTS (SELECT 1 FROM liststore_payload_indexes) \
-            OR EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'liststore_title_words')
+            OR EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = '\(TitleWords.table)')
             """) == 1
     }
 

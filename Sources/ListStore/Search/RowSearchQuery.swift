@@ -247,7 +247,8 @@ struct RowSearchQuery {
     }
 
     /// How many rows the whole search finds, when it has title words: the index's matches among rows not
-    /// noted stale, and the noted rows whose titles match. Rows whose section was deleted by hand are left out.
+    /// noted stale, and the noted rows whose titles match. A row whose section was deleted by hand is left
+    /// out, except where the index alone counts the matches (a one-list file): it is counted there.
     private func total(_ db: Connection) throws -> Int? {
         guard let counting else { return nil }
         var bound = Array(values.prefix(counting.valueCount))

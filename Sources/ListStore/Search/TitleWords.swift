@@ -32,7 +32,7 @@ enum TitleWords {
     }
 
     static func presence(_ db: Connection) throws -> Presence {
-        guard let sql = try db.scalarText("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'liststore_title_words'") else { return .none }
+        guard let sql = try db.scalarText("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = '\(table)'") else { return .none }
         let words = { (text: String) in text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ") }
         return words(sql) == words(definition) ? .ours : .foreign
     }

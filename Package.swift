@@ -17,6 +17,7 @@ let migrationFiles = [
     "0011_payload_values_without_row_key.sql",
     "0012_section_counts.sql",
     "0013_title_index_notes.sql",
+    "0014_replica_identity.sql",
 ]
 
 /// A release build of `liststore` on Linux is one fully static executable: the Swift runtime, Foundation,

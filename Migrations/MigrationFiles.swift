@@ -18,5 +18,6 @@ package enum MigrationFiles {
         ("0011_payload_values_without_row_key.sql", PackageResources._011_payload_values_without_row_key_sql),
         ("0012_section_counts.sql", PackageResources._012_section_counts_sql),
         ("0013_title_index_notes.sql", PackageResources._013_title_index_notes_sql),
+        ("0014_replica_identity.sql", PackageResources._014_replica_identity_sql),
     ]
 }

@@ -27,6 +27,8 @@ package final class Connection {
     private var fixedStatements: [UInt: Statement] = [:]
     /// The `-wal` file the connection has open, as first seen (see ``recordWALFile()``).
     var walFile: (path: String, id: FileID)?
+    /// The main file's device and inode, as first asked for (see ``mainFile()``).
+    var mainFileID: FileID?
     /// What a layer above remembers of the file as this connection last read it, with the
     /// ``readStamp()`` it was read under: valid while the stamp is unchanged.
     package var memo: (stamp: ReadStamp, value: AnyObject)?

@@ -70,6 +70,15 @@ extension Connection {
         return current == recorded ? nil : .wal(deleted: current == nil)
     }
 
+    /// The device and inode of the database file the connection holds open, or nil for a database in
+    /// memory or when the path no longer names that file. Looked up once: the file a connection holds
+    /// open never changes, and every write transaction checks that the path still names it
+    /// (``verifyFilesInPlace()``).
+    package func mainFile() -> (device: UInt64, inode: UInt64)? {
+        if mainFileID == nil, path != ":memory:", csqlite_main_file_has_moved(handle) == 0 { mainFileID = FileID(path: path) }
+        return mainFileID.map { ($0.device, $0.inode) }
+    }
+
     /// Throws ``FileMovedError`` when ``movedFile()`` finds a file moved.
     package func verifyFilesInPlace() throws {
         if let moved = movedFile() { throw FileMovedError(path: path, file: moved) }

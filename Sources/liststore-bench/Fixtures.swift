@@ -1,6 +1,7 @@
 import CBaseline
 import Foundation
 import ListStore
+import SQLiteLayer
 import StoreShorthands
 
 /// Store files to measure on: made once per size and kind, copied fresh for every repetition so each
@@ -95,11 +96,14 @@ struct Fixtures {
         return path
     }
 
-    /// A fresh copy of `template` named `name`.
+    /// A fresh copy of `template` named `name`, measured as the original file it stands for: a copy of a
+    /// list is another replica from its first write (schema 14), which gives ids of its own range at a cost
+    /// of its own (``ReplicaBench``), so the template's claim is cleared and the copy claims replica 0.
     func copy(_ template: String, to name: String) throws -> String {
         let destination = path(name)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: destination + suffix) }
         try FileManager.default.copyItem(atPath: template, toPath: destination)
+        try Connection(path: destination, mode: .readWrite).run("UPDATE liststore_replica SET device = NULL, inode = NULL")
         // Flush the copy now, so no measured fsync (a checkpoint at close) pays for writing it.
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: destination))
         try handle.synchronize()

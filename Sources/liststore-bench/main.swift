@@ -9,6 +9,7 @@ import StoreShorthands
 //   swift run -c release liststore-bench --litestream [--quick]   (write cost and replica lag with Litestream)
 //   swift run -c release liststore-bench --only observation|search [--quick | --large]   (only those rows)
 //   swift run -c release liststore-bench --search [--quick] [--repetitions N]   (only the index of titles against the scan: TitleWordsBench.swift)
+//   swift run -c release liststore-bench --replicas [--quick]   (a copy of a list, which gives ids of its own range, against the original: ReplicaBench.swift)
 //   swift run -c release liststore-bench --adversarial [--quick | --large]   (100,000 inserts at one index: rows written by each, bounded; each timed, 5 runs)
 //   swift run -c release liststore-bench --loop hot-spot [ROWS] [COUNT]   (the same inserts, each by its thread's CPU time too)
 //   swift run -c release liststore-bench --loop hot-spot-trace [ROWS] [COUNT]   (each its own write, every statement's time; the slow inserts' statements)
@@ -42,6 +43,19 @@ if arguments.first == "--litestream" {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))
         exit(1)
     }
+}
+
+if arguments.first == "--replicas" {
+    // What a copy of a list (a numbered replica) pays per edit against the original file (ReplicaBench.swift).
+    do {
+        let fixtures = try Fixtures(adversarialInserts: 0)
+        defer { fixtures.remove() }
+        try ReplicaBench(fixtures: fixtures, quick: arguments.contains("--quick")).run()
+    } catch {
+        FileHandle.standardError.write(Data("error: replicas: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
 }
 
 if arguments.first == "--adversarial" {

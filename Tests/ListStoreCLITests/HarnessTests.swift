@@ -75,9 +75,13 @@ import Testing
                 let events = line[line.index(after: start)...].dropLast(3)  // less `');`
                 return ["line": line[..<start], "events": try JSONSerialization.jsonObject(with: Data(events.utf8))]
             }
-            // Every file has a random identity of its own (schema version 4); its presence is compared.
+            // Every file has a random identity of its own (schema version 4), and is claimed as a replica by its own
+            // device, inode and lineage (schema 14); their presence is compared.
             let identity = "INSERT INTO sqlite_sequence VALUES('liststore_file_identity',"
-            let rest = lines.filter { !isLog($0) }.map { $0.hasPrefix(identity) ? Substring(identity + "…);") : $0 }
+            let replica = "INSERT INTO liststore_replica VALUES(1,0,"
+            let rest = lines.filter { !isLog($0) }.map {
+                $0.hasPrefix(identity) ? Substring(identity + "…);") : $0.hasPrefix(replica) ? Substring(replica + "…);") : $0
+            }
             return (rest, log)
         }
         let (ours, theirs) = (try content(inProcess), try content(binary))

@@ -178,9 +178,11 @@ import Testing
             file.write(Data(repeating: 0x5A, count: 64))
         }
         try file.close()
+        // Refused by its integrity check, or before it when the write's first read (which replica the file is)
+        // already meets a damaged page: either way the error says the file is damaged and how to recover it.
         #expect { try store.repair() } throws: { error in
-            guard case .corrupt(let detail) = (error as? ListStoreError)?.reason else { return false }
-            return detail.contains("integrity_check") && (error as? ListStoreError)?.description.contains(".recover") == true
+            guard case .corrupt = (error as? ListStoreError)?.reason else { return false }
+            return (error as? ListStoreError)?.description.contains(".recover") == true
         }
     }
 

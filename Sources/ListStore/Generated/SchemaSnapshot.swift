@@ -5,7 +5,7 @@
 /// `LISTSTORE_SCHEMA_SNAPSHOT=Sources/ListStore/Generated/SchemaSnapshot.swift swift test --filter SchemaSnapshotTests`.
 enum SchemaSnapshot {
     /// The schema version these objects are of; another version's are made by migrating.
-    static let version = 13
+    static let version = 14
 
     /// `sqlite_schema`'s rows (type, name, table, SQL) of a file of ``version``.
     static let objects: Set<SchemaObject> = [
@@ -94,6 +94,17 @@ enum SchemaSnapshot {
                     value  ANY NOT NULL,  -- json_extract(payload, '$.' || field): text, integer or real (true is 1, false 0)
                     PRIMARY KEY (row_id, field)
                 ) STRICT, WITHOUT ROWID
+                """#),
+        SchemaObject(
+            type: "table", name: "liststore_replica", table: "liststore_replica",
+            sql: #"""
+                CREATE TABLE liststore_replica (
+                    id      INTEGER PRIMARY KEY CHECK (id = 1),
+                    number  INTEGER NOT NULL CHECK (number BETWEEN 0 AND 1048575),
+                    device  INTEGER,           -- st_dev of the file the number was claimed for, or NULL before the first write
+                    inode   INTEGER,           -- st_ino of that file
+                    lineage INTEGER NOT NULL   -- shared by the copies of one list
+                ) STRICT
                 """#),
         SchemaObject(
             type: "table", name: "liststore_state", table: "liststore_state",

@@ -8,18 +8,23 @@ import SQLiteLayer
 enum RowWriter {
     static let rowsPerStatement = 32
 
-    /// The INSERT statement for `count` rows, each bound as id (NULL: AUTOINCREMENT assigns one),
+    /// The INSERT statement for `count` rows, each bound as id (NULL: AUTOINCREMENT assigns one, in a
+    /// file that is replica 0; see ``ReplicaIdentity``),
     /// section id, position, title and payload.
     private static func statement(rows count: Int) -> String {
         "INSERT INTO rows (id, section_id, position, title, payload) VALUES " + Array(repeating: "(?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
     }
 
     /// Inserts `rows` into section `sectionID` at `positions` (as many, increasing) and returns their new
-    /// ids in order. AUTOINCREMENT gives the rows of one statement consecutive ids (one more than the
-    /// largest ever given, row after row), and the write lock keeps anyone else from taking one between.
+    /// ids in order. A copy of the list gives them from its own range (``ReplicaIdentity``); otherwise
+    /// AUTOINCREMENT gives the rows of one statement consecutive ids (one more than the largest ever
+    /// given, row after row), and the write lock keeps anyone else from taking one between.
     static func insert(_ rows: [NewRow], intoSection sectionID: Int64, at positions: [Int], _ db: Connection) throws -> [RowID] {
         var ids: [RowID] = []
         ids.reserveCapacity(rows.count)
+        let firstID = try ReplicaIdentity.reserve(rows.count, in: .rows, db)
+        /// The id to bind for the row at `index`: NULL where AUTOINCREMENT gives it.
+        func id(_ index: Int) -> SQLiteValue { firstID.map { .integer($0 + Int64(index)) } ?? .null }
         var offset = 0
         if rows.count >= rowsPerStatement {
             let chunk = try db.cached(statement(rows: rowsPerStatement))
@@ -28,7 +33,7 @@ enum RowWriter {
             while rows.count - offset >= rowsPerStatement {
                 arguments.removeAll(keepingCapacity: true)
                 for index in offset..<(offset + rowsPerStatement) {
-                    arguments += [.null, .integer(sectionID), .int(positions[index]), .text(rows[index].title), .optionalText(rows[index].payload)]
+                    arguments += [id(index), .integer(sectionID), .int(positions[index]), .text(rows[index].title), .optionalText(rows[index].payload)]
                 }
                 do { try chunk.bind(arguments).run() } catch { throw db.explainingFull(error, inserting: "rows") }
                 let last = db.lastInsertedRowID
@@ -39,7 +44,7 @@ enum RowWriter {
         let single = try One(db)
         for index in offset..<rows.count {
             do {
-                try single.insert(id: nil, section: sectionID, position: positions[index], title: rows[index].title, payload: rows[index].payload)
+                try single.insert(id: firstID.map { $0 + Int64(index) }, section: sectionID, position: positions[index], title: rows[index].title, payload: rows[index].payload)
             } catch { throw db.explainingFull(error, inserting: "rows") }
             ids.append(RowID(rawValue: db.lastInsertedRowID))
         }
@@ -51,14 +56,18 @@ enum RowWriter {
     struct One {
         private let db: Connection
         private let statement: Statement
+        /// The file's replica number, read once: a copy gives its new rows ids of its own range.
+        private let replica: Int64
 
         init(_ db: Connection) throws {
             self.db = db
             statement = try db.cached(RowWriter.statement(rows: 1))
+            replica = try ReplicaIdentity.number(db)
         }
 
         /// Inserts the row (`id` nil: a new id, then `db.lastInsertedRowID`).
         func insert(id: Int64?, section: Int64, position: Int, title: String, payload: String?) throws {
+            let id = try id ?? ReplicaIdentity.reserve(1, in: .rows, replica: replica, db)
             try statement.bind([id.map { .integer($0) } ?? .null, .integer(section), .int(position), .text(title), .optionalText(payload)]).run()
         }
     }

@@ -20,7 +20,7 @@ extension ListStore {
                 do { id = try Self.listID(named: name, db) } catch let error as ListStoreError {
                     guard case .unknownList = error.reason else { throw error }
                     let position = (try db.scalarInt("SELECT max(position) FROM lists") ?? -1) + 1
-                    try db.run("INSERT INTO lists (name, position) VALUES (?1, ?2)", [.text(name), .int(position)])
+                    try Self.insertList(named: name, position: Int64(position), db)
                     id = db.lastInsertedRowID
                 }
                 ids.append(id)

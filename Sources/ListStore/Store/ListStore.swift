@@ -321,6 +321,7 @@ public final class ListStore: Sendable {
     ) throws -> (changes: [Int64: ChangeSet], log: ChangeLog.Entry) {
         let logState = try ChangeLog.beginWriting(connection)
         try WALOwnership.recordBase(connection)
+        try ReplicaIdentity.claim(connection)
         let (changes, log) = try body(connection, logState)
         // SQLite may have rolled the transaction back after an error the body caught: write nothing more.
         if connection.isAutocommit { throw ListStoreError.transactionRolledBack }

@@ -69,12 +69,18 @@ extension ListStore {
             let at = index ?? count
             guard (0...count).contains(at) else { throw ListStoreError.listIndexOutOfRange(index: at, listCount: count + 1) }
             var order = try Self.listOrder(db)
-            try db.run("INSERT INTO lists (name, position) VALUES (?1, ?2)", [.text(name), .integer(try Self.belowEveryPosition(db))])
+            try Self.insertList(named: name, position: try Self.belowEveryPosition(db), db)
             id = db.lastInsertedRowID
             order.insert(id, at: at)
             try Self.setListOrder(order, db)
         }
         return ListStore(sharing: self, listID: id)
+    }
+
+    /// Inserts a list (with a new id: of the replica's range, in a copy of the list); then `db.lastInsertedRowID` is its id.
+    static func insertList(named name: String, position: Int64, _ db: Connection) throws {
+        let id = try ReplicaIdentity.reserve(1, in: .lists, db)
+        try db.run("INSERT INTO lists (id, name, position) VALUES (?1, ?2, ?3)", [id.map { .integer($0) } ?? .null, .text(name), .integer(position)])
     }
 
     /// Renames the list named `name` to `newName` (its handles stay on it).

@@ -12,18 +12,23 @@ import Foundation
 final class BusyWait {
     private let timeoutNanoseconds: UInt64
     private var firstTry: UInt64 = 0
+    /// The connection's: an interrupted connection stops waiting.
+    private let interruption: Interruption
 
     /// The pause between two tries.
     static let pauseMicroseconds: UInt32 = 1_000
 
-    init(milliseconds: Int32) { timeoutNanoseconds = UInt64(max(milliseconds, 0)) * 1_000_000 }
+    init(milliseconds: Int32, interruption: Interruption) {
+        timeoutNanoseconds = UInt64(max(milliseconds, 0)) * 1_000_000
+        self.interruption = interruption
+    }
 
     /// Whether to try again after the `attempt`-th busy answer (0 for the first), pausing first.
     func shouldTryAgain(attempt: Int32) -> Bool {
         let now = DispatchTime.now().uptimeNanoseconds
         if attempt == 0 { firstTry = now }
         let waited = now &- firstTry
-        guard waited < timeoutNanoseconds else { return false }
+        guard waited < timeoutNanoseconds, !interruption.wasInterrupted else { return false }
         let left = (timeoutNanoseconds - waited) / 1_000
         usleep(UInt32(min(UInt64(Self.pauseMicroseconds), max(left, 1))))
         return true

@@ -35,6 +35,8 @@ package final class Connection {
     /// What a layer above remembers between this connection's own write transactions; the layer checks
     /// that it still holds (e.g. that no other connection committed since: `PRAGMA data_version`).
     package var writeMemo: AnyObject?
+    /// Stops the connection's work from another thread (``Interruption``).
+    package let interruption: Interruption
     /// The busy handler's state (``setBusyTimeout(milliseconds:)``), kept as long as the connection.
     private var busyWait: BusyWait?
     /// Whether closing may checkpoint (``setCheckpointOnClose(_:)``); SQLite's default is yes.
@@ -88,6 +90,7 @@ package final class Connection {
         }
         self.path = path
         self.handle = opened
+        self.interruption = Interruption(opened)
         sqlite3_extended_result_codes(opened, 1)
         StatementRecorder.attach(opened, path: path)
     }
@@ -120,6 +123,9 @@ package final class Connection {
     deinit {
         fixedStatements.removeAll()
         statementCache.removeAll()
+        // SQLite keeps an interrupt that found no statement running, and would stop the checkpoint on close
+        // with it; a statement started with none running clears it.
+        if interruption.closing() { sqlite3_exec(handle, "SELECT 1", nil, nil, nil) }
         if checkpointsOnClose { _ = csqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0) }
         sqlite3_close_v2(handle)
     }
@@ -127,7 +133,7 @@ package final class Connection {
     /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`,
     /// trying again every millisecond (``BusyWait``).
     package func setBusyTimeout(milliseconds: Int32) {
-        let wait = BusyWait(milliseconds: milliseconds)
+        let wait = BusyWait(milliseconds: milliseconds, interruption: interruption)
         busyWait = wait
         BusyWait.install(wait, on: handle)
     }

@@ -8,6 +8,9 @@ package final class Statement {
     package let sql: String
     @usableFromInline let handle: OpaquePointer
     private unowned let connection: Connection
+    /// The connection's (``Interruption``), held here: a statement may be stepped after its `Connection`
+    /// object is gone (SQLite keeps the connection open until its last statement is finalized).
+    private let interruption: Interruption
 
     init(connection: Connection, sql: String) throws {
         var prepared: OpaquePointer?
@@ -19,6 +22,7 @@ package final class Statement {
         self.sql = sql
         self.handle = prepared
         self.connection = connection
+        self.interruption = connection.interruption
         StatementRecorder.record(sql: sql, parameterCount: sqlite3_bind_parameter_count(prepared), path: connection.path)
     }
 
@@ -72,11 +76,20 @@ package final class Statement {
 
     /// Advances to the next result row; returns false when the statement has finished. Inlinable, as
     /// are the column accessors, so that a read's loop over its rows runs without a call per column.
+    /// A statement does not start on an interrupted connection (``Interruption``).
     @inlinable package func step() throws -> Bool {
+        if sqlite3_stmt_busy(handle) == 0 { try refuseIfInterrupted() }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
         throw failure(code)
+    }
+
+    /// Throws `SQLITE_INTERRUPT` when the connection was interrupted: called before the statement starts.
+    @usableFromInline func refuseIfInterrupted() throws {
+        if interruption.wasInterrupted {
+            throw SQLiteError(extendedCode: SQLITE_INTERRUPT, message: "interrupted: the store is being suspended", sql: sql)
+        }
     }
 
     /// The error of a failed step (the statement is reset).

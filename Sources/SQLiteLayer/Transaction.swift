@@ -1,3 +1,5 @@
+import CSQLite
+
 /// Transactions. Every write runs inside `BEGIN IMMEDIATE`, so it takes the write lock before it reads
 /// what it will change; another process cannot slip a commit in between.
 extension Connection {
@@ -54,8 +56,9 @@ extension Connection {
     /// Rolls back the open transaction, if SQLite has not already done so after an error.
     private func rollbackIfOpen() {
         guard !isAutocommit else { return }
-        do { try run("ROLLBACK") } catch {
-            // A failed ROLLBACK leaves nothing better to do; SQLite rolls back on close regardless.
-        }
+        // Not a cached statement: ROLLBACK runs on an interrupted connection too (``Interruption``). A failed
+        // ROLLBACK leaves nothing better to do; SQLite rolls back on close regardless.
+        StatementRecorder.record(sql: "ROLLBACK", parameterCount: 0, path: path)
+        sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
     }
 }

@@ -5,7 +5,8 @@ import Testing
 @testable import ListStore
 
 /// A suspended store holds nothing on its file — no descriptor, no lock — and refuses every call at once,
-/// leaving the file as it was; a write under way when it is suspended finishes. Resumed, it recognises
+/// leaving the file as it was; a call under way when it is suspended is interrupted, a write rolled back,
+/// so suspending never waits for a long write or for another process's lock. Resumed, it recognises
 /// its file again as opening does, and its observers get what others committed meanwhile, once and in
 /// order: what iOS asks of an app whose store is in an App Group container (`0xdead10cc`).
 @Suite struct SuspensionTests {
@@ -122,7 +123,7 @@ import Testing
         #expect(try store.snapshot().titles == [["a", "b"]])
     }
 
-    @Test func aWriteUnderWayFinishesAndCallsAreRefusedMeanwhile() throws {
+    @Test func aWriteUnderWayIsInterruptedRolledBackAndCallsAreRefusedMeanwhile() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("inflight.sqlite")
         let store = try ListStore.open(at: path)
@@ -135,6 +136,7 @@ import Testing
         DispatchQueue.global().async {
             let result = Result {
                 try store.write { tx in
+                    try tx.insertRow("before", intoSection: 0)
                     entered.signal()
                     _ = proceed.wait(timeout: .now() + 30)
                     try tx.insertRow("in flight", intoSection: 0)
@@ -149,18 +151,115 @@ import Testing
             suspended.signal()
         }
         try Self.waitUntil { store.isSuspended }
-        // Suspending: new calls are refused at once while the write runs, and suspend() waits for it.
+        // Suspending: new calls are refused at once; the write's own code runs on (nothing can stop it),
+        // and its next statement fails.
         #expect(throws: ListStoreError.suspended(path: path)) { try store.sectionCount() }
-        #expect(suspended.wait(timeout: .now() + 0.2) == .timedOut)
         proceed.signal()
         try #require(written.wait(timeout: .now() + 30) == .success)
         try #require(suspended.wait(timeout: .now() + 30) == .success)
-        let changes = try #require(outcome.withLock { $0 }).get()
-        #expect(changes.insertedRows.map(\.row.title) == ["in flight"])
+        #expect(throws: ListStoreError.suspended(path: path)) { try outcome.withLock { $0 }?.get() }
         if Self.descriptorsListed { #expect(Self.descriptors(on: path) == []) }
 
         try store.resume()
-        #expect(try store.snapshot().titles == [["in flight"]])
+        #expect(try store.snapshot().titles == [[]], "rolled back: neither row was written")
+        try store.insertRow("after", intoSection: 0)
+        #expect(try store.snapshot().titles == [["after"]])
+    }
+
+    /// Suspends `store` on another thread, and fails unless that returns within 30 s.
+    static func suspendWithin30Seconds(_ store: ListStore) throws {
+        let suspended = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            store.suspend()
+            suspended.signal()
+        }
+        try #require(suspended.wait(timeout: .now() + 30) == .success, "suspend() waited for the call under way")
+    }
+
+    /// A write that would run on (statement after statement, as a long import does) ends at its next
+    /// statement: without the interruption this test would wait for it forever.
+    @Test func aLongWriteIsInterruptedNotWaitedFor() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("long.sqlite")
+        let store = try ListStore.open(at: path)
+        try store.insertSection(title: "A")
+        let running = DispatchSemaphore(value: 0)
+        let ended = DispatchSemaphore(value: 0)
+        let outcome = Locked<(any Error)?>(nil)
+        DispatchQueue.global().async {
+            do {
+                try store.write { tx in
+                    var count = 0
+                    let giveUp = Date() + 60  // bounded, should the interruption fail
+                    while Date() < giveUp {
+                        try tx.insertRow("row \(count)", intoSection: 0)
+                        count += 1
+                        if count == 100 { running.signal() }
+                    }
+                }
+            } catch { outcome.withLock { $0 = error } }
+            ended.signal()
+        }
+        try #require(running.wait(timeout: .now() + 30) == .success)
+        try Self.suspendWithin30Seconds(store)
+        try #require(ended.wait(timeout: .now() + 30) == .success)
+        #expect(outcome.withLock { $0 } as? ListStoreError == ListStoreError.suspended(path: path))
+        try store.resume()
+        #expect(try store.rowCount(inSection: 0) == 0)
+    }
+
+    /// A write waiting for another process's lock (up to its busy timeout, a minute here) stops waiting.
+    @Test func aWriteWaitingForAnotherProcessesLockIsInterrupted() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("busy.sqlite")
+        let store = try ListStore.open(at: path, busyTimeout: 60_000)
+        try store.insertSection(title: "A")
+        let other = try Connection(path: path, mode: .readWrite)
+        try other.run("BEGIN IMMEDIATE")
+        let ended = DispatchSemaphore(value: 0)
+        let outcome = Locked<(any Error)?>(nil)
+        DispatchQueue.global().async {
+            do { try store.insertRow("waits", intoSection: 0) } catch { outcome.withLock { $0 = error } }
+            ended.signal()
+        }
+        #expect(ended.wait(timeout: .now() + 0.3) == .timedOut, "the write waits for the lock")
+        try Self.suspendWithin30Seconds(store)
+        try #require(ended.wait(timeout: .now() + 30) == .success, "suspend() ended the wait, long before the busy timeout")
+        #expect(outcome.withLock { $0 } as? ListStoreError == ListStoreError.suspended(path: path))
+        try other.run("ROLLBACK")
+        try store.resume()
+        #expect(try store.rowCount(inSection: 0) == 0)
+    }
+
+    /// A read that would run on ends at its next statement too.
+    @Test func aLongReadIsInterrupted() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("read.sqlite")
+        let store = try ListStore.open(at: path)
+        try store.insertSection(title: "A")
+        let running = DispatchSemaphore(value: 0)
+        let ended = DispatchSemaphore(value: 0)
+        let outcome = Locked<(any Error)?>(nil)
+        DispatchQueue.global().async {
+            do {
+                try store.read { reader in
+                    var count = 0
+                    let giveUp = Date() + 60  // bounded, should the interruption fail
+                    while Date() < giveUp {
+                        _ = try reader.sectionCount()
+                        count += 1
+                        if count == 100 { running.signal() }
+                    }
+                }
+            } catch { outcome.withLock { $0 = error } }
+            ended.signal()
+        }
+        try #require(running.wait(timeout: .now() + 30) == .success)
+        try Self.suspendWithin30Seconds(store)
+        try #require(ended.wait(timeout: .now() + 30) == .success)
+        #expect(outcome.withLock { $0 } as? ListStoreError == ListStoreError.suspended(path: path))
+        try store.resume()
+        #expect(try store.sectionCount() == 1)
     }
 
     @Test func observersGetWhatOthersCommittedWhileSuspendedOnceAndInOrder() async throws {

@@ -234,6 +234,13 @@ final class ObservationHub: Sendable {
         for subscriber in subscribers { subscriber.sink.reset(snapshots[subscriber.list]) }
     }
 
+    /// The observers of `lists` (nil: of every list), with the list each observes.
+    func observers(of lists: Set<Int64>?) -> [(id: UUID, list: Int64)] {
+        state.withLock { state in
+            state.subscribers.compactMap { id, subscriber in lists?.contains(subscriber.list) ?? true ? (id, subscriber.list) : nil }
+        }
+    }
+
     /// Ends the stream of the observer `id` with `error` (its resynchronisation failed).
     func finish(_ id: UUID, throwing error: any Error) {
         let sink = state.withLock { state -> Sink? in

@@ -9,8 +9,9 @@
         /// `UIApplication.willEnterForegroundNotification`: the store then holds no lock on its file while
         /// the app is suspended, which iOS would terminate it for (`0xdead10cc`) with the file in an App
         /// Group container. Call it once, when the app starts; it lasts as long as the store. Both
-        /// notifications are handled on the main thread, as they are posted: ``suspend()`` waits at most
-        /// for the write running then, and ``resume()`` reopens the file (a few reads); a resume that fails
+        /// notifications are handled on the main thread, as they are posted: ``suspend()`` interrupts the
+        /// call running then (a write under way rolls back and throws) rather than wait for it, and
+        /// ``resume()`` reopens the file (a few reads); a resume that fails
         /// leaves the store suspended, and every call then throws why (see ``resume()``).
         ///
         /// Not on watchOS, which has no `UIApplication`: call ``suspend()`` and ``resume()`` yourself there

@@ -88,7 +88,7 @@ public final class ListStore: Sendable {
         self.lock = Locked(ConnectionState(opened))
         self.hub = ObservationHub()
         self.backgroundWrites = BackgroundWriteQueue()
-        self.suspension = Suspension()
+        self.suspension = Suspension(writer: opened.connection.interruption)
         self.listID = Self.defaultListID
         self.owner = nil
     }
@@ -373,8 +373,15 @@ public final class ListStore: Sendable {
     private func publish(_ changes: [Int64: ChangeSet], _ write: WriteProgress, _ connection: Connection) throws {
         if changes.values.allSatisfy(\.isEmpty), case .structure(let lists) = write.entry, hub.hasSubscribers {
             // Changed, but with no change set to tell (an untracked write): those lists' observers reload.
-            try hub.publishReset(lists: lists) { list in
-                try connection.readTransaction { try ListReader.snapshot(connection, list: list, checked: false) }
+            do {
+                try hub.publishReset(lists: lists) { list in
+                    try connection.readTransaction { try ListReader.snapshot(connection, list: list, checked: false) }
+                }
+            } catch {
+                // Committed, then interrupted by suspend() while it read the state these observers reload:
+                // they get it when the store resumes.
+                guard connection.interruption.wasInterrupted else { throw error }
+                for (id, list) in hub.observers(of: lists) { _ = suspension.deferResynchronization(id, list: list) }
             }
         } else {
             hub.publish(changes)
@@ -499,20 +506,32 @@ public final class ListStore: Sendable {
 
     /// Runs `body` with the writer connection's state, holding its lock; throws
     /// ``ListStoreError/suspended(path:)`` while the store is suspended (its connection closed).
+    ///
+    /// A call that was waiting for the lock when ``suspend()`` began is refused once it gets it; one that
+    /// ``suspend()`` interrupted (``Interruption``) throws ``ListStoreError/suspended(path:)`` too, its
+    /// transaction rolled back.
     private func withWriter<T>(_ body: (inout ConnectionState) throws -> T) throws -> T {
         try lock.withLock { slot in
             guard var state = slot else { throw ListStoreError.suspended(path: path) }
+            try suspension.refuseIfSuspended(path)
             defer { slot = state }
-            return try body(&state)
+            do { return try body(&state) } catch { throw refusal(after: error, on: state.connection) }
         }
+    }
+
+    /// What a call that used `connection` throws for `error`: ``ListStoreError/suspended(path:)`` once
+    /// ``suspend()`` interrupted the connection (the interruption made it fail), else `error`.
+    func refusal(after error: any Error, on connection: Connection) -> any Error {
+        connection.interruption.wasInterrupted ? ListStoreError.suspended(path: path) : error
     }
 
     /// ``withWriter(_:)`` if no other thread holds the lock now; nil at once, without running `body`, if one does.
     private func withWriterIfAvailable<T>(_ body: (inout ConnectionState) throws -> T) throws -> T? {
         try lock.withLockIfAvailable { slot in
             guard var state = slot else { throw ListStoreError.suspended(path: path) }
+            try suspension.refuseIfSuspended(path)
             defer { slot = state }
-            return try body(&state)
+            do { return try body(&state) } catch { throw refusal(after: error, on: state.connection) }
         }
     }
 
@@ -633,6 +652,7 @@ public final class ListStore: Sendable {
     /// once it has committed, as when the store is released). Every call is refused from then on, until
     /// ``reopenConnections()``.
     func closeConnections() {
+        suspension.interruptWriter()
         readers?.suspend()
         lock.withLock { $0 = nil }
     }
@@ -647,6 +667,7 @@ public final class ListStore: Sendable {
             if mode == .readWrite && !opened.isImmutableSnapshot { Self.enlargeCache(ofWriter: opened.connection) }
         }
         readsNeedTheWriter.withLock { $0 = opened.readsNeedTheWriter }
+        suspension.watchWriter(opened.connection.interruption)
         lock.withLock { $0 = ConnectionState(opened) }
     }
 }

@@ -30,6 +30,8 @@ final class ReaderPool: Sendable {
         var open: @Sendable () throws -> Connection
         /// Every connection is closed (``suspend()``): reads are refused until ``resume(opener:holding:immutable:)``.
         var suspended = false
+        /// The connections lent to reads now, by which ``suspend()`` interrupts them.
+        var lent: [ObjectIdentifier: Interruption] = [:]
     }
 
     private let pool: Locked<Pool>
@@ -60,8 +62,26 @@ final class ReaderPool: Sendable {
             return (pool.idle.popLast(), pool.open)
         }
         let reader = try idle ?? Reader(connection: try open())
-        defer { pool.withLock { $0.idle.append(reader) } }
-        return try body(reader.connection)
+        return try lending(reader, body)
+    }
+
+    /// Runs `body` with `reader`, noted as lent until it returns, then puts it back among the idle ones.
+    /// A read ``suspend()`` interrupted throws ``ListStoreError/suspended(path:)``.
+    private func lending<T>(_ reader: Reader, _ body: (Connection) throws -> T) throws -> T {
+        let key = ObjectIdentifier(reader.connection)
+        try pool.withLock { pool in
+            guard !pool.suspended else { throw ListStoreError.suspended(path: path) }
+            pool.lent[key] = reader.connection.interruption
+        }
+        defer {
+            pool.withLock { pool in
+                pool.lent[key] = nil
+                pool.idle.append(reader)
+            }
+        }
+        do { return try body(reader.connection) } catch {
+            throw reader.connection.interruption.wasInterrupted ? ListStoreError.suspended(path: path) : error
+        }
     }
 
     /// Runs `body` with an idle connection already open, if there is one now; nil at once otherwise.
@@ -74,8 +94,7 @@ final class ReaderPool: Sendable {
             return pool.idle.popLast()
         }
         guard let reader = idle else { return nil }
-        defer { pool.withLock { $0.idle.append(reader) } }
-        return .some(try body(reader.connection))
+        return .some(try lending(reader, body))
     }
 
     /// Closes the idle connections (every one, when no read runs): before the writer closes, so that it
@@ -88,7 +107,10 @@ final class ReaderPool: Sendable {
     /// running now to end (each holds its connection until then: the wait is theirs), and closes every
     /// connection, so that none is left on the file.
     func suspend() {
-        pool.withLock { $0.suspended = true }
+        for interruption in pool.withLock({ pool in
+            pool.suspended = true
+            return Array(pool.lent.values)
+        }) { interruption.interrupt() }
         for _ in 0..<Self.limit { free.wait() }
         let closing = pool.withLock { pool in
             defer { pool.idle = [] }

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteLayer
 
 /// Suspending a store while its app is in the background, so that it holds nothing on its file.
 extension ListStore {
@@ -9,9 +10,13 @@ extension ListStore {
     ///
     /// The store, and every list handle of its file (``list(named:)``: they share its connections), then:
     /// - stops polling for other connections' commits; observations stay open, at their position;
-    /// - lets the calls running now finish — a write under way commits, a read under way returns —
-    ///   and waits for them, so `suspend()` takes at most as long as the write running now (which may
-    ///   wait up to the busy timeout for another process's lock) and nothing when the store is idle;
+    /// - interrupts the calls running now and waits for them to give up their connections, which takes
+    ///   about a millisecond, not as long as they would have run: a write under way is rolled back
+    ///   (nothing of it is written, as after any failed write) and throws a
+    ///   ``ListStoreError/Family/misuse`` error (suspended), like a write waiting for another process's
+    ///   lock and a read under way; a write that had committed when interrupted stays committed, its
+    ///   observers told when the store resumes. (Finish an important write before the app is
+    ///   suspended — inside a background task, for instance — and call `suspend()` after it.);
     /// - closes its read connections, then its writer connection, which, once the store has committed,
     ///   copies the `-wal` into the file as it closes (the `-wal` and `-shm` files go when no other
     ///   connection has the file open);
@@ -83,6 +88,17 @@ final class Suspension: Sendable {
     }
 
     private let state = Locked(State())
+    /// Stops the writer connection's work (``ListStore/suspend()``).
+    private let writer: Locked<Interruption>
+
+    init(writer: Interruption) { self.writer = Locked(writer) }
+
+    /// The interruption of the writer connection ``ListStore/resume()`` opened.
+    func watchWriter(_ interruption: Interruption) { writer.withLock { $0 = interruption } }
+
+    /// Interrupts the write or read running on the writer connection: it rolls back and throws
+    /// ``ListStoreError/suspended(path:)`` (nothing commits after this), so ``ListStore/suspend()`` does not wait for its end.
+    func interruptWriter() { writer.withLock { $0 }.interrupt() }
     /// Serialises ``ListStore/suspend()`` and ``ListStore/resume()``: one closes or opens the connections at a time.
     private let changes = Locked(())
     /// The notification observers of ``ListStore/suspendsWithApplication()``, removed when the store goes.

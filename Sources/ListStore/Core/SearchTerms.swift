@@ -142,14 +142,14 @@ public struct RowSearch: Hashable, Sendable {
     public var inDisplayOrder = false
     /// Whether the results come best match first, by ``titleWords``: by FTS5's `bm25` — a title holding the
     /// words more often, or shorter, ranks higher (each word weighing more the fewer titles of the file hold
-    /// it), a title's length counting a run of Chinese or Japanese characters as one word — ties in id order;
-    /// false unless set. With the index of titles (``ListStore/addTitleIndex()``) FTS5 scores every row found
-    /// (about 2 µs a row: 0.2 s for 100,000), rows written by other programs since ListStore's last write and
-    /// every row of a file without the index are scored in Swift by the same formula and statistics, so the
-    /// order is the same with and without the index. Pages follow one another by score and id: while the file
-    /// is unchanged, they return every row found once; when the cursor's row no longer holds the words, the
-    /// next page is empty. Requires ``titleWords``, and is not ``inDisplayOrder``
-    /// (``ListStoreError/Family/invalidInput``).
+    /// it; a run of Chinese or Japanese characters counts as one word of a title's length) — ties in id
+    /// order; false unless set. With the index of titles (``ListStore/addTitleIndex()``) FTS5 scores every
+    /// row found before the first page (about 2 µs a row: 0.2 s for 100,000). Rows written by other programs
+    /// since ListStore's last write, and every row of a file without the index (whose titles a page then
+    /// reads twice), are scored in Swift by the same formula and statistics: the order is the same with and
+    /// without the index. Pages follow one another by score and id: while the file is unchanged they return
+    /// every row found once; when the cursor's row no longer holds the words, the next page is empty.
+    /// Requires ``titleWords`` and is not ``inDisplayOrder`` (else ``ListStoreError/Family/invalidInput``).
     public var ranked = false
     /// Text the title must contain, ignoring the case of ASCII letters only (SQLite's `LIKE`: `a` finds
     /// `A`, but `é` does not find `É` and `ß` does not find `SS`; other characters match exactly, by

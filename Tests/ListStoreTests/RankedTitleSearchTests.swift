@@ -166,6 +166,19 @@ import Testing
         for limit in [0, 10_001] { #expect(throws: ListStoreError.self) { try store.findRows(Self.ranked("apple"), limit: limit) } }
     }
 
+    @Test func rowsWrittenByHandIntoAnIndexThatHeldNoneAreRanked() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("empty.sqlite")
+        let store = try ListStore.open(at: path)
+        try store.insertSection(title: "s")
+        try store.addTitleIndex()
+        let other = try Connection(path: path, mode: .readWrite)
+        for title in ["apple pie", "apple apple", "pear"] {
+            try other.run("INSERT INTO rows (section_id, position, title) SELECT id, ?1, ?2 FROM sections", [.integer(Int64(title.count)), .text(title)])
+        }
+        #expect(RowSearchTests.titles(try store.findRows(Self.ranked("apple"))) == ["apple apple", "apple pie"])
+    }
+
     @Test func aCursorWhoseRowNoLongerMatchesEndsThePages() throws {
         let store = try TitleWordSearchTests.store(["apple apple", "apple", "apple pie"])
         let first = try store.findRows(Self.ranked("apple"), limit: 1)

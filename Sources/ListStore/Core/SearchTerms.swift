@@ -144,7 +144,7 @@ public struct RowSearch: Hashable, Sendable {
     /// words more often, or shorter, ranks higher (each word weighing more the fewer titles of the file hold
     /// it; a run of Chinese or Japanese characters counts as one word of a title's length) — ties in id
     /// order; false unless set. With the index of titles (``ListStore/addTitleIndex()``) FTS5 scores every
-    /// row found before the first page (about 2 µs a row: 0.2 s for 100,000). Rows written by other programs
+    /// row found before the first page (about 1.7 µs a row: 0.16 s for 100,000). Rows written by other programs
     /// since ListStore's last write, and every row of a file without the index (whose titles a page then
     /// reads twice), are scored in Swift by the same formula and statistics: the order is the same with and
     /// without the index. Pages follow one another by score and id: while the file is unchanged they return

@@ -48,6 +48,8 @@ struct TitleRanking {
             bytes.append(byte)
         }
         var offset = 0
+        // No record: an index that has held no row yet, which FTS5 reads as zeros.
+        guard !bytes.isEmpty else { return TitleRanking(rowCount: 0, tokenCount: 0, holding: words.phraseExpressions.map { _ in 0 }) }
         guard let rows = varint(bytes, &offset), let tokens = varint(bytes, &offset) else {
             throw ListStoreError.invalidSearch(
                 "the index of titles has no readable row count to rank by (liststore_title_words_data, id 1); run repair to make the index again")

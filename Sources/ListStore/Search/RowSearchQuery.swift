@@ -12,8 +12,9 @@ extension ListReader {
     /// One page of the rows that `search` finds, at most `limit` (1…10,000), after
     /// `cursor` (nil: from the first row), each with its index path, all of this reader's state.
     ///
-    /// Rows come in id order (or ``RowSearch/inDisplayOrder``, or best match first: ``RowSearch/ranked``), and
-    /// the page's ``SearchPage/next`` continues after its last row (see ``SearchCursor``). A search by ``RowSearch/titleWords`` reads the full-text index of titles (and the
+    /// Rows come in id order (or ``RowSearch/inDisplayOrder``, or best match first: ``RowSearch/ranked``),
+    /// and the page's ``SearchPage/next`` continues after its last row (see ``SearchCursor``). A search by
+    /// ``RowSearch/titleWords`` reads the full-text index of titles (and the
     /// few rows written by other programs since ListStore's last write) when the file has it
     /// (``ListStore/addTitleIndex()``), else reads and judges every title; its pages carry the number of
     /// rows the whole search finds (``SearchPage/total``). Otherwise, when a payload field of the search is indexed (``ListStore/addPayloadIndex(on:)``),
@@ -135,7 +136,8 @@ struct RowSearchQuery {
                 """
             let accepts = words.matchesAccents ? judge : nil
             let key = values.count + 1
-            // The score is compared again for the key; FTS5 keeps a row's sizes and instances once read.
+            // `score` is bm25 again at each use; FTS5 keeps a row's size and instances once read, so a later page's
+            // key costs no more than the first page's (measured: 0.19–0.23 s against 0.25 s for inv's 97,500 rows).
             ranking =
                 search.ranked
                 ? Ranking(

@@ -179,6 +179,20 @@ import Testing
         #expect(RowSearchTests.titles(try store.findRows(Self.ranked("apple"))) == ["apple apple", "apple pie"])
     }
 
+    @Test func anIndexWhoseCountsAnotherProgramDamagedIsReportedAsDamaged() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("damaged.sqlite")
+        let store = try ListStore.open(at: path)
+        try store.addTitleIndex()
+        let (section, _) = try store.insertSection(title: "s")
+        try store.insertRows(["apple pie", "apple"], intoSection: section)
+        let other = try Connection(path: path, mode: .readWrite)
+        try other.run("UPDATE rows SET title = 'apple apple' WHERE title = 'apple'")  // noted: scored in Swift from the counts
+        try other.run("UPDATE liststore_title_words_data SET block = x'80' WHERE id = 1")
+        let error = #expect(throws: ListStoreError.self) { try store.findRows(Self.ranked("apple")) }
+        #expect(error?.family == .damaged, "\(String(describing: error))")
+    }
+
     @Test func aCursorWhoseRowNoLongerMatchesEndsThePages() throws {
         let store = try TitleWordSearchTests.store(["apple apple", "apple", "apple pie"])
         let first = try store.findRows(Self.ranked("apple"), limit: 1)

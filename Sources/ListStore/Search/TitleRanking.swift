@@ -51,8 +51,8 @@ struct TitleRanking {
         // No record: an index that has held no row yet, which FTS5 reads as zeros.
         guard !bytes.isEmpty else { return TitleRanking(rowCount: 0, tokenCount: 0, holding: words.phraseExpressions.map { _ in 0 }) }
         guard let rows = varint(bytes, &offset), let tokens = varint(bytes, &offset) else {
-            throw ListStoreError.invalidSearch(
-                "the index of titles has no readable row count to rank by (liststore_title_words_data, id 1); run repair to make the index again")
+            throw ListStoreError.corrupt(
+                "the index of titles holds no readable row count to rank by (liststore_title_words_data, id 1); repair() (liststore repair) makes the index again")
         }
         let count = try db.cached("SELECT count(*) FROM liststore_title_words WHERE liststore_title_words MATCH ?1")
         let holding = try words.phraseExpressions.map { try count.bind([.text($0)]).first { $0.int64(0) } ?? 0 }

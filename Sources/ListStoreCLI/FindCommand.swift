@@ -4,8 +4,11 @@ import ListStore
 /// their index paths (``ListStore/findRows(_:limit:after:)``).
 enum FindCommand {
     static let text = OptionalArgument("TEXT")
-    static let prefix = Flag("--prefix", help: "with the index of titles: the last word of TEXT may be the start of a word (caf finds Café), as in a search bar")
+    static let prefix = Flag("--prefix", help: "with the index of titles: the last word of TEXT may be the start of a word (caf finds Café); the default")
+    static let wholeWords = Flag("--whole-words", help: "with the index of titles: the last word of TEXT is a whole word too (caf does not find Café)")
     static let exactAccents = Flag("--exact-accents", help: "with the index of titles: accents in TEXT count (cafe does not find Café); case is still ignored")
+    static let ranked = Flag(
+        "--ranked", help: "with the index of titles: best matches first (FTS5's bm25: the words more often, in shorter titles), ties in id order")
     static let displayOrder = Flag("--display-order", help: "rows section by section, row by row, as the list shows them, not in id order (reads every row found)")
     static let contains = Option<String>(
         "--contains", value: "TEXT", help: "only rows whose title contains TEXT anywhere, even inside a word (ASCII case folded; reads every row)")
@@ -24,20 +27,21 @@ enum FindCommand {
     }
 
     static let spec = CommandSpec(
-        words: ["find"], positionals: [text], options: [prefix, exactAccents, displayOrder, contains, field, limit, after],
+        words: ["find"], positionals: [text], options: [prefix, wholeWords, exactAccents, ranked, displayOrder, contains, field, limit, after],
         summary: "Print the rows whose title holds the words of TEXT (contains TEXT, without the index of titles), with their index paths.",
         details: """
             With the file's index of titles (liststore index add --titles), every word of TEXT must be a word of the
-            title, in any order, any case, accents ignored (unless --exact-accents); in Chinese, Japanese and Thai every
+            title, in any order, any case, accents ignored (unless --exact-accents), the last word the start of one
+            (meet finds Meeting, as ui's / and a search bar do; --whole-words: not); in Chinese, Japanese and Thai every
             character is a word (法 finds 法師); the output counts the rows found. Without it, TEXT matches anywhere
             in the title, ignoring the case of ASCII letters only (é does not find É), reading every row; so does
             --contains. FIELD is a payload member's name (address.city for a nested one). Rows come in id order
-            (--display-order: as the list shows them), at most --limit; when there are more, the output says how to
-            continue (--after ID). Reads only; never creates the database.
+            (--display-order: as the list shows them; --ranked, with the index: best match first), at most --limit; when
+            there are more, the output says how to continue (--after ID). Reads only; never creates the database.
             --json prints {"rows":[{"path","id","title","payload"}],"next":ID,"total":N,"version":N} (next is null on the
             last page; total, with title words, counts every page).
             """,
-        example: "liststore find \"meeting no\" --prefix",
+        example: "liststore find \"meeting no\" --ranked",
         run: run)
 
     @Sendable static func run(_ command: ParsedCommand, _ context: CommandContext) throws -> CommandOutput {
@@ -47,13 +51,20 @@ enum FindCommand {
         var search = RowSearch(where: try command[field].map { [$0] } ?? [])
         if let words, try store.hasTitleIndex() {
             search.titleWords = words
-            search.lastWordIsPrefix = command[prefix]
+            guard !(command[prefix] && command[wholeWords]) else { throw command.usageError("find takes --prefix or --whole-words, not both") }
+            search.lastWordIsPrefix = !command[wholeWords]
             search.matchingAccents = command[exactAccents]
+            search.ranked = command[ranked]
         } else if let words {
             guard contained == nil else { throw command.usageError("find takes TEXT or --contains TEXT when the file has no index of titles, not both") }
             contained = words
         }
         search.titleContains = contained
+        guard !command[ranked] || search.titleWords != nil else {
+            throw command.usageError(
+                "find --ranked orders rows by how well their titles hold the words of TEXT, which needs TEXT and the file's index of titles (liststore index add --titles)")
+        }
+        guard !(command[ranked] && command[displayOrder]) else { throw command.usageError("find takes --ranked or --display-order, not both") }
         search.inDisplayOrder = command[displayOrder]
         guard search.titleWords != nil || search.titleContains?.isEmpty == false || !search.payloadMatches.isEmpty else {
             throw command.usageError("find needs TEXT, --contains TEXT and/or --where FIELD=VALUE")

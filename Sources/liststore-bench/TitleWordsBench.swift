@@ -6,9 +6,9 @@ import StoreShorthands
 /// The full-text index of titles (issue 35; `--search`), on two copies of one store of 1,000,000 rows
 /// (10,000 with `--quick`) titled as a mailbox's subjects (``subject(_:)``), one with the index
 /// (``ListStore/addTitleIndex()``) and one without: the first page of 50 of a typed prefix and of a run of
-/// Chinese characters by ``RowSearch/titleWords`` against the scan (``RowSearch/titleContains``); a
-/// one-row insert and retitle on each copy, interleaved so that the machine's load falls on both alike;
-/// the index's build time and its size against the titles' bytes.
+/// Chinese characters by ``RowSearch/titleWords`` (in id order, display order and ranked) against the scan
+/// (``RowSearch/titleContains``); a one-row insert and retitle on each copy, interleaved so that the
+/// machine's load falls on both alike; the index's build time and its size against the titles' bytes.
 struct TitleWordsBench {
     let fixtures: Fixtures
     let repetitions: Int
@@ -34,13 +34,20 @@ struct TitleWordsBench {
         print(
             pad("search, first page (limit 50)", 44) + pad("rows found", 12, right: true) + pad("total", 10, right: true) + pad("index", 12, right: true)
                 + pad("scan", 12, right: true))
-        var display = RowSearch(titleWords: "report 4242")
-        display.inDisplayOrder = true
+        func ordered(_ words: String, ranked: Bool) -> RowSearch {
+            var search = RowSearch(titleWords: words)
+            if ranked { search.ranked = true } else { search.inDisplayOrder = true }
+            return search
+        }
+        let display = ordered("report 4242", ranked: false)
         let cases: [(String, RowSearch, RowSearch)] = [
             ("find title prefix \(label)", RowSearch(titleWords: "report 4242"), RowSearch(titleContains: "#4242")),
             ("find title prefix \(label), common word", RowSearch(titleWords: "inv"), RowSearch(titleContains: "inv")),
             ("find title prefix \(label), one letter", RowSearch(titleWords: "m"), RowSearch(titleContains: "m")),
             ("find title prefix \(label), display order", display, RowSearch(titleContains: "#4242")),
+            ("find title ranked \(label)", ordered("report 4242", ranked: true), RowSearch(titleContains: "#4242")),
+            ("common word, display order", ordered("inv", ranked: false), RowSearch(titleContains: "inv")),
+            ("find title ranked \(label), common word", ordered("inv", ranked: true), RowSearch(titleContains: "inv")),
             ("find title substring \(label)", RowSearch(titleWords: "京都会"), RowSearch(titleContains: "京都会")),
             ("find title substring \(label), one character", RowSearch(titleWords: "議"), RowSearch(titleContains: "議")),
         ]

@@ -1,4 +1,5 @@
 import Foundation
+import ListStore
 import Testing
 
 /// `liststore find` (issue 19, item 3; issue 35): title text — title words after `index add --titles` —
@@ -80,7 +81,8 @@ import Testing
         #expect(try cli.run(["find", "café", "--exact-accents"]).stdout == "0:0  Café Zürich\n1 row found\n")
         #expect(try cli.run(["find", "STRASSE"]).stdout == "0:2  Straße 法師\n1 row found\n")
         #expect(try cli.run(["find", "師"]).stdout == "0:2  Straße 法師\n1 row found\n")
-        #expect(try cli.run(["find", "meeting no"]).stdout == "no rows found\n")
+        #expect(try cli.run(["find", "meeting no", "--whole-words"]).stdout == "no rows found\n")
+        #expect(try cli.run(["find", "meeting no"]).stdout == "0:3  meeting notes\n1 row found\n")
         #expect(try cli.run(["find", "meeting no", "--prefix"]).stdout == "0:3  meeting notes\n1 row found\n")
         #expect(try cli.run(["find", "--contains", "ü"]).stdout == "0:0  Café Zürich\n1 row found\n")
         let json = try CLIHarness.json(try cli.run(["--json", "find", "c", "--prefix", "--limit", "1"]).stdout)
@@ -94,6 +96,42 @@ import Testing
         #expect(try cli.run(["check"]).status == 0)
         #expect(try cli.run(["index", "remove", "--titles"]).stdout == "dropped the index of titles; payload fields indexed: none\n")
         #expect(try cli.run(["find", "cafe"]).stdout == "0:0  CAFE\n1 row found\n")
+    }
+
+    /// A person typing `find meet` in a terminal means the start of a word, as in ui's `/` and in a search bar,
+    /// and as the library's default (`lastWordIsPrefix`): the last word is a prefix unless `--whole-words`.
+    @Test func theLastWordIsAPrefixByDefaultAsInTheLibraryAndUI() throws {
+        let cli = try CLIHarness()
+        for step in [["section", "add", "S"], ["add", "0", "Meeting notes", "meet", "Café"], ["index", "add", "--titles"]] {
+            let run = try cli.run(step)
+            try #require(run.status == 0, "\(step): \(run.stderr)")
+        }
+        #expect(try cli.run(["find", "meet"]).stdout == "0:0  Meeting notes\n0:1  meet\n2 rows found\n")
+        #expect(try cli.run(["find", "meet", "--whole-words"]).stdout == "0:1  meet\n1 row found\n")
+        #expect(try cli.run(["find", "caf"]).stdout == "0:2  Café\n1 row found\n")
+        let library = try ListStore.open(at: cli.database).findRows(RowSearch(titleWords: "meet")).results.map(\.row.title)
+        #expect(library == ["Meeting notes", "meet"])
+        let both = try cli.run(["find", "meet", "--prefix", "--whole-words"])
+        #expect(both.status == 2 && both.stderr.contains("--prefix or --whole-words, not both"), "\(both.stderr)")
+    }
+
+    @Test func rankedPutsTheBestMatchesFirstAndPagesByScore() throws {
+        let cli = try CLIHarness()
+        for step in [["section", "add", "S"], ["add", "0", "apple pie with cream", "pear", "apple apple", "apple tart", "Apple"]] {
+            let run = try cli.run(step)
+            try #require(run.status == 0, "\(step): \(run.stderr)")
+        }
+        let refused = try cli.run(["find", "apple", "--ranked"])  // no index: TEXT is text, which has no rank
+        #expect(refused.status == 2 && refused.stderr.contains("index add --titles"), "\(refused.stderr)")
+        #expect(try cli.run(["index", "add", "--titles"]).status == 0)
+        #expect(try cli.run(["find", "apple", "--ranked"]).stdout == "0:2  apple apple\n0:4  Apple\n0:3  apple tart\n0:0  apple pie with cream\n4 rows found\n")
+        #expect(try cli.run(["find", "app", "--ranked", "--limit", "2"]).stdout == "0:2  apple apple\n0:4  Apple\n2 rows shown of 4; more: add --after 5\n")
+        #expect(try cli.run(["find", "app", "--ranked", "--limit", "2", "--after", "5"]).stdout == "0:3  apple tart\n0:0  apple pie with cream\n2 rows found\n")
+        let json = try CLIHarness.json(try cli.run(["--json", "find", "apple", "--ranked", "--limit", "3"]).stdout)
+        #expect((json["rows"] as? [[String: Any]])?.map { $0["title"] as? String } == ["apple apple", "Apple", "apple tart"])
+        #expect(json["total"] as? Int == 4 && json["next"] as? Int == 4)
+        let both = try cli.run(["find", "apple", "--ranked", "--display-order"])
+        #expect(both.status == 2 && both.stderr.contains("--ranked or --display-order, not both"), "\(both.stderr)")
     }
 
     static let badCases: [(arguments: [String], status: Int32, message: String)] = [

@@ -9,7 +9,8 @@ import Testing
 /// The index of titles finds exactly the rows a title-by-title reading finds, through random edits by
 /// ListStore (inserts, retitles, deletes, moves, undo and redo, rows and sections moved to another list,
 /// section deletes) and by another program (titles changed, rows inserted and deleted, with triggers):
-/// every ListStore write leaves nothing noted, and `check` finds the index in step.
+/// every ListStore write leaves nothing noted, and `check` finds the index in step; ranked, its pages hold
+/// the same rows, each once.
 @Suite struct TitleIndexFuzzTests {
     static let words = ["Café", "cafe", "CAFÉ", "Straße", "strasse", "法師", "東京都", "meeting", "notes", "e-mail", "Ελλάς", "ελλας"]
     static let queries = ["caf", "cafe", "café", "strasse", "STRASSE", "法", "師", "京都", "meet", "notes", "e-mail", "e", "ελλ", "meeting caf", "法 notes"]
@@ -110,6 +111,11 @@ import Testing
                     #expect(found == expected, "seed \(seed) step \(step): \(words) in list \(list)")
                     let total = try handle.read { try $0.findRows(search, limit: 1).total }
                     #expect(total == expected.count, "seed \(seed) step \(step): the total of \(words) in list \(list)")
+                    var ranked = search
+                    ranked.ranked = true
+                    let rankedPages = try Self.allPages(handle, ranked, limit: limit)
+                    let rankedWhole = try handle.read { try $0.findRows(ranked, limit: 10_000).results.map(\.row.id.rawValue) }
+                    #expect(rankedPages == rankedWhole && rankedPages.sorted() == expected, "seed \(seed) step \(step): \(words) ranked in list \(list)")
                 }
             }
             if step % 25 == 24 { #expect(try store.checkInvariants().isEmpty, "seed \(seed) step \(step)") }

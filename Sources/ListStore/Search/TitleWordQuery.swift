@@ -39,10 +39,33 @@ struct TitleWordQuery {
 
     /// The FTS5 query: every word a quoted string (a `"` doubled), so that FTS5 reads no operator, `*`,
     /// `NEAR` or parenthesis in it; the last followed by `*` for a prefix.
-    var expression: String {
+    var expression: String { phraseExpressions.joined(separator: " ") }
+
+    /// Each word alone as an FTS5 query (the last with `*` while a prefix): what FTS5's `bm25` counts the rows
+    /// holding.
+    var phraseExpressions: [String] {
         indexedWords.enumerated().map { index, word in
             "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (lastIsPrefix && index == words.count - 1 ? " *" : "")
-        }.joined(separator: " ")
+        }
+    }
+
+    /// Each word's tokens as the index holds them (accents removed).
+    var indexedPhrases: [[String]] { indexedWords.map { Self.tokens(of: $0, keepingAccents: false) } }
+
+    /// How many times each word occurs in `titleTokens` (a title's tokens as the index holds them), as FTS5
+    /// counts a phrase's instances: at every token where the word's tokens start, the last compared as a
+    /// prefix, byte by byte, while ``lastIsPrefix``.
+    func occurrences(inIndexedTokens titleTokens: [String]) -> [Int] {
+        indexedPhrases.enumerated().map { index, phrase in
+            let prefix = lastIsPrefix && index == words.count - 1
+            guard !phrase.isEmpty, titleTokens.count >= phrase.count else { return 0 }
+            return (0...(titleTokens.count - phrase.count)).count { start in
+                phrase.indices.allSatisfy { offset in
+                    let token = titleTokens[start + offset]
+                    return prefix && offset == phrase.count - 1 ? token.utf8.starts(with: phrase[offset].utf8) : token == phrase[offset]
+                }
+            }
+        }
     }
 
     /// Whether `title` holds every word, judged in Swift as the index judges it (for rows noted stale,

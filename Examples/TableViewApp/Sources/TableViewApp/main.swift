@@ -307,8 +307,10 @@ let found = try store.read { try $0.findRows(typed, limit: 50) }
 print(found.total ?? 0, found.results.map(\.indexPath))  // how many in all; the first 50, with index paths
 typed.matchingAccents = true                       // "café" finds "Café", "cafe" does not
 typed.inDisplayOrder = true                        // as the list shows them, not in id order
+var best = RowSearch(titleWords: "invo")
+best.ranked = true                                 // or best matches first (FTS5's bm25)
 // END
-guard found.total == 1 else {
+guard found.total == 1, try store.read({ try $0.findRows(best) }).results.map(\.row.id) == found.results.map(\.row.id) else {
     print("the index of titles found \(found.total ?? -1) rows")
     exit(1)
 }

@@ -28,7 +28,7 @@ struct TitleRanking {
         var score = 0.0
         // The operations in FTS5's order (fts5_aux.c, fts5Bm25Function), so that the results are the same doubles.
         for (word, count) in holding.enumerated() {
-            var idf = log((Double(rowCount - count) + 0.5) / (Double(count) + 0.5))
+            var idf = log((Double(rowCount) - Double(count) + 0.5) / (Double(count) + 0.5))  // counts read from the file: no Int64 arithmetic
             if idf <= 0.0 { idf = 1e-6 }
             let f = Double(occurrences[word])
             score += idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * length / average)))

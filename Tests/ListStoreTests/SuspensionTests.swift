@@ -166,10 +166,16 @@ import Testing
         #expect(try store.snapshot().titles == [["after"]])
     }
 
+    /// Runs `body` on a thread of its own: under the whole suite's load, Dispatch's shared threads may all
+    /// be blocked in other tests for longer than these tests wait.
+    static func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) {
+        Thread(block: body).start()
+    }
+
     /// Suspends `store` on another thread, and fails unless that returns within 30 s.
     static func suspendWithin30Seconds(_ store: ListStore) throws {
         let suspended = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        Self.onThreadOfItsOwn {
             store.suspend()
             suspended.signal()
         }
@@ -186,7 +192,7 @@ import Testing
         let running = DispatchSemaphore(value: 0)
         let ended = DispatchSemaphore(value: 0)
         let outcome = Locked<(any Error)?>(nil)
-        DispatchQueue.global().async {
+        Self.onThreadOfItsOwn {
             do {
                 try store.write { tx in
                     var count = 0
@@ -218,7 +224,7 @@ import Testing
         try other.run("BEGIN IMMEDIATE")
         let ended = DispatchSemaphore(value: 0)
         let outcome = Locked<(any Error)?>(nil)
-        DispatchQueue.global().async {
+        Self.onThreadOfItsOwn {
             do { try store.insertRow("waits", intoSection: 0) } catch { outcome.withLock { $0 = error } }
             ended.signal()
         }
@@ -240,7 +246,7 @@ import Testing
         let running = DispatchSemaphore(value: 0)
         let ended = DispatchSemaphore(value: 0)
         let outcome = Locked<(any Error)?>(nil)
-        DispatchQueue.global().async {
+        Self.onThreadOfItsOwn {
             do {
                 try store.read { reader in
                     var count = 0

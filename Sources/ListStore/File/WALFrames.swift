@@ -46,13 +46,13 @@ enum WALFrames {
         var rows: [String: Int64] = [:]
         for cell in 0..<cellCount {
             var offset = Int(page[8 + 2 * cell]) << 8 | Int(page[9 + 2 * cell])
-            guard let payloadSize = varint(page, &offset), varint(page, &offset) != nil,  // the rowid
+            guard let payloadSize = SQLiteVarint.read(page, &offset), SQLiteVarint.read(page, &offset) != nil,  // the rowid
                 payloadSize <= UInt64(page.count - offset)
             else { return nil }
             let end = offset + Int(payloadSize)
             let recordStart = offset
-            guard let headerSize = varint(page, &offset), headerSize <= UInt64(end - recordStart),
-                let nameType = varint(page, &offset), let seqType = varint(page, &offset)
+            guard let headerSize = SQLiteVarint.read(page, &offset), headerSize <= UInt64(end - recordStart),
+                let nameType = SQLiteVarint.read(page, &offset), let seqType = SQLiteVarint.read(page, &offset)
             else { return nil }
             var body = recordStart + Int(headerSize)
             guard nameType >= 13, nameType % 2 == 1 else { continue }  // not a text name: not a row of ours
@@ -84,20 +84,6 @@ enum WALFrames {
             index += 8
         }
         return (s0, s1)
-    }
-
-    /// A SQLite varint at `offset` (advanced past it); nil when it runs off the page.
-    private static func varint(_ bytes: [UInt8], _ offset: inout Int) -> UInt64? {
-        var value: UInt64 = 0
-        for index in 0..<9 {
-            guard offset < bytes.count else { return nil }
-            let byte = bytes[offset]
-            offset += 1
-            if index == 8 { return value << 8 | UInt64(byte) }
-            value = value << 7 | UInt64(byte & 0x7F)
-            if byte & 0x80 == 0 { return value }
-        }
-        return value
     }
 
     /// The integer of serial type `type` at `offset`; nil for any other type or when it runs past `end`.

@@ -50,7 +50,7 @@ struct TitleRanking {
         var offset = 0
         // No record: an index that has held no row yet, which FTS5 reads as zeros.
         guard !bytes.isEmpty else { return TitleRanking(rowCount: 0, tokenCount: 0, holding: words.phraseExpressions.map { _ in 0 }) }
-        guard let rows = varint(bytes, &offset), let tokens = varint(bytes, &offset) else {
+        guard let rows = SQLiteVarint.read(bytes, &offset).map(Int64.init(bitPattern:)), let tokens = SQLiteVarint.read(bytes, &offset).map(Int64.init(bitPattern:)) else {
             throw ListStoreError.corrupt(
                 "the index of titles holds no readable row count to rank by (liststore_title_words_data, id 1); repair() (liststore repair) makes the index again")
         }
@@ -71,19 +71,5 @@ struct TitleRanking {
             for (word, count) in words.occurrences(inIndexedTokens: titleTokens).enumerated() where count > 0 { holding[word] += 1 }
         }
         return TitleRanking(rowCount: rows, tokenCount: tokens, holding: holding)
-    }
-
-    /// A SQLite varint (big-endian, 7 bits a byte, the ninth byte's 8 whole) from `offset`, which it moves past it.
-    private static func varint(_ bytes: [UInt8], _ offset: inout Int) -> Int64? {
-        var value: UInt64 = 0
-        for index in 0..<9 {
-            guard offset < bytes.count else { return nil }
-            let byte = bytes[offset]
-            offset += 1
-            if index == 8 { return Int64(bitPattern: (value << 8) | UInt64(byte)) }
-            value = (value << 7) | UInt64(byte & 0x7F)
-            if byte & 0x80 == 0 { return Int64(bitPattern: value) }
-        }
-        return nil
     }
 }

@@ -28,7 +28,7 @@ enum ReplicaIdentity {
     /// At the start of every ListStore write: notes the file the replica's number is claimed for at the
     /// first write, and claims a new number when the file is another than that one — a copy, wherever it
     /// came from. A database in memory is never copied and keeps its number.
-    static func claim(_ db: Connection, drawing draw: () -> Int64 = { Int64.random(in: 1..<numberLimit) }) throws {
+    static func claim(_ db: Connection, drawing draw: () -> Int64 = randomNumber) throws {
         guard let file = db.mainFile() else { return }
         let device = Int64(bitPattern: file.device)
         let inode = Int64(bitPattern: file.inode)
@@ -49,6 +49,9 @@ enum ReplicaIdentity {
             try renumber(db, device: device, inode: inode, draw: draw)
         }
     }
+
+    /// A replica number drawn at random.
+    static func randomNumber() -> Int64 { Int64.random(in: 1..<numberLimit) }
 
     /// Takes a number no id of the file is in the range of (nor the present one), claimed for this file.
     private static func renumber(_ db: Connection, device: Int64, inode: Int64, draw: () -> Int64) throws {
@@ -99,9 +102,8 @@ enum ReplicaIdentity {
         if let noted, range.contains(noted) { last = noted }
         if let largest { last = max(last, largest) }
         guard Int64(count) <= range.upperBound - last else {
-            guard let file = db.mainFile() else { throw ListStoreError.identifiersExhausted(table: table.rawValue) }
-            guard Int64(count) < 1 << 32 else { throw ListStoreError.identifiersExhausted(table: table.rawValue) }
-            try renumber(db, device: Int64(bitPattern: file.device), inode: Int64(bitPattern: file.inode), draw: { Int64.random(in: 1..<numberLimit) })
+            guard let file = db.mainFile(), Int64(count) < 1 << 32 else { throw ListStoreError.identifiersExhausted(table: table.rawValue) }
+            try renumber(db, device: Int64(bitPattern: file.device), inode: Int64(bitPattern: file.inode), draw: randomNumber)
             return try reserve(count, in: table, db)
         }
         try setLastID(last + Int64(count), db)

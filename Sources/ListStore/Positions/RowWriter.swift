@@ -22,7 +22,8 @@ enum RowWriter {
     static func insert(_ rows: [NewRow], intoSection sectionID: Int64, at positions: [Int], _ db: Connection) throws -> [RowID] {
         var ids: [RowID] = []
         ids.reserveCapacity(rows.count)
-        let firstID = try ReplicaIdentity.reserve(rows.count, in: .rows, db)
+        let replica = try ReplicaIdentity.number(db)
+        let firstID = try ReplicaIdentity.reserve(rows.count, in: .rows, replica: replica, db)
         /// The id to bind for the row at `index`: NULL where AUTOINCREMENT gives it.
         func id(_ index: Int) -> SQLiteValue { firstID.map { .integer($0 + Int64(index)) } ?? .null }
         var offset = 0
@@ -41,7 +42,7 @@ enum RowWriter {
                 offset += rowsPerStatement
             }
         }
-        let single = try One(db)
+        let single = try One(db, replica: replica)
         for index in offset..<rows.count {
             do {
                 try single.insert(id: firstID.map { $0 + Int64(index) }, section: sectionID, position: positions[index], title: rows[index].title, payload: rows[index].payload)
@@ -59,10 +60,11 @@ enum RowWriter {
         /// The file's replica number, read once: a copy gives its new rows ids of its own range.
         private let replica: Int64
 
-        init(_ db: Connection) throws {
+        /// A writer for `db`, whose replica number is `replica` if the caller read it already.
+        init(_ db: Connection, replica: Int64? = nil) throws {
             self.db = db
             statement = try db.cached(RowWriter.statement(rows: 1))
-            replica = try ReplicaIdentity.number(db)
+            self.replica = try replica ?? ReplicaIdentity.number(db)
         }
 
         /// Inserts the row (`id` nil: a new id, then `db.lastInsertedRowID`).

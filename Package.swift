@@ -18,6 +18,7 @@ let migrationFiles = [
     "0012_section_counts.sql",
     "0013_title_index_notes.sql",
     "0014_replica_identity.sql",
+    "0015_merge_registers.sql",
 ]
 
 /// A release build of `liststore` on Linux is one fully static executable: the Swift runtime, Foundation,

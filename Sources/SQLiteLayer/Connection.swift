@@ -35,6 +35,8 @@ package final class Connection {
     /// What a layer above remembers between this connection's own write transactions; the layer checks
     /// that it still holds (e.g. that no other connection committed since: `PRAGMA data_version`).
     package var writeMemo: AnyObject?
+    /// What a layer above keeps for the one transaction under way (``transaction(_:_:)`` forgets it as each begins and ends).
+    package var transactionMemo: AnyObject?
     /// Stops the connection's work from another thread (``Interruption``).
     package let interruption: Interruption
     /// The busy handler's state (``setBusyTimeout(milliseconds:)``), kept as long as the connection.

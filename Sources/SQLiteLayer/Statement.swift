@@ -154,4 +154,12 @@ package final class Statement {
 
     /// Column `index` of the current row as text, or nil when it is NULL.
     @inlinable package func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
+
+    /// Column `index` of the current row as bytes (a BLOB's; text as its UTF-8), or nil when it is NULL.
+    package func blob(_ index: Int32) -> [UInt8]? {
+        if isNull(index) { return nil }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
 }

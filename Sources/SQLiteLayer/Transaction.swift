@@ -24,6 +24,8 @@ extension Connection {
             throw SQLiteError(extendedCode: 1, message: "a transaction is already open on this connection", sql: kind.rawValue)
         }
         try run(kind.rawValue)
+        transactionMemo = nil
+        defer { transactionMemo = nil }
         let result: T
         do {
             if kind == .immediate { try verifyFilesInPlace() }

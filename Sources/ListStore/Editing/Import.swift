@@ -99,7 +99,7 @@ public final class ListImporter {
         let index = sectionsWritten
         let newID: Int64
         do {
-            newID = try SectionWriter.insert(id: id?.rawValue, title: title, at: index, list: list, db)
+            newID = try SectionWriter.insert(id: id?.rawValue, title: title, at: index, list: list, orderKey: try MergeRegisters.importKey(db), db)
         } catch {
             if let id, Self.isDuplicateID(error) { throw ListStoreError.duplicateSectionID(id) }
             if id == nil, largestIDGiven.sections, (error as? SQLiteError)?.isFull == true { throw ListStoreError.identifiersExhausted(table: "sections") }
@@ -124,7 +124,8 @@ public final class ListImporter {
         if let id, id.rawValue <= 0 { throw ListStoreError.invalidDocument("row id \(id.rawValue) is not a positive integer") }
         try db.validatePayload(payload)
         do {
-            try insertRow.insert(id: id?.rawValue, section: section.id, position: section.rows * RowSpacing.gap, title: title, payload: payload)
+            try insertRow.insert(
+                id: id?.rawValue, section: section.id, position: section.rows * RowSpacing.gap, title: title, payload: payload, orderKey: try MergeRegisters.importKey(db))
         } catch {
             if let id, Self.isDuplicateID(error) { throw ListStoreError.duplicateRowID(id) }
             if id == nil, largestIDGiven.rows, (error as? SQLiteError)?.isFull == true { throw ListStoreError.identifiersExhausted(table: "rows") }

@@ -46,7 +46,8 @@ public final class ListTransaction: ListReader {
     }
 
     /// Notes one edit, as its primitive describes it: its history step (when the transaction keeps
-    /// history), its rows for the payload indexes, and — when the write tracks changes — its change set
+    /// history), what the copies of the list need to merge it (``MergeRegisters``), its rows for the
+    /// payload indexes, and — when the write tracks changes — its change set
     /// and change-log events. Every edit primitive calls this once (a move between lists once on each
     /// list's transaction), after its write; a delete of sections before it, while their rows are
     /// there to be copied into the history.
@@ -54,6 +55,7 @@ public final class ListTransaction: ListReader {
         try history?.record(edit)
         guard !edit.changesNothing else { return }
         editCount += 1
+        try MergeRegisters.record(edit, list: list, db)
         try notePayloadWrites(edit)
         guard tracksChanges else { return }
         let newEvents = edit.logEvents(forList: list)

@@ -17,7 +17,7 @@ extension ListTransaction {
         let insert = try RowWriter.One(db)
         for (row, position) in zip(rows, positions) {
             do {
-                try insert.insert(id: row.id, section: section.sectionID, position: position, title: row.title, payload: row.payload)
+                try insert.insert(id: row.id, section: section.sectionID, position: position, title: row.title, payload: row.payload, orderKey: nil)
             } catch let error as SQLiteError where error.extendedCode == 1555 {  // SQLITE_CONSTRAINT_PRIMARYKEY
                 throw UndoConflict("row #\(row.id) exists again (an import or a hand edit gave its id to another row)")
             } catch { throw db.explainingFull(error, inserting: "rows") }

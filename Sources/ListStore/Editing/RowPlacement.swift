@@ -7,7 +7,9 @@ extension ListTransaction {
     func writeRows(_ rows: [NewRow], into section: inout SectionRows, at start: Int) throws -> ListEdit.InsertedRows {
         let last = section.count
         let positions = try section.insertionPositions(at: start, width: rows.count)
-        let ids = try RowWriter.insert(rows, intoSection: section.sectionID, at: positions, db)
+        let keys = try MergeRegisters.keys(
+            rows.count, in: .rows, container: section.sectionID, around: (positions.first ?? 0, positions.last ?? 0), db)
+        let ids = try RowWriter.insert(rows, intoSection: section.sectionID, at: positions, orderKeys: keys, db)
         try section.noteInserted(positions, atIndex: start)
         let anchor = try anchor(index: start, last: last, section: section.sectionID) { positions.first }
         let written = zip(ids, rows).map { ListRow(id: $0, title: $1.title, payload: $1.payload) }

@@ -14,6 +14,7 @@ enum Schema {
             migration.before = { try ListsMigration.parkForeignReferences($0) }
             migration.after = { try ListsMigration.parkForeignReferences($0) }
         }
+        if migration.version == 15 { migration.after = { try BaseOrderKeys.give($0) } }
         return migration
     }
 

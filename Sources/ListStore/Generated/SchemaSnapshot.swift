@@ -5,7 +5,7 @@
 /// `LISTSTORE_SCHEMA_SNAPSHOT=Sources/ListStore/Generated/SchemaSnapshot.swift swift test --filter SchemaSnapshotTests`.
 enum SchemaSnapshot {
     /// The schema version these objects are of; another version's are made by migrating.
-    static let version = 14
+    static let version = 15
 
     /// `sqlite_schema`'s rows (type, name, table, SQL) of a file of ``version``.
     static let objects: Set<SchemaObject> = [
@@ -31,7 +31,7 @@ enum SchemaSnapshot {
                     id       INTEGER PRIMARY KEY AUTOINCREMENT,
                     name     TEXT    NOT NULL UNIQUE CHECK (length(name) > 0),
                     position INTEGER NOT NULL UNIQUE   -- display order, 0..k-1
-                , section_count INTEGER NOT NULL DEFAULT 0) STRICT
+                , section_count INTEGER NOT NULL DEFAULT 0, order_key BLOB, name_stamp INTEGER NOT NULL DEFAULT 0, revived_stamp INTEGER NOT NULL DEFAULT 0) STRICT
                 """#),
         SchemaObject(
             type: "table", name: "liststore_history", table: "liststore_history",
@@ -115,6 +115,16 @@ enum SchemaSnapshot {
                 ) STRICT
                 """#),
         SchemaObject(
+            type: "table", name: "liststore_tombstones", table: "liststore_tombstones",
+            sql: #"""
+                CREATE TABLE liststore_tombstones (
+                    kind  TEXT    NOT NULL CHECK (kind IN ('row', 'section', 'list')),
+                    id    INTEGER NOT NULL,
+                    stamp INTEGER NOT NULL,
+                    PRIMARY KEY (kind, id)
+                ) STRICT, WITHOUT ROWID
+                """#),
+        SchemaObject(
             type: "table", name: "row_blocks", table: "row_blocks",
             sql: #"""
                 CREATE TABLE row_blocks (
@@ -142,7 +152,7 @@ enum SchemaSnapshot {
                     section_id INTEGER NOT NULL REFERENCES sections (id) ON DELETE CASCADE,
                     position   INTEGER NOT NULL,                    -- order within the section, 0..n-1
                     title      TEXT    NOT NULL,
-                    payload    TEXT,                                -- optional JSON text (checked with json_valid before writing)
+                    payload    TEXT, order_key BLOB, title_stamp INTEGER NOT NULL DEFAULT 0, payload_stamp INTEGER NOT NULL DEFAULT 0, revived_stamp INTEGER NOT NULL DEFAULT 0,                                -- optional JSON text (checked with json_valid before writing)
                     UNIQUE (section_id, position)
                 ) STRICT
                 """#),
@@ -154,7 +164,7 @@ enum SchemaSnapshot {
                     list_id   INTEGER NOT NULL DEFAULT 1 REFERENCES lists (id) ON DELETE CASCADE,  -- a section inserted by hand without one is the default list's
                     position  INTEGER NOT NULL,        -- display order within its list, 0..m-1
                     title     TEXT    NOT NULL,
-                    row_count INTEGER NOT NULL DEFAULT 0,
+                    row_count INTEGER NOT NULL DEFAULT 0, order_key BLOB, title_stamp INTEGER NOT NULL DEFAULT 0, revived_stamp INTEGER NOT NULL DEFAULT 0,
                     UNIQUE (list_id, position)
                 ) STRICT
                 """#),

@@ -34,6 +34,9 @@ enum Repairs {
             WHERE rows.id = ranked.id
             """, [.integer(sectionID)])
         _ = try RowBlocks(sectionID: sectionID, db: db).rebuild(sizes: .standard)
+        try MergeRegisters.place([sectionID], in: .sections, db)
+        let recovered = try db.cached("SELECT id FROM rows WHERE section_id = ?1 ORDER BY position").bind([.integer(sectionID)]).map { $0.int64(0) }
+        try MergeRegisters.place(recovered, in: .rows, db)
         return orphans.map { orphan in
             "section #\(orphan.missingSectionID) was deleted outside ListStore: moved its \(orphan.count == 1 ? "row" : "\(orphan.count) rows") into a new section \"\(recoveredSectionTitle)\" (#\(sectionID))"
         }

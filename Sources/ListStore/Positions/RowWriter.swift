@@ -10,16 +10,16 @@ enum RowWriter {
 
     /// The INSERT statement for `count` rows, each bound as id (NULL: AUTOINCREMENT assigns one, in a
     /// file that is replica 0; see ``ReplicaIdentity``),
-    /// section id, position, title and payload.
+    /// section id, position, title, payload and order key (``OrderKey``).
     private static func statement(rows count: Int) -> String {
-        "INSERT INTO rows (id, section_id, position, title, payload) VALUES " + Array(repeating: "(?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
+        "INSERT INTO rows (id, section_id, position, title, payload, order_key) VALUES " + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
     }
 
-    /// Inserts `rows` into section `sectionID` at `positions` (as many, increasing) and returns their new
+    /// Inserts `rows` into section `sectionID` at `positions` with `orderKeys` (as many, increasing) and returns their new
     /// ids in order. A copy of the list gives them from its own range (``ReplicaIdentity``); otherwise
     /// AUTOINCREMENT gives the rows of one statement consecutive ids (one more than the largest ever
     /// given, row after row), and the write lock keeps anyone else from taking one between.
-    static func insert(_ rows: [NewRow], intoSection sectionID: Int64, at positions: [Int], _ db: Connection) throws -> [RowID] {
+    static func insert(_ rows: [NewRow], intoSection sectionID: Int64, at positions: [Int], orderKeys: [[UInt8]], _ db: Connection) throws -> [RowID] {
         var ids: [RowID] = []
         ids.reserveCapacity(rows.count)
         let replica = try ReplicaIdentity.number(db)
@@ -30,11 +30,13 @@ enum RowWriter {
         if rows.count >= rowsPerStatement {
             let chunk = try db.cached(statement(rows: rowsPerStatement))
             var arguments: [SQLiteValue] = []
-            arguments.reserveCapacity(rowsPerStatement * 5)
+            arguments.reserveCapacity(rowsPerStatement * 6)
             while rows.count - offset >= rowsPerStatement {
                 arguments.removeAll(keepingCapacity: true)
                 for index in offset..<(offset + rowsPerStatement) {
-                    arguments += [id(index), .integer(sectionID), .int(positions[index]), .text(rows[index].title), .optionalText(rows[index].payload)]
+                    arguments += [
+                        id(index), .integer(sectionID), .int(positions[index]), .text(rows[index].title), .optionalText(rows[index].payload), .blob(orderKeys[index]),
+                    ]
                 }
                 do { try chunk.bind(arguments).run() } catch { throw db.explainingFull(error, inserting: "rows") }
                 let last = db.lastInsertedRowID
@@ -45,7 +47,9 @@ enum RowWriter {
         let single = try One(db, replica: replica)
         for index in offset..<rows.count {
             do {
-                try single.insert(id: firstID.map { $0 + Int64(index) }, section: sectionID, position: positions[index], title: rows[index].title, payload: rows[index].payload)
+                try single.insert(
+                    id: firstID.map { $0 + Int64(index) }, section: sectionID, position: positions[index], title: rows[index].title, payload: rows[index].payload,
+                    orderKey: orderKeys[index])
             } catch { throw db.explainingFull(error, inserting: "rows") }
             ids.append(RowID(rawValue: db.lastInsertedRowID))
         }
@@ -67,10 +71,12 @@ enum RowWriter {
             self.replica = try replica ?? ReplicaIdentity.number(db)
         }
 
-        /// Inserts the row (`id` nil: a new id, then `db.lastInsertedRowID`).
-        func insert(id: Int64?, section: Int64, position: Int, title: String, payload: String?) throws {
+        /// Inserts the row (`id` nil: a new id, then `db.lastInsertedRowID`; `orderKey` nil: given by the caller later).
+        func insert(id: Int64?, section: Int64, position: Int, title: String, payload: String?, orderKey: [UInt8]?) throws {
             let id = try id ?? ReplicaIdentity.reserve(1, in: .rows, replica: replica, db)
-            try statement.bind([id.map { .integer($0) } ?? .null, .integer(section), .int(position), .text(title), .optionalText(payload)]).run()
+            try statement.bind([
+                id.map { .integer($0) } ?? .null, .integer(section), .int(position), .text(title), .optionalText(payload), orderKey.map { .blob($0) } ?? .null,
+            ]).run()
         }
     }
 }

@@ -17,6 +17,7 @@ extension ListStore {
             if !existing.isEmpty {
                 guard replacing else { throw ListStoreError.storeNotEmpty(sectionCount: existing.count) }
                 try PayloadIndex.noteDeleting(.list(listID), db)
+                try MergeRegisters.buryContents(ofList: listID, keepingList: true, db)
                 try db.run("DELETE FROM sections WHERE list_id = ?1", [.integer(listID)])
                 try SectionOrder.recount(db, list: listID)
             }

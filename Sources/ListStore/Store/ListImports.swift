@@ -22,12 +22,14 @@ extension ListStore {
                     let position = (try db.scalarInt("SELECT max(position) FROM lists") ?? -1) + 1
                     try Self.insertList(named: name, position: Int64(position), db)
                     id = db.lastInsertedRowID
+                    try MergeRegisters.place([id], in: .lists, db)
                 }
                 ids.append(id)
                 let existing = try SectionOrder.count(db, list: id)
                 if existing > 0 {
                     guard replacing else { throw ListStoreError.storeNotEmpty(sectionCount: existing) }
                     try PayloadIndex.noteDeleting(.list(id), db)
+                    try MergeRegisters.buryContents(ofList: id, keepingList: true, db)
                     try db.run("DELETE FROM sections WHERE list_id = ?1", [.integer(id)])
                     try SectionOrder.recount(db, list: id)
                 }

@@ -73,6 +73,7 @@ extension ListStore {
             id = db.lastInsertedRowID
             order.insert(id, at: at)
             try Self.setListOrder(order, db)
+            try MergeRegisters.place([id], in: .lists, db)
         }
         return ListStore(sharing: self, listID: id)
     }
@@ -91,6 +92,7 @@ extension ListStore {
             guard name != newName else { return }
             try Self.refuseTaken(newName, db)
             try db.run("UPDATE lists SET name = ?2 WHERE id = ?1", [.integer(id), .text(newName)])
+            try MergeRegisters.stamp("name_stamp", of: id, in: .lists, db)
         }
     }
 
@@ -103,6 +105,7 @@ extension ListStore {
             order.removeAll { $0 == id }
             order.insert(id, at: index)
             try Self.setListOrder(order, db)
+            try MergeRegisters.place([id], in: .lists, db)
         }
     }
 
@@ -121,6 +124,7 @@ extension ListStore {
                 .map { ChangeSet.SectionChange(index: $0.int(0), id: SectionID(rawValue: $0.int64(1))) }
             var order = try Self.listOrder(db)
             try PayloadIndex.noteDeleting(.list(id), db)
+            try MergeRegisters.buryContents(ofList: id, db)
             try db.run("DELETE FROM lists WHERE id = ?1", [.integer(id)])  // its sections, rows, blocks and pages go with it
             try HistoryTable.forget(list: id, db)
             order.removeAll { $0 == id }

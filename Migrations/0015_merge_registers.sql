@@ -9,7 +9,8 @@
 --             gives every element there now a key from its position (stamp 0); NULL only for an element
 --             another program inserted since.
 -- *_stamp   — the stamp of the write that last set the title (a list's name) or the payload, or that put the
---             element back after a delete (an undo): 0 for "before this file kept stamps". A stamp is
+--             element back after a delete (an undo): 0 while it is the value the element was inserted with
+--             (or had before this version): any later change is newer. A stamp is
 --             `logical << 20 | replica` (`MergeClock`); the last logical time given is the `sqlite_sequence`
 --             row `liststore_clock`, which every commit writes anyway.
 --

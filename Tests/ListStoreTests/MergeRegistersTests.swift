@@ -226,4 +226,34 @@ import Testing
         #expect(try Self.expectKeysFollowPositions(path) == 4 + 2 + 1)
         #expect(try Self.scalar(path, "SELECT count(*) FROM rows WHERE substr(order_key, 9, 8) = zeroblob(8)") == 3)
     }
+
+    @Test func repairKeysRowsAndSectionsInsertedOrMovedByHandWhereTheyStand() throws {
+        let directory = try TemporaryDirectory(prefix: "registers")
+        let path = directory.path("list.sqlite")
+        let store = try ListStore.open(at: path)
+        try store.write { tx in
+            try tx.insertSection(title: "S")
+            _ = try tx.insertRows(["a", "b", "c", "d"], intoSection: 0)
+        }
+        #expect(try store.checkInvariants().isEmpty)
+        try Connection(path: path, mode: .readWrite).executeScript(
+            """
+            UPDATE rows SET position = -position WHERE title IN ('a', 'c');
+            INSERT INTO rows (section_id, position, title) VALUES (1, 99999999999, 'by hand');
+            INSERT INTO sections (list_id, position, title) VALUES (1, 1, 'by hand');
+            """)
+        let titles = try store.snapshot().sections.map { $0.rows.map(\.title) }
+        #expect(try store.checkInvariants().isEmpty, "editing with the sqlite3 shell is allowed: keys matter only to a merge")
+        let report = try store.repair()
+        #expect(report.fixes.contains { $0.hasPrefix("rows: gave ") && $0.contains("order keys where they stand") }, "\(report.fixes)")
+        #expect(try store.checkInvariants().isEmpty)
+        #expect(try store.snapshot().sections.map { $0.rows.map(\.title) } == titles)
+        try Self.expectKeysFollowPositions(path)
+        // Two rows took the repair's stamp (a hand edit becomes an edit): the one inserted by hand, and 'c',
+        // which the hand edit moved to the start; 'a', 'b' and 'd' stay in the order of their keys and keep them.
+        let clock = try Self.clock(path)
+        let rekeyed = try Connection(path: path, mode: .readOnly).cached("SELECT title, order_key FROM rows").bind([])
+            .map { (title: $0.text(0), stamp: OrderKey.stamp(of: $0.blob(1) ?? []) ?? 0) }.filter { $0.stamp >> 20 == clock }.map(\.title)
+        #expect(Set(rekeyed) == ["c", "by hand"], "\(rekeyed)")
+    }
 }

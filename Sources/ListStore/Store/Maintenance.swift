@@ -19,7 +19,8 @@ extension ListStore {
     /// Puts back everything edits rely on that was damaged outside ListStore, in one transaction:
     /// renumbers section and row positions (gaps, duplicates after `OR REPLACE`, wrong counts or bases,
     /// extreme values), keeping the current order with ties broken by id; moves rows whose section was
-    /// deleted into a new section titled "Recovered rows"; resets an id sequence that was run
+    /// deleted into a new section titled "Recovered rows"; gives rows, sections and lists inserted or moved by
+    /// another program order keys where they stand (what merging copies of the list needs); resets an id sequence that was run
     /// up by hand; puts back the change log's state row and clears a log with gaps or entries that
     /// cannot be trusted (observers behind then reload once). Data is never changed or dropped: what would need that is returned in
     /// ``RepairReport/unresolved`` with the SQL that fixes it. Refuses a file that fails SQLite's
@@ -36,7 +37,7 @@ extension ListStore {
             // The recorded section counts first: the fixes after them that add sections add to right counts.
             fixes =
                 try Repairs.sectionCounts(db) + ListDamage.repair(db) + Repairs.recoverOrphans(db) + OrphanExtents.remove(db) + Repairs.listPositions(db)
-                + Repairs.sectionPositions(db) + Repairs.rowPositions(db) + Repairs.sequences(db)
+                + Repairs.sectionPositions(db) + Repairs.rowPositions(db) + OrderKeyDamage.repair(db) + Repairs.sequences(db)
                 + Repairs.changeLog(db, found: logState) + PayloadIndexDamage.repair(db)
             unresolved = try ValueDamage.scan(db) + IDExhaustion.problems(db)
             return (ChangeSet.between(before, try readSnapshot(db)), .structure(lists: nil))

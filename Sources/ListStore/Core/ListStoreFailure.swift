@@ -94,6 +94,9 @@ package enum ListStoreFailure: Hashable, Sendable, CustomStringConvertible {
     /// A copy that `litestream restore -f` keeps following its replica (a `-txid` file sits beside it):
     /// it can be read, but an edit would be overwritten by the next change from the primary.
     case readReplica(path: String)
+    /// Another copy of the list that this file cannot merge from: another list's file, a file of another
+    /// version, a copy holding edits made outside ListStore; nothing was changed.
+    case cannotMerge(path: String, reason: String)
     /// A database path that cannot be a database file: empty, or a folder, device, FIFO or socket;
     /// nothing was opened.
     case unusablePath(path: String, reason: String)
@@ -255,6 +258,8 @@ package enum ListStoreFailure: Hashable, Sendable, CustomStringConvertible {
         case .sectionCountDamaged(let recorded, let counted):
             return
                 "the list's section count was changed outside ListStore (it records \(Self.countText(recorded, "section")) and has \(counted)); nothing was changed — repair the store to count them afresh"
+        case .cannotMerge(let path, let reason):
+            return "cannot merge from \(path): \(reason); nothing was changed"
         case .readReplica(let path):
             return
                 "\(path) is a read replica that Litestream keeps following its primary (\(path)-txid is beside it); nothing was changed — an edit here would be overwritten: edit the primary, or open this copy for reading"
@@ -469,6 +474,7 @@ extension ListStoreFailure {
         case .cannotObserve: return .fileUnusable
         case .suspended: return .misuse
         case .readReplica: return .fileUnusable
+        case .cannotMerge: return .refused
         case .unusablePath: return .invalidInput
         case .hotJournal: return .fileUnusable
         case .companionFile: return .fileUnusable
@@ -553,6 +559,7 @@ extension ListStoreError {
     package static func cannotObserve(path: String, reason: String) -> ListStoreError { ListStoreError(.cannotObserve(path: path, reason: reason)) }
     package static func suspended(path: String) -> ListStoreError { ListStoreError(.suspended(path: path)) }
     package static func readReplica(path: String) -> ListStoreError { ListStoreError(.readReplica(path: path)) }
+    package static func cannotMerge(path: String, reason: String) -> ListStoreError { ListStoreError(.cannotMerge(path: path, reason: reason)) }
     package static func unusablePath(path: String, reason: String) -> ListStoreError { ListStoreError(.unusablePath(path: path, reason: reason)) }
     package static func hotJournal(path: String) -> ListStoreError { ListStoreError(.hotJournal(path: path)) }
     package static func companionFile(path: String, reason: String) -> ListStoreError { ListStoreError(.companionFile(path: path, reason: reason)) }

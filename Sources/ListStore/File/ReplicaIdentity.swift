@@ -50,6 +50,15 @@ enum ReplicaIdentity {
         }
     }
 
+    /// Before a file's first merge: a file that is still replica 0 takes a number, for once it holds another
+    /// copy's ids, AUTOINCREMENT would give the next of them (one more than the largest), which is that
+    /// copy's to give.
+    static func numberBeforeMerging(_ db: Connection, drawing draw: () -> Int64 = randomNumber) throws {
+        guard try number(db) == 0 else { return }
+        let file = db.mainFile()
+        try renumber(db, device: Int64(bitPattern: file?.device ?? 0), inode: Int64(bitPattern: file?.inode ?? 0), draw: draw)
+    }
+
     /// A replica number drawn at random.
     static func randomNumber() -> Int64 { Int64.random(in: 1..<numberLimit) }
 

@@ -1,0 +1,218 @@
+import SQLiteLayer
+
+/// One row's registers as a file holds them (schema 15, Docs/Merging.md).
+struct RowRegisters: Equatable {
+    let id: Int64
+    let section: Int64
+    let key: [UInt8]
+    let title: String
+    let payload: String?
+    let titleStamp: Int64
+    let payloadStamp: Int64
+    let revivedStamp: Int64
+
+    /// The stamp of the write that put the row where it stands (its key's).
+    var placeStamp: Int64 { OrderKey.stamp(of: key) ?? 0 }
+
+    /// Every row of the file behind `db`, by id.
+    static func all(_ db: Connection) throws -> [Int64: RowRegisters] {
+        var rows: [Int64: RowRegisters] = [:]
+        try db.cached("SELECT id, section_id, order_key, title, payload, title_stamp, payload_stamp, revived_stamp FROM rows").bind([]).forEachRow { row in
+            rows[row.int64(0)] = RowRegisters(
+                id: row.int64(0), section: row.int64(1), key: row.blob(2) ?? [], title: row.text(3), payload: row.optionalText(4),
+                titleStamp: row.int64(5), payloadStamp: row.int64(6), revivedStamp: row.int64(7))
+        }
+        return rows
+    }
+}
+
+/// What a file must be for its rows to be merged with another copy's: a ListStore file of this version, of
+/// the same list (lineage), whose rows all stand where their order keys say (no row inserted or moved by
+/// another program since its last `repair`).
+enum MergeSource {
+    struct State {
+        let lineage: Int64
+        let clock: Int64
+        let rows: [Int64: RowRegisters]
+        let tombstones: [Int64: Int64]
+    }
+
+    /// The state of the file behind `db` (inside a transaction), or why it cannot be merged.
+    static func read(_ db: Connection, path: String) throws -> State {
+        guard try db.scalarInt("PRAGMA application_id") == Int(Schema.applicationID) else {
+            throw ListStoreError.cannotMerge(path: path, reason: "it is not a ListStore file")
+        }
+        let version = try db.scalarInt("PRAGMA user_version") ?? 0
+        guard version == Schema.migrator.latestVersion else {
+            throw ListStoreError.cannotMerge(
+                path: path, reason: "it is a file of schema \(version), this is schema \(Schema.migrator.latestVersion): write to it once with this version first")
+        }
+        let unkeyed =
+            try db.scalarInt(
+                """
+                SELECT count(*) FROM (SELECT order_key, lag(order_key) OVER (PARTITION BY section_id ORDER BY position) AS previous FROM rows)
+                WHERE order_key IS NULL OR previous >= order_key
+                """) ?? 0
+        guard unkeyed == 0 else {
+            throw ListStoreError.cannotMerge(
+                path: path, reason: "\(unkeyed) of its rows were inserted or moved by another program (no order key, or out of its order): run repair on it first")
+        }
+        let tombstones = try db.cached("SELECT id, stamp FROM liststore_tombstones WHERE kind = 'row'").bind([]).map { ($0.int64(0), $0.int64(1)) }
+        return State(
+            lineage: Int64(try db.scalarInt("SELECT lineage FROM liststore_replica WHERE id = 1") ?? 0),
+            clock: Int64(try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = ?1", [.text(MergeClock.clockRow)]) ?? 0),
+            rows: try RowRegisters.all(db), tombstones: Dictionary(tombstones, uniquingKeysWith: max))
+    }
+}
+
+extension ListStore {
+    /// Merges into this file the rows of another copy of its list (step 3 of Docs/Merging.md: rows only, in
+    /// sections both files hold): each row takes the newest place, title and payload of the two files (by
+    /// stamp), a row the other copy inserted arrives, a row it deleted goes (unless an undo here put it back
+    /// since), all in one write whose change sets (by list) animate it. Merging again changes nothing.
+    func mergeRows(fromFile peerPath: String) throws -> [Int64: ChangeSet] {
+        let peer: MergeSource.State
+        do {
+            let connection = try Connection(path: peerPath, mode: .readOnly)
+            peer = try connection.readTransaction { try MergeSource.read(connection, path: peerPath) }
+        } catch let error as SQLiteError {
+            throw ListStoreError.cannotMerge(path: peerPath, reason: "it cannot be read (\(error.message))")
+        }
+        return try mutatingLists { db, _ in
+            let local = try MergeSource.read(db, path: path)
+            guard local.lineage == peer.lineage else {
+                throw ListStoreError.cannotMerge(path: peerPath, reason: "it is not a copy of this list (another lineage)")
+            }
+            try ReplicaIdentity.numberBeforeMerging(db)
+            var merge = RowMergeWrite(db, sizes: rowBlockSizes, peerPath: peerPath)
+            defer { merge.close() }
+            try merge.apply(local: local, peer: peer)
+            try db.run("UPDATE sqlite_sequence SET seq = max(seq, ?2) WHERE name = ?1", [.text(MergeClock.clockRow), .integer(peer.clock)])
+            return try merge.finish()
+        }.changes
+    }
+}
+
+/// The edits of one merge, made with the edit primitives (so that blocks, counts, change sets and
+/// observers follow as for any edit), then given the peer's keys and stamps in place of the ones the
+/// primitives gave.
+private struct RowMergeWrite {
+    let db: Connection
+    let sizes: RowBlockSizes
+    let peerPath: String
+    private var transactions: [Int64: ListTransaction] = [:]
+    private var arrivedRows: [Int64] = []
+    /// Whether the merge noted something no change set shows: a tombstone of a row this file never had, a
+    /// newer stamp on a value both files hold.
+    private var notedRegisters = false
+    /// Each section's list.
+    private var lists: [Int64: Int64] = [:]
+
+    init(_ db: Connection, sizes: RowBlockSizes, peerPath: String) {
+        self.db = db
+        self.sizes = sizes
+        self.peerPath = peerPath
+    }
+
+    mutating func apply(local: MergeSource.State, peer: MergeSource.State) throws {
+        lists = Dictionary(try db.cached("SELECT id, list_id FROM sections").bind([]).map { ($0.int64(0), $0.int64(1)) }, uniquingKeysWith: { a, _ in a })
+        for (id, stamp) in peer.tombstones.sorted(by: { $0.key < $1.key }) {
+            if let row = local.rows[id] {
+                guard row.revivedStamp < stamp else { continue }
+                try transaction(ofSection: row.section).deleteRows(ids: [RowID(rawValue: id)])
+                // The delete is the peer's: its stamp, not this write's.
+                try db.cached("UPDATE liststore_tombstones SET stamp = ?2 WHERE kind = 'row' AND id = ?1").bind([.integer(id), .integer(stamp)]).run()
+            } else if local.tombstones[id].map({ $0 < stamp }) ?? true {
+                try db.cached("INSERT INTO liststore_tombstones (kind, id, stamp) VALUES ('row', ?1, ?2) ON CONFLICT DO UPDATE SET stamp = ?2")
+                    .bind([.integer(id), .integer(stamp)]).run()
+                notedRegisters = true
+            }
+        }
+        for (id, theirs) in peer.rows.sorted(by: { $0.key < $1.key }) {
+            if let ours = local.rows[id] {
+                if local.tombstones[id] != nil || (peer.tombstones[id].map { ours.revivedStamp < $0 } ?? false) { continue }
+                if theirs.placeStamp > ours.placeStamp { try move(ours, to: theirs) }
+                try update(ours, to: theirs)
+            } else if local.tombstones[id].map({ theirs.revivedStamp > $0 }) ?? true {
+                try insert(theirs)
+            }
+        }
+    }
+
+    /// The list transaction of the list holding `section`.
+    private mutating func transaction(ofSection section: Int64) throws -> ListTransaction {
+        guard let list = lists[section] else {
+            throw ListStoreError.cannotMerge(
+                path: peerPath, reason: "it holds rows in section #\(section), which this file does not (merging sections is not built yet)")
+        }
+        if let known = transactions[list] { return known }
+        let made = ListTransaction(db, list: list, sizes: sizes)
+        transactions[list] = made
+        return made
+    }
+
+    /// The row just before where `key` falls in `section` (leaving out row `id`), or nil: first.
+    private func rowBefore(_ key: [UInt8], inSection section: Int64, leavingOut id: Int64) throws -> Int64? {
+        try db.cached("SELECT id FROM rows WHERE section_id = ?1 AND order_key < ?2 AND id != ?3 ORDER BY order_key DESC LIMIT 1")
+            .bind([.integer(section), .blob(key), .integer(id)]).first { $0.int64(0) }
+    }
+
+    private mutating func insert(_ row: RowRegisters) throws {
+        let transaction = try transaction(ofSection: row.section)
+        var section = try transaction.checkedSection(id: SectionID(rawValue: row.section))
+        let index = try rowBefore(row.key, inSection: row.section, leavingOut: row.id).map { try db.rowPlace(of: RowID(rawValue: $0)).path.row + 1 } ?? 0
+        try transaction.restoreRows([HistoryRow(id: row.id, title: row.title, payload: row.payload)], into: &section, at: index)
+        try db.cached("UPDATE rows SET order_key = ?2, title_stamp = ?3, payload_stamp = ?4, revived_stamp = ?5 WHERE id = ?1")
+            .bind([.integer(row.id), .blob(row.key), .integer(row.titleStamp), .integer(row.payloadStamp), .integer(row.revivedStamp)]).run()
+    }
+
+    private mutating func move(_ ours: RowRegisters, to theirs: RowRegisters) throws {
+        let source = try transaction(ofSection: ours.section)
+        let target = try transaction(ofSection: theirs.section)
+        let id = RowID(rawValue: ours.id)
+        let before = try rowBefore(theirs.key, inSection: theirs.section, leavingOut: ours.id)
+        if source === target {
+            if let before {
+                try source.moveRow(id: id, after: RowID(rawValue: before))
+            } else {
+                try source.moveRow(id: id, toSection: SectionID(rawValue: theirs.section), at: 0)
+            }
+        } else {
+            let sectionIndex = try db.existingSectionIndex(SectionID(rawValue: theirs.section), list: target.list)
+            let index = try before.map { try db.rowPlace(of: RowID(rawValue: $0)).path.row + 1 } ?? 0
+            try source.moveRow(id, toSection: sectionIndex, at: index, in: target)
+            arrivedRows.append(ours.id)
+        }
+        try db.cached("UPDATE rows SET order_key = ?2 WHERE id = ?1").bind([.integer(ours.id), .blob(theirs.key)]).run()
+    }
+
+    private mutating func update(_ ours: RowRegisters, to theirs: RowRegisters) throws {
+        let title = theirs.titleStamp > ours.titleStamp && theirs.title != ours.title ? theirs.title : nil
+        let payload: PayloadUpdate =
+            theirs.payloadStamp > ours.payloadStamp && theirs.payload != ours.payload ? theirs.payload.map { .set($0) } ?? .remove : .unchanged
+        if title != nil || payload != .unchanged {
+            try transaction(ofSection: theirs.section).updateRow(id: RowID(rawValue: ours.id), title: title, payload: payload)
+        }
+        guard theirs.titleStamp > ours.titleStamp || theirs.payloadStamp > ours.payloadStamp else { return }
+        notedRegisters = true
+        // The values' stamps are the newer of the two files' (the edit primitive gave this write's).
+        try db.cached("UPDATE rows SET title_stamp = ?2, payload_stamp = ?3 WHERE id = ?1")
+            .bind([.integer(ours.id), .integer(max(ours.titleStamp, theirs.titleStamp)), .integer(max(ours.payloadStamp, theirs.payloadStamp))]).run()
+    }
+
+    /// The change set of each list the merge changed, and the change log's entry (one that no observer
+    /// reloads for, when the merge noted only what no change set shows: otherwise a write that changes no
+    /// row is rolled back).
+    func finish() throws -> (changes: [Int64: ChangeSet], log: ChangeLog.Entry) {
+        var changes: [Int64: ChangeSet] = [:]
+        var events: [Int64: [EditEvent]] = [:]
+        for (list, transaction) in transactions {
+            events[list] = transaction.events
+            changes[list] = try transaction.finish()
+        }
+        if changes.values.allSatisfy(\.isEmpty), notedRegisters { return (changes, .structure(lists: [])) }
+        return (changes, .edits(ListedEvents(lists: events, arrivedRows: arrivedRows)))
+    }
+
+    func close() { for transaction in transactions.values { transaction.close() } }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import SQLiteLayer
+import TestSupport
+import Testing
+
+@testable import ListStore
+
+/// Merging rows between copies of one list (step 3 of Docs/Merging.md, rows in sections both copies hold):
+/// copies that edited offline and merged from each other in any order end identical — every row once, in
+/// one order, with the newest title and payload; nothing inserted and not deleted lost; a row deleted on
+/// one copy deleted on all — and each merge's change set turns the state before it into the state after.
+@Suite struct RowMergeTests {
+    /// A list of three sections and a few rows, copied to `count` files that become replicas of their own.
+    static func copies(_ count: Int, in directory: TemporaryDirectory) throws -> [String] {
+        let base = directory.path("base.sqlite")
+        do {
+            let store = try ListStore.open(at: base)
+            try store.write { tx in
+                for (index, title) in ["Today", "Later", "Someday"].enumerated() {
+                    try tx.insertSection(title: title)
+                    _ = try tx.insertRows((0..<3).map { "\(title) \($0)" }, intoSection: index)
+                }
+            }
+        }
+        return try (0..<count).map { index in
+            let path = directory.path("replica\(index).sqlite")
+            try FileManager.default.copyItem(atPath: base, toPath: path)
+            return path
+        }
+    }
+
+    /// What every copy must agree on: sections with their rows (ids, titles, payloads), in order.
+    static func content(_ store: ListStore) throws -> [[String]] {
+        try store.snapshot().sections.map { section in
+            ["\(section.id.rawValue) \(section.title)"] + section.rows.map { "\($0.id.rawValue) \($0.title) \($0.payload ?? "-")" }
+        }
+    }
+
+    /// Merges `peer` into `store`, checking that the change set turns the snapshot before into the one after.
+    static func merge(_ store: ListStore, from peer: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ChangeSet {
+        var before = try store.snapshot()
+        let changes = try store.mergeRows(fromFile: peer)[ListStore.defaultListID] ?? ChangeSet()
+        let after = try store.snapshot()
+        try before.apply(changes)
+        #expect(before.sections == after.sections, "the merge's change set does not lead to the state after it", sourceLocation: sourceLocation)
+        return changes
+    }
+
+    @Test(arguments: [34_001, 34_002, 34_003] as [UInt64])
+    func copiesThatEditAndMergeInAnyOrderEndIdentical(seed: UInt64) throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let paths = try Self.copies(3, in: directory)
+        let stores = try paths.map { try ListStore.open(at: $0) }
+        var random = SeededGenerator(seed: seed)
+        var inserted: Set<Int64> = []
+        var deleted: Set<Int64> = []
+        for step in 0..<400 {
+            let which = Int.random(in: 0..<stores.count, using: &random)
+            let store = stores[which]
+            let sections = try store.snapshot().sections
+            let rows = sections.flatMap(\.rows)
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0, 1:
+                let section = Int.random(in: 0..<sections.count, using: &random)
+                let titles = (0..<Int.random(in: 1...3, using: &random)).map { "r\(step).\($0)@\(which)" }
+                let ids = try store.write { tx in
+                    try tx.insertRows(titles, intoSection: section, at: Int.random(in: 0...sections[section].rows.count, using: &random))
+                }.value
+                inserted.formUnion(ids.map(\.rawValue))
+            case 2, 3:
+                guard let row = rows.randomElement(using: &random) else { continue }
+                let section = Int.random(in: 0..<sections.count, using: &random)
+                let room = sections[section].rows.count - (sections[section].rows.contains { $0.id == row.id } ? 1 : 0)
+                try store.write { tx in try tx.moveRow(id: row.id, to: ListIndexPath(section: section, row: Int.random(in: 0...room, using: &random))) }
+            case 4:
+                guard let row = rows.randomElement(using: &random) else { continue }
+                try store.write { tx in try tx.updateRow(id: row.id, title: "t\(step)@\(which)") }
+            case 5:
+                guard let row = rows.randomElement(using: &random) else { continue }
+                try store.write { tx in try tx.updateRow(id: row.id, payload: .set(#"{"step":\#(step)}"#)) }
+            case 6:
+                guard let row = rows.randomElement(using: &random) else { continue }
+                try store.write { tx in try tx.deleteRows(ids: [row.id]) }
+                deleted.insert(row.id.rawValue)
+            default:
+                let peer = (which + Int.random(in: 1..<stores.count, using: &random)) % stores.count
+                _ = try Self.merge(store, from: paths[peer])
+            }
+        }
+        // Around a ring only (each copy from the next), so what one copy did reaches another only through a third.
+        for _ in 0..<3 {
+            for (which, store) in stores.enumerated() { _ = try Self.merge(store, from: paths[(which + 1) % paths.count]) }
+        }
+        let contents = try stores.map(Self.content)
+        #expect(contents[1] == contents[0] && contents[2] == contents[0], "seed \(seed)")
+        let live = try stores[0].snapshot().sections.flatMap(\.rows).map(\.id.rawValue)
+        #expect(Set(live).count == live.count, "a row twice")
+        #expect(inserted.subtracting(deleted).isSubset(of: Set(live)), "a row inserted and never deleted is missing")
+        #expect(deleted.isDisjoint(with: Set(live)), "a deleted row is back")
+        for (which, store) in stores.enumerated() {
+            for peer in paths.indices where peer != which { #expect(try Self.merge(store, from: paths[peer]).isEmpty, "merging again changed something") }
+        }
+        for path in paths { #expect(try MergeRegistersTests.expectKeysFollowPositions(path) > 0) }
+    }
+
+    @Test func aMoveAndATitleEditOfOneRowOnTwoCopiesBothSurvive() throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let paths = try Self.copies(2, in: directory)
+        let (phone, laptop) = (try ListStore.open(at: paths[0]), try ListStore.open(at: paths[1]))
+        let row = try phone.snapshot().sections[0].rows[0].id
+        try phone.write { tx in try tx.moveRow(id: row, to: ListIndexPath(section: 2, row: 3)) }
+        try laptop.write { tx in try tx.updateRow(id: row, title: "renamed on the laptop") }
+        _ = try Self.merge(phone, from: paths[1])
+        _ = try Self.merge(laptop, from: paths[0])
+        for store in [phone, laptop] {
+            let moved = try store.snapshot().sections[2].rows.last
+            #expect(moved?.id == row && moved?.title == "renamed on the laptop")
+        }
+    }
+
+    @Test func aRowDeletedOnOneCopyWhileEditedOnAnotherStaysDeleted() throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let paths = try Self.copies(2, in: directory)
+        let (phone, laptop) = (try ListStore.open(at: paths[0]), try ListStore.open(at: paths[1]))
+        let row = try phone.snapshot().sections[1].rows[1].id
+        try phone.write { tx in try tx.deleteRows(ids: [row]) }
+        try laptop.write { tx in
+            try tx.updateRow(id: row, title: "edited")
+            try tx.moveRow(id: row, to: ListIndexPath(section: 0, row: 0))
+        }
+        _ = try Self.merge(laptop, from: paths[0])
+        _ = try Self.merge(phone, from: paths[1])
+        for store in [phone, laptop] { #expect(!(try store.snapshot().sections.flatMap(\.rows).contains { $0.id == row })) }
+        #expect(try Self.content(phone) == Self.content(laptop))
+    }
+
+    @Test func aDeleteReachesACopyThatNeverSawTheRowAndKeepsItAway() throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let paths = try Self.copies(3, in: directory)
+        let (phone, laptop, tablet) = (try ListStore.open(at: paths[0]), try ListStore.open(at: paths[1]), try ListStore.open(at: paths[2]))
+        let row = try phone.write { tx in try tx.insertRow("only on the phone", intoSection: 0) }.value
+        _ = try Self.merge(laptop, from: paths[0])
+        try laptop.write { tx in try tx.deleteRows(ids: [row]) }
+        _ = try Self.merge(tablet, from: paths[1])  // the tablet learns of the delete of a row it never had
+        _ = try Self.merge(tablet, from: paths[0])  // the phone still has the row: it stays away
+        #expect(!(try tablet.snapshot().sections.flatMap(\.rows).contains { $0.id == row }))
+        _ = try Self.merge(phone, from: paths[2])
+        #expect(!(try phone.snapshot().sections.flatMap(\.rows).contains { $0.id == row }))
+    }
+
+    @Test func theOriginalFileTakesANumberAtItsFirstMergeSoItsNextIdsAreItsOwn() throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let copy = try Self.copies(1, in: directory)[0]
+        let original = directory.path("base.sqlite")
+        let laptop = try ListStore.open(at: copy)
+        let theirs = try laptop.write { tx in try tx.insertRows(["from the laptop"], intoSection: 0) }.value
+        let phone = try ListStore.open(at: original)
+        #expect(try ReplicaIdentityTests.replica(original).number == 0)
+        _ = try Self.merge(phone, from: copy)
+        let number = try ReplicaIdentityTests.replica(original).number
+        let copyNumber = try ReplicaIdentityTests.replica(copy).number
+        #expect(number > 0 && number != copyNumber)
+        let mine = try phone.write { tx in try tx.insertRows(["from the phone"], intoSection: 0) }.value
+        #expect(ReplicaIdentity.range(of: number).contains(mine[0].rawValue), "\(mine) after \(theirs)")
+    }
+
+    @Test func aFileOfAnotherListOrWithHandEditsIsRefusedAndNothingChanges() throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let paths = try Self.copies(2, in: directory)
+        let store = try ListStore.open(at: paths[0])
+        let stranger = directory.path("stranger.sqlite")
+        try ListStore.open(at: stranger).write { tx in try tx.insertSection(title: "Other") }
+        let before = try fileBytes(paths[0])
+        #expect(throws: ListStoreError.self) { try store.mergeRows(fromFile: stranger) }
+        #expect(throws: ListStoreError.self) { try store.mergeRows(fromFile: directory.path("missing.sqlite")) }
+        try Connection(path: paths[1], mode: .readWrite).run("INSERT INTO rows (section_id, position, title) VALUES (1, 77777777, 'by hand')")
+        do {
+            _ = try store.mergeRows(fromFile: paths[1])
+            Issue.record("a copy with a row inserted by hand was merged")
+        } catch let error as ListStoreError {
+            #expect(error.family == .refused && "\(error)".contains("run repair on it first"), "\(error)")
+        }
+        #expect(try fileBytes(paths[0]) == before)
+    }
+}

@@ -73,6 +73,17 @@ enum Commands {
                 "FILE is a plain path, never an SQLite URI (file:x and :memory: are files of those names). It must not exist yet and must not be one of the database's own files (-wal, -shm, -journal). The copy is written to a hidden temporary file beside FILE and gets its name only when it is complete: on a full disk or at the file size limit nothing is left behind.",
             example: "liststore backup lists-2026-11-30.sqlite", run: MaintenanceCommands.backup),
         CommandSpec(
+            words: ["merge"], positionals: [MergeCommand.peer],
+            summary: "Merge the rows another copy of this list holds (another device's file, a backup, a restored replica).",
+            details: """
+                Each row takes the newest place, title and payload of the two files; rows inserted there arrive, rows
+                deleted there go; one transaction, one change set (what it prints, as any edit). PEER_FILE is only
+                read. Merging again changes nothing. Not built yet: merging lists and sections — a copy whose lists
+                or sections were added, moved, renamed or deleted since it was copied is refused, as is a file of
+                another list or one with rows inserted or moved by hand (run `liststore --db PEER_FILE repair`).
+                """,
+            example: "liststore --db laptop.sqlite merge phone.sqlite", run: MergeCommand.run),
+        CommandSpec(
             words: ["watch"], options: [WatchCommand.count],
             summary: "Print one line per committed change — from any process or the sqlite3 shell — until interrupted.",
             details: """

@@ -39,7 +39,7 @@ import Testing
     /// Merges `peer` into `store`, checking that the change set turns the snapshot before into the one after.
     static func merge(_ store: ListStore, from peer: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ChangeSet {
         var before = try store.snapshot()
-        let changes = try store.mergeRows(fromFile: peer)[ListStore.defaultListID] ?? ChangeSet()
+        let changes = try store.merge(from: URL(fileURLWithPath: peer))
         let after = try store.snapshot()
         try before.apply(changes)
         #expect(before.sections == after.sections, "the merge's change set does not lead to the state after it", sourceLocation: sourceLocation)
@@ -164,22 +164,38 @@ import Testing
         #expect(ReplicaIdentity.range(of: number).contains(mine[0].rawValue), "\(mine) after \(theirs)")
     }
 
+    @Test func aCopyWhoseSectionsChangedIsRefusedUntilMergingSectionsIsBuilt() throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let paths = try Self.copies(2, in: directory)
+        let (phone, laptop) = (try ListStore.open(at: paths[0]), try ListStore.open(at: paths[1]))
+        try laptop.write { tx in try tx.renameSection(at: 1, to: "Next week") }
+        _ = try phone.write { tx in try tx.insertRows(["x"], intoSection: 0) }
+        let before = fileBytes(paths[0])
+        do {
+            _ = try phone.merge(from: URL(fileURLWithPath: paths[1]))
+            Issue.record("a copy with a renamed section was merged")
+        } catch let error as ListStoreError {
+            #expect("\(error)".contains("section #2, edited since they were copied"), "\(error)")
+        }
+        #expect(fileBytes(paths[0]) == before)
+    }
+
     @Test func aFileOfAnotherListOrWithHandEditsIsRefusedAndNothingChanges() throws {
         let directory = try TemporaryDirectory(prefix: "merge")
         let paths = try Self.copies(2, in: directory)
         let store = try ListStore.open(at: paths[0])
         let stranger = directory.path("stranger.sqlite")
         try ListStore.open(at: stranger).write { tx in try tx.insertSection(title: "Other") }
-        let before = try fileBytes(paths[0])
-        #expect(throws: ListStoreError.self) { try store.mergeRows(fromFile: stranger) }
-        #expect(throws: ListStoreError.self) { try store.mergeRows(fromFile: directory.path("missing.sqlite")) }
+        let before = fileBytes(paths[0])
+        #expect(throws: ListStoreError.self) { try store.merge(from: URL(fileURLWithPath: stranger)) }
+        #expect(throws: ListStoreError.self) { try store.merge(from: URL(fileURLWithPath: directory.path("missing.sqlite"))) }
         try Connection(path: paths[1], mode: .readWrite).run("INSERT INTO rows (section_id, position, title) VALUES (1, 77777777, 'by hand')")
         do {
-            _ = try store.mergeRows(fromFile: paths[1])
+            _ = try store.merge(from: URL(fileURLWithPath: paths[1]))
             Issue.record("a copy with a row inserted by hand was merged")
         } catch let error as ListStoreError {
             #expect(error.family == .refused && "\(error)".contains("run repair on it first"), "\(error)")
         }
-        #expect(try fileBytes(paths[0]) == before)
+        #expect(fileBytes(paths[0]) == before)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteLayer
 
 /// One row's registers as a file holds them (schema 15, Docs/Merging.md).
@@ -33,6 +34,9 @@ enum MergeSource {
     struct State {
         let lineage: Int64
         let clock: Int64
+        /// The lists and sections with where they stand, their names and titles and those values' stamps,
+        /// and their tombstones ("section #2: …"): merging them is not built yet, so the two files' must be the same.
+        let structure: [String]
         let rows: [Int64: RowRegisters]
         let tombstones: [Int64: Int64]
     }
@@ -58,19 +62,43 @@ enum MergeSource {
                 path: path, reason: "\(unkeyed) of its rows were inserted or moved by another program (no order key, or out of its order): run repair on it first")
         }
         let tombstones = try db.cached("SELECT id, stamp FROM liststore_tombstones WHERE kind = 'row'").bind([]).map { ($0.int64(0), $0.int64(1)) }
+        var structure = try db.cached("SELECT 'list', id, hex(order_key), name, name_stamp FROM lists ORDER BY id").bind([])
+            .map { "list #\($0.int64(1)): \($0.text(2)) \($0.text(3)) \($0.int64(4))" }
+        structure += try db.cached("SELECT id, list_id, hex(order_key), title, title_stamp FROM sections ORDER BY id").bind([])
+            .map { "section #\($0.int64(0)): list #\($0.int64(1)) \($0.text(2)) \($0.text(3)) \($0.int64(4))" }
+        structure += try db.cached("SELECT kind, id FROM liststore_tombstones WHERE kind != 'row' ORDER BY kind, id").bind([])
+            .map { "deleted \($0.text(0)) #\($0.int64(1)):" }
         return State(
             lineage: Int64(try db.scalarInt("SELECT lineage FROM liststore_replica WHERE id = 1") ?? 0),
             clock: Int64(try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = ?1", [.text(MergeClock.clockRow)]) ?? 0),
-            rows: try RowRegisters.all(db), tombstones: Dictionary(tombstones, uniquingKeysWith: max))
+            structure: structure, rows: try RowRegisters.all(db), tombstones: Dictionary(tombstones, uniquingKeysWith: max))
     }
 }
 
 extension ListStore {
-    /// Merges into this file the rows of another copy of its list (step 3 of Docs/Merging.md: rows only, in
-    /// sections both files hold): each row takes the newest place, title and payload of the two files (by
-    /// stamp), a row the other copy inserted arrives, a row it deleted goes (unless an undo here put it back
-    /// since), all in one write whose change sets (by list) animate it. Merging again changes nothing.
-    func mergeRows(fromFile peerPath: String) throws -> [Int64: ChangeSet] {
+    /// Merges into this file what another copy of this list holds that this file has not seen — a copy
+    /// another device edited (its own file, a copy of it, a Litestream-restored replica) — in one write: each
+    /// row takes the newest place, title and payload of the two files (the last writer wins, by a hybrid
+    /// logical clock); rows inserted there arrive where they stand there; rows deleted there go, unless an
+    /// undo here put them back since; a move and an edit of the value of one row on two copies both survive.
+    /// Merging again, or in another order, changes nothing; copies that merged from each other, directly or
+    /// through others, hold the same rows in the same order. Returns this list's change set; observers of
+    /// every list the merge changed get theirs, as for any edit. The merge is not part of the undo history.
+    ///
+    /// Not built yet (Docs/Merging.md): merging lists and sections. A copy whose lists or sections differ
+    /// from this file's — added, moved, renamed or deleted on either since the copy was made — is refused
+    /// with a ``ListStoreError/Family/refused`` error (cannot merge), as is a file of another list, of another
+    /// schema version, or holding rows inserted or moved by another program (run ``repair()`` on it first);
+    /// nothing is changed then. The other file is only read.
+    public func merge(from url: URL) throws -> ChangeSet {
+        guard url.isFileURL else { throw ListStoreError.unusablePath(path: url.absoluteString, reason: "it is not a file URL") }
+        let merged = try mergeRows(fromFile: url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? "")
+        return merged.changes[listID] ?? merged.unchanged
+    }
+
+    /// ``merge(from:)`` from the file at `peerPath`: the change sets of the lists it changed, and the
+    /// (empty) change set of one it left unchanged.
+    func mergeRows(fromFile peerPath: String) throws -> (changes: [Int64: ChangeSet], unchanged: ChangeSet) {
         let peer: MergeSource.State
         do {
             let connection = try Connection(path: peerPath, mode: .readOnly)
@@ -83,13 +111,20 @@ extension ListStore {
             guard local.lineage == peer.lineage else {
                 throw ListStoreError.cannotMerge(path: peerPath, reason: "it is not a copy of this list (another lineage)")
             }
+            if let differing = Set(local.structure).symmetricDifference(peer.structure).min() {
+                throw ListStoreError.cannotMerge(
+                    path: peerPath,
+                    reason:
+                        "the two files' lists or sections differ (\(differing.prefix { $0 != ":" }), edited since they were copied): merging lists and sections is not built yet, only rows"
+                )
+            }
             try ReplicaIdentity.numberBeforeMerging(db)
             var merge = RowMergeWrite(db, sizes: rowBlockSizes, peerPath: peerPath)
             defer { merge.close() }
             try merge.apply(local: local, peer: peer)
             try db.run("UPDATE sqlite_sequence SET seq = max(seq, ?2) WHERE name = ?1", [.text(MergeClock.clockRow), .integer(peer.clock)])
             return try merge.finish()
-        }.changes
+        }
     }
 }
 

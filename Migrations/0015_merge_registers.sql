@@ -41,3 +41,51 @@ CREATE TABLE liststore_tombstones (
 INSERT INTO sqlite_sequence (name, seq)
 SELECT 'liststore_clock', 0
 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'liststore_clock');
+
+-- Edits another program makes (the sqlite3 shell) are merged like this copy's own where a trigger can tell
+-- what they did: a value changed or an element deleted takes a stamp — the clock's next logical time, at
+-- least the wall clock's quarter milliseconds since 2020 (julianday 2458849.5) — and a delete leaves its
+-- tombstone. (ListStore's own writes mark `liststore_state.writing` and keep these themselves.) An element
+-- inserted or moved by hand has no key where it stands: a merge refuses the file until `repair` gives it one.
+CREATE VIEW liststore_hand_stamp AS
+SELECT (max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_clock'), 0) + 1,
+            CAST((julianday('now') - 2458849.5) * 345600000 AS INTEGER)) << 20)
+       | coalesce((SELECT number FROM liststore_replica WHERE id = 1), 0) AS stamp;
+
+CREATE TRIGGER rows_stamped_by_hand AFTER UPDATE OF title, payload ON rows
+WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
+    UPDATE rows SET title_stamp = CASE WHEN NEW.title IS OLD.title THEN title_stamp ELSE (SELECT stamp FROM liststore_hand_stamp) END,
+                    payload_stamp = CASE WHEN NEW.payload IS OLD.payload THEN payload_stamp ELSE (SELECT stamp FROM liststore_hand_stamp) END
+    WHERE id = NEW.id;
+    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
+END;
+
+CREATE TRIGGER sections_stamped_by_hand AFTER UPDATE OF title ON sections
+WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
+    UPDATE sections SET title_stamp = (SELECT stamp FROM liststore_hand_stamp) WHERE id = NEW.id;
+    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
+END;
+
+CREATE TRIGGER lists_stamped_by_hand AFTER UPDATE OF name ON lists
+WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
+    UPDATE lists SET name_stamp = (SELECT stamp FROM liststore_hand_stamp) WHERE id = NEW.id;
+    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
+END;
+
+CREATE TRIGGER rows_buried_by_hand AFTER DELETE ON rows
+WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
+    INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp) VALUES ('row', OLD.id, (SELECT stamp FROM liststore_hand_stamp));
+    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
+END;
+
+CREATE TRIGGER sections_buried_by_hand AFTER DELETE ON sections
+WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
+    INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp) VALUES ('section', OLD.id, (SELECT stamp FROM liststore_hand_stamp));
+    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
+END;
+
+CREATE TRIGGER lists_buried_by_hand AFTER DELETE ON lists
+WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
+    INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp) VALUES ('list', OLD.id, (SELECT stamp FROM liststore_hand_stamp));
+    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
+END;

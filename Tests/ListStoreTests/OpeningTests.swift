@@ -47,7 +47,9 @@ import Testing
                 "liststore_history", "liststore_history_rows", "liststore_history_by_author",
                 "liststore_log_guarded_inserts", "liststore_log_guarded_updates",
                 "liststore_payload_indexes", "liststore_payload_values", "liststore_payload_values_by_value", "liststore_payload_stale",
-                "rows_payload_stale_on_insert", "rows_payload_stale_on_update", "rows_payload_stale_on_delete", "liststore_replica", "liststore_tombstones",
+                "rows_payload_stale_on_insert", "rows_payload_stale_on_update", "rows_payload_stale_on_delete", "liststore_replica", "liststore_tombstones", "liststore_hand_stamp",
+                "rows_stamped_by_hand",
+                "sections_stamped_by_hand", "lists_stamped_by_hand", "rows_buried_by_hand", "sections_buried_by_hand", "lists_buried_by_hand",
             ])
         #expect(try Schema.differences(in: connection, version: Schema.migrator.latestVersion).isEmpty)
     }

@@ -180,6 +180,66 @@ import Testing
         #expect(fileBytes(paths[0]) == before)
     }
 
+    @Test func deletesAndValueChangesMadeWithTheSqlite3ShellAreMergedLikeTheCopysOwn() throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let paths = try Self.copies(2, in: directory)
+        let (phone, laptop) = (try ListStore.open(at: paths[0]), try ListStore.open(at: paths[1]))
+        let rows = try laptop.snapshot().sections[0].rows
+        _ = try laptop.write { tx in try tx.insertRows(["a later edit"], intoSection: 1) }
+        let clockBefore = try #require(try Connection(path: paths[1], mode: .readOnly).scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'liststore_clock'"))
+        try Connection(path: paths[1], mode: .readWrite).executeScript(
+            """
+            DELETE FROM rows WHERE id = \(rows[0].id.rawValue);
+            UPDATE rows SET title = 'retitled by hand' WHERE id = \(rows[1].id.rawValue);
+            UPDATE rows SET payload = '{"by":"hand"}' WHERE id = \(rows[2].id.rawValue);
+            """)
+        let db = try Connection(path: paths[1], mode: .readOnly)
+        let stamp = try #require(try db.scalarInt("SELECT stamp FROM liststore_tombstones WHERE kind = 'row' AND id = ?1", [.integer(rows[0].id.rawValue)]))
+        let clock = try #require(try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'liststore_clock'"))
+        let number = try ReplicaIdentityTests.replica(paths[1]).number
+        // The hand delete's stamp is newer than the copy's last write, and the clock has moved past it.
+        #expect(clockBefore < stamp >> 20 && stamp >> 20 <= clock && Int64(stamp) & (ReplicaIdentity.numberLimit - 1) == number)
+        #expect(try db.scalarInt("SELECT title_stamp >> 20 FROM rows WHERE id = ?1", [.integer(rows[1].id.rawValue)]) ?? 0 > 0)
+        _ = try Self.merge(phone, from: paths[1])
+        let merged = try phone.snapshot().sections[0].rows
+        #expect(merged.map(\.id) == [rows[1].id, rows[2].id])
+        #expect(merged.map(\.title) == ["retitled by hand", rows[2].title] && merged[1].payload == #"{"by":"hand"}"#)
+        // ListStore's own delete leaves one tombstone, of its own stamp, not the trigger's.
+        try phone.write { tx in try tx.deleteRows(ids: [rows[1].id]) }
+        let changes = try Self.merge(laptop, from: paths[0])
+        #expect(changes.deletedRows.count == 1)
+        #expect(try Self.content(phone) == Self.content(laptop))
+    }
+
+    @Test func copiesMadeBeforeSchema15AndMigratedEachOnItsOwnAreRefused() throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let old = directory.path("v14.sqlite")
+        do {
+            let db = try Connection(path: old, mode: .readWriteCreate)
+            try Migrator(migrations: Array(Schema.migrations.prefix(14)), applicationID: Schema.applicationID).migrate(db)
+            try db.executeScript(
+                """
+                INSERT INTO sections (position, title) VALUES (0, 'S');
+                INSERT INTO rows (section_id, position, title) VALUES (1, 0, 'a'), (1, 1048576, 'b');
+                """)
+        }
+        let phone = directory.path("phone.sqlite")
+        let laptop = directory.path("laptop.sqlite")
+        try FileManager.default.copyItem(atPath: old, toPath: phone)
+        try FileManager.default.copyItem(atPath: old, toPath: laptop)
+        // Edited by hand before either migrated: 'a' retitled on the laptop (no stamps yet in schema 14).
+        try Connection(path: laptop, mode: .readWrite).run("UPDATE rows SET title = 'a on the laptop' WHERE title = 'a'")
+        let (onPhone, onLaptop) = (try ListStore.open(at: phone), try ListStore.open(at: laptop))
+        _ = try onPhone.write { tx in try tx.insertRows(["c"], intoSection: 0) }
+        _ = try onLaptop.write { tx in try tx.insertRows(["d"], intoSection: 0) }
+        do {
+            _ = try onPhone.merge(from: URL(fileURLWithPath: laptop))
+            Issue.record("copies migrated each on its own were merged")
+        } catch let error as ListStoreError {
+            #expect("\(error)".contains("has another title there with the same stamp"), "\(error)")
+        }
+    }
+
     @Test func aFileOfAnotherListOrWithHandEditsIsRefusedAndNothingChanges() throws {
         let directory = try TemporaryDirectory(prefix: "merge")
         let paths = try Self.copies(2, in: directory)

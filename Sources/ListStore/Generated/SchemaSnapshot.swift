@@ -174,6 +174,15 @@ enum SchemaSnapshot {
                 CREATE TABLE sqlite_sequence(name,seq)
                 """#),
         SchemaObject(
+            type: "trigger", name: "lists_buried_by_hand", table: "lists",
+            sql: #"""
+                CREATE TRIGGER lists_buried_by_hand AFTER DELETE ON lists
+                WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
+                    INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp) VALUES ('list', OLD.id, (SELECT stamp FROM liststore_hand_stamp));
+                    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
+                END
+                """#),
+        SchemaObject(
             type: "trigger", name: "lists_logged_changes", table: "lists",
             sql: #"""
                 CREATE TRIGGER lists_logged_changes AFTER UPDATE OF id ON lists
@@ -187,6 +196,15 @@ enum SchemaSnapshot {
                 CREATE TRIGGER lists_logged_deletes AFTER DELETE ON lists
                 WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
                     INSERT INTO liststore_log (kind) VALUES ('structure');
+                END
+                """#),
+        SchemaObject(
+            type: "trigger", name: "lists_stamped_by_hand", table: "lists",
+            sql: #"""
+                CREATE TRIGGER lists_stamped_by_hand AFTER UPDATE OF name ON lists
+                WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
+                    UPDATE lists SET name_stamp = (SELECT stamp FROM liststore_hand_stamp) WHERE id = NEW.id;
+                    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
                 END
                 """#),
         SchemaObject(
@@ -259,6 +277,15 @@ enum SchemaSnapshot {
                 CREATE TRIGGER row_pages_logged_inserts AFTER INSERT ON row_pages
                 WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
                     INSERT INTO liststore_log (kind) VALUES ('structure');
+                END
+                """#),
+        SchemaObject(
+            type: "trigger", name: "rows_buried_by_hand", table: "rows",
+            sql: #"""
+                CREATE TRIGGER rows_buried_by_hand AFTER DELETE ON rows
+                WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
+                    INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp) VALUES ('row', OLD.id, (SELECT stamp FROM liststore_hand_stamp));
+                    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
                 END
                 """#),
         SchemaObject(
@@ -368,6 +395,17 @@ enum SchemaSnapshot {
                 END
                 """#),
         SchemaObject(
+            type: "trigger", name: "rows_stamped_by_hand", table: "rows",
+            sql: #"""
+                CREATE TRIGGER rows_stamped_by_hand AFTER UPDATE OF title, payload ON rows
+                WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
+                    UPDATE rows SET title_stamp = CASE WHEN NEW.title IS OLD.title THEN title_stamp ELSE (SELECT stamp FROM liststore_hand_stamp) END,
+                                    payload_stamp = CASE WHEN NEW.payload IS OLD.payload THEN payload_stamp ELSE (SELECT stamp FROM liststore_hand_stamp) END
+                    WHERE id = NEW.id;
+                    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
+                END
+                """#),
+        SchemaObject(
             type: "trigger", name: "sections_blocks_deleted", table: "sections",
             sql: #"""
                 CREATE TRIGGER sections_blocks_deleted AFTER DELETE ON sections BEGIN
@@ -381,6 +419,15 @@ enum SchemaSnapshot {
                 CREATE TRIGGER sections_blocks_follow_ids AFTER UPDATE OF id ON sections WHEN NEW.id IS NOT OLD.id BEGIN
                     UPDATE row_blocks SET section_id = NEW.id WHERE section_id = OLD.id;
                     UPDATE row_pages SET section_id = NEW.id WHERE section_id = OLD.id;
+                END
+                """#),
+        SchemaObject(
+            type: "trigger", name: "sections_buried_by_hand", table: "sections",
+            sql: #"""
+                CREATE TRIGGER sections_buried_by_hand AFTER DELETE ON sections
+                WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
+                    INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp) VALUES ('section', OLD.id, (SELECT stamp FROM liststore_hand_stamp));
+                    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
                 END
                 """#),
         SchemaObject(
@@ -447,6 +494,15 @@ enum SchemaSnapshot {
                 END
                 """#),
         SchemaObject(
+            type: "trigger", name: "sections_stamped_by_hand", table: "sections",
+            sql: #"""
+                CREATE TRIGGER sections_stamped_by_hand AFTER UPDATE OF title ON sections
+                WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
+                    UPDATE sections SET title_stamp = (SELECT stamp FROM liststore_hand_stamp) WHERE id = NEW.id;
+                    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
+                END
+                """#),
+        SchemaObject(
             type: "view", name: "list_rows", table: "list_rows",
             sql: #"""
                 CREATE VIEW list_rows AS
@@ -485,6 +541,14 @@ enum SchemaSnapshot {
                 JOIN sections AS s ON s.id = x.section_id
                 JOIN lists AS l ON l.id = s.list_id
                 ORDER BY l.position, s.position, x.position
+                """#),
+        SchemaObject(
+            type: "view", name: "liststore_hand_stamp", table: "liststore_hand_stamp",
+            sql: #"""
+                CREATE VIEW liststore_hand_stamp AS
+                SELECT (max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'liststore_clock'), 0) + 1,
+                            CAST((julianday('now') - 2458849.5) * 345600000 AS INTEGER)) << 20)
+                       | coalesce((SELECT number FROM liststore_replica WHERE id = 1), 0) AS stamp
                 """#),
     ]
 }

@@ -165,6 +165,7 @@ private struct RowMergeWrite {
         }
         for (id, theirs) in peer.rows.sorted(by: { $0.key < $1.key }) {
             if let ours = local.rows[id] {
+                try refuseTwoValuesAtOneStamp(ours, theirs)
                 if local.tombstones[id] != nil || (peer.tombstones[id].map { ours.revivedStamp < $0 } ?? false) { continue }
                 if theirs.placeStamp > ours.placeStamp { try move(ours, to: theirs) }
                 try update(ours, to: theirs)
@@ -172,6 +173,24 @@ private struct RowMergeWrite {
                 try insert(theirs)
             }
         }
+    }
+
+    /// Two values of one register with one stamp can only come from files that were never one: copies made
+    /// before schema 15 that each migrated on its own (both with stamp 0), or a stamp changed by hand. Which
+    /// value wins could not be decided alike on every copy.
+    private func refuseTwoValuesAtOneStamp(_ ours: RowRegisters, _ theirs: RowRegisters) throws {
+        let differing =
+            ours.placeStamp == theirs.placeStamp && ours.key != theirs.key
+            ? "place"
+            : ours.titleStamp == theirs.titleStamp && ours.title != theirs.title
+                ? "title"
+                : ours.payloadStamp == theirs.payloadStamp && ours.payload != theirs.payload ? "payload" : nil
+        guard let differing else { return }
+        throw ListStoreError.cannotMerge(
+            path: peerPath,
+            reason:
+                "row #\(ours.id) has another \(differing) there with the same stamp: the files were copied before schema 15 and each migrated on its own (merge only copies made since), or one was changed by hand"
+        )
     }
 
     /// The list transaction of the list holding `section`.

@@ -74,13 +74,13 @@ enum Commands {
             example: "liststore backup lists-2026-11-30.sqlite", run: MaintenanceCommands.backup),
         CommandSpec(
             words: ["merge"], positionals: [MergeCommand.peer],
-            summary: "Merge the rows another copy of this list holds (another device's file, a backup, a restored replica).",
+            summary: "Merge the sections and rows another copy of the list holds (another device's file, a backup, a replica).",
             details: """
-                Each row takes the newest place, title and payload of the two files; rows inserted there arrive, rows
-                deleted there go; one transaction, one change set (what it prints, as any edit). PEER_FILE is only
-                read. Merging again changes nothing. Not built yet: merging lists and sections — a copy whose lists
-                or sections were added, moved, renamed or deleted since it was copied is refused, as is a file of
-                another list or one with rows inserted or moved by hand (run `liststore --db PEER_FILE repair`).
+                Each row and section takes the newest place, title and payload of the two files; what was inserted
+                there arrives, what was deleted there goes; one transaction, one change set (what it prints, as any
+                edit). PEER_FILE is only read. Merging again changes nothing. Not built yet: merging lists — a copy
+                whose lists were added, moved, renamed or deleted since it was copied is refused, as is a file of
+                another list or one with rows or sections inserted or moved by hand (run `liststore --db PEER_FILE repair`).
                 """,
             example: "liststore --db laptop.sqlite merge phone.sqlite", run: MergeCommand.run),
         CommandSpec(

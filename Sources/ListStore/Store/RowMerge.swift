@@ -27,6 +27,29 @@ struct RowRegisters: Equatable {
     }
 }
 
+/// One section's registers as a file holds them (schema 15).
+struct SectionRegisters: Equatable {
+    let id: Int64
+    let list: Int64
+    let key: [UInt8]
+    let title: String
+    let titleStamp: Int64
+    let revivedStamp: Int64
+
+    /// The stamp of the write that put the section where it stands (its key's).
+    var placeStamp: Int64 { OrderKey.stamp(of: key) ?? 0 }
+
+    /// Every section of the file behind `db`, by id.
+    static func all(_ db: Connection) throws -> [Int64: SectionRegisters] {
+        var sections: [Int64: SectionRegisters] = [:]
+        try db.cached("SELECT id, list_id, order_key, title, title_stamp, revived_stamp FROM sections").bind([]).forEachRow { row in
+            sections[row.int64(0)] = SectionRegisters(
+                id: row.int64(0), list: row.int64(1), key: row.blob(2) ?? [], title: row.text(3), titleStamp: row.int64(4), revivedStamp: row.int64(5))
+        }
+        return sections
+    }
+}
+
 /// What a file must be for its rows to be merged with another copy's: a ListStore file of this version, of
 /// the same list (lineage), whose rows all stand where their order keys say (no row inserted or moved by
 /// another program since its last `repair`).
@@ -34,9 +57,11 @@ enum MergeSource {
     struct State {
         let lineage: Int64
         let clock: Int64
-        /// The lists and sections with where they stand, their names and titles and those values' stamps,
-        /// and their tombstones ("section #2: …"): merging them is not built yet, so the two files' must be the same.
+        /// The lists with where they stand, their names and those names' stamps, and their tombstones
+        /// ("list #2: …"): merging them is not built yet, so the two files' must be the same.
         let structure: [String]
+        let sections: [Int64: SectionRegisters]
+        let sectionTombstones: [Int64: Int64]
         let rows: [Int64: RowRegisters]
         let tombstones: [Int64: Int64]
     }
@@ -51,42 +76,50 @@ enum MergeSource {
             throw ListStoreError.cannotMerge(
                 path: path, reason: "it is a file of schema \(version), this is schema \(Schema.migrator.latestVersion): write to it once with this version first")
         }
-        let unkeyed =
-            try db.scalarInt(
-                """
-                SELECT count(*) FROM (SELECT order_key, lag(order_key) OVER (PARTITION BY section_id ORDER BY position) AS previous FROM rows)
-                WHERE order_key IS NULL OR previous >= order_key
-                """) ?? 0
-        guard unkeyed == 0 else {
-            throw ListStoreError.cannotMerge(
-                path: path, reason: "\(unkeyed) of its rows were inserted or moved by another program (no order key, or out of its order): run repair on it first")
+        for (table, container) in [("rows", "section_id"), ("sections", "list_id")] {
+            let unkeyed =
+                try db.scalarInt(
+                    """
+                    SELECT count(*) FROM (SELECT order_key, lag(order_key) OVER (PARTITION BY \(container) ORDER BY position) AS previous FROM \(table))
+                    WHERE order_key IS NULL OR previous >= order_key
+                    """) ?? 0
+            guard unkeyed == 0 else {
+                throw ListStoreError.cannotMerge(
+                    path: path,
+                    reason: "\(unkeyed) of its \(table) were inserted or moved by another program (no order key, or out of its order): run repair on it first")
+            }
         }
-        let tombstones = try db.cached("SELECT id, stamp FROM liststore_tombstones WHERE kind = 'row'").bind([]).map { ($0.int64(0), $0.int64(1)) }
+        func tombstones(_ kind: String) throws -> [Int64: Int64] {
+            Dictionary(
+                try db.cached("SELECT id, stamp FROM liststore_tombstones WHERE kind = ?1").bind([.text(kind)]).map { ($0.int64(0), $0.int64(1)) },
+                uniquingKeysWith: max)
+        }
         var structure = try db.cached("SELECT 'list', id, hex(order_key), name, name_stamp FROM lists ORDER BY id").bind([])
             .map { "list #\($0.int64(1)): \($0.text(2)) \($0.text(3)) \($0.int64(4))" }
-        structure += try db.cached("SELECT id, list_id, hex(order_key), title, title_stamp FROM sections ORDER BY id").bind([])
-            .map { "section #\($0.int64(0)): list #\($0.int64(1)) \($0.text(2)) \($0.text(3)) \($0.int64(4))" }
-        structure += try db.cached("SELECT kind, id FROM liststore_tombstones WHERE kind != 'row' ORDER BY kind, id").bind([])
+        structure += try db.cached("SELECT kind, id FROM liststore_tombstones WHERE kind = 'list' ORDER BY id").bind([])
             .map { "deleted \($0.text(0)) #\($0.int64(1)):" }
         return State(
             lineage: Int64(try db.scalarInt("SELECT lineage FROM liststore_replica WHERE id = 1") ?? 0),
             clock: Int64(try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = ?1", [.text(MergeClock.clockRow)]) ?? 0),
-            structure: structure, rows: try RowRegisters.all(db), tombstones: Dictionary(tombstones, uniquingKeysWith: max))
+            structure: structure, sections: try SectionRegisters.all(db), sectionTombstones: try tombstones("section"), rows: try RowRegisters.all(db),
+            tombstones: try tombstones("row"))
     }
 }
 
 extension ListStore {
     /// Merges into this file what another copy of this list holds that this file has not seen — a copy
     /// another device edited (its own file, a copy of it, a Litestream-restored replica) — in one write: each
-    /// row takes the newest place, title and payload of the two files (the last writer wins, by a hybrid
-    /// logical clock); rows inserted there arrive where they stand there; rows deleted there go, unless an
-    /// undo here put them back since; a move and an edit of the value of one row on two copies both survive.
+    /// row and section takes the newest place, title and payload of the two files (the last writer wins, by a
+    /// hybrid logical clock); rows and sections inserted there arrive where they stand there; rows and sections
+    /// deleted there go, unless an undo here put them back since — but a section deleted there stays, holding
+    /// only them, when rows it never saw were inserted or moved into it here; a move and an edit of the value
+    /// of one row on two copies both survive.
     /// Merging again, or in another order, changes nothing; copies that merged from each other, directly or
     /// through others, hold the same rows in the same order. Returns this list's change set; observers of
     /// every list the merge changed get theirs, as for any edit. The merge is not part of the undo history.
     ///
-    /// Not built yet (Docs/Merging.md): merging lists and sections. A copy whose lists or sections differ
-    /// from this file's — added, moved, renamed or deleted on either since the copy was made — is refused
+    /// Not built yet (Docs/Merging.md): merging lists. A copy whose lists differ from this file's — added,
+    /// moved, renamed or deleted on either since the copy was made — is refused
     /// with a ``ListStoreError/Family/refused`` error (cannot merge), as is a file of another list, of another
     /// schema version, or holding rows inserted or moved by another program (run ``repair()`` on it first);
     /// nothing is changed then. The other file is only read.
@@ -115,7 +148,7 @@ extension ListStore {
                 throw ListStoreError.cannotMerge(
                     path: peerPath,
                     reason:
-                        "the two files' lists or sections differ (\(differing.prefix { $0 != ":" }), edited since they were copied): merging lists and sections is not built yet, only rows"
+                        "the two files' lists differ (\(differing.prefix { $0 != ":" }), edited since they were copied): merging lists is not built yet, only sections and rows"
                 )
             }
             try ReplicaIdentity.numberBeforeMerging(db)
@@ -137,6 +170,9 @@ private struct RowMergeWrite {
     let peerPath: String
     private var transactions: [Int64: ListTransaction] = [:]
     private var arrivedRows: [Int64] = []
+    private var arrivedSections: [Int64] = []
+    /// The peer's sections: a row arriving in a section this file deleted brings it back.
+    private var peerSections: [Int64: SectionRegisters] = [:]
     /// Whether the merge noted something no change set shows: a tombstone of a row this file never had, a
     /// newer stamp on a value both files hold.
     private var notedRegisters = false
@@ -151,6 +187,8 @@ private struct RowMergeWrite {
 
     mutating func apply(local: MergeSource.State, peer: MergeSource.State) throws {
         lists = Dictionary(try db.cached("SELECT id, list_id FROM sections").bind([]).map { ($0.int64(0), $0.int64(1)) }, uniquingKeysWith: { a, _ in a })
+        peerSections = peer.sections
+        try mergeSections(local: local, peer: peer)
         for (id, stamp) in peer.tombstones.sorted(by: { $0.key < $1.key }) {
             if let row = local.rows[id] {
                 guard row.revivedStamp < stamp else { continue }
@@ -173,32 +211,117 @@ private struct RowMergeWrite {
                 try insert(theirs)
             }
         }
+        try deleteSections(buriedBy: peer, local: local)
+    }
+
+    // MARK: Sections
+
+    /// Sections the peer inserted arrive, moved or renamed ones take the newer place or title; tombstones of
+    /// sections this file never had are kept. Sections the peer deleted go after the rows (``deleteSections(buriedBy:local:)``).
+    private mutating func mergeSections(local: MergeSource.State, peer: MergeSource.State) throws {
+        for (id, theirs) in peer.sections.sorted(by: { $0.key < $1.key }) {
+            if let ours = local.sections[id] {
+                try refuseTwoValuesAtOneStamp(
+                    "section #\(id)",
+                    ours.placeStamp == theirs.placeStamp && ours.key != theirs.key
+                        ? "place"
+                        : ours.titleStamp == theirs.titleStamp && ours.title != theirs.title ? "title" : nil)
+                if local.sectionTombstones[id] != nil { continue }
+                if theirs.placeStamp > ours.placeStamp { try moveSection(ours, to: theirs) }
+                if theirs.titleStamp > ours.titleStamp {
+                    if theirs.title != ours.title { try transaction(ofSection: id).renameSection(id: SectionID(rawValue: id), to: theirs.title) }
+                    try db.cached("UPDATE sections SET title_stamp = ?2 WHERE id = ?1").bind([.integer(id), .integer(theirs.titleStamp)]).run()
+                    notedRegisters = true
+                }
+            } else if local.sectionTombstones[id].map({ theirs.revivedStamp > $0 }) ?? true {
+                try insertSection(theirs, revivedStamp: theirs.revivedStamp)
+            }
+        }
+        for (id, stamp) in peer.sectionTombstones.sorted(by: { $0.key < $1.key })
+        where local.sections[id] == nil && (local.sectionTombstones[id].map { $0 < stamp } ?? true) {
+            try db.cached("INSERT INTO liststore_tombstones (kind, id, stamp) VALUES ('section', ?1, ?2) ON CONFLICT DO UPDATE SET stamp = ?2")
+                .bind([.integer(id), .integer(stamp)]).run()
+            notedRegisters = true
+        }
+    }
+
+    /// The index among the sections of `list` where `key` falls (leaving out section `id`).
+    private func sectionIndex(of key: [UInt8], inList list: Int64, leavingOut id: Int64) throws -> Int {
+        try db.cached("SELECT count(*) FROM sections WHERE list_id = ?1 AND order_key < ?2 AND id != ?3")
+            .bind([.integer(list), .blob(key), .integer(id)]).first { $0.int(0) } ?? 0
+    }
+
+    /// Puts `section` in, empty, where its key falls, with the peer's key and title stamp and `revivedStamp`.
+    private mutating func insertSection(_ section: SectionRegisters, revivedStamp: Int64) throws {
+        let transaction = try transaction(ofList: section.list)
+        _ = try transaction.restoreSection(id: section.id, title: section.title, at: try sectionIndex(of: section.key, inList: section.list, leavingOut: section.id))
+        try db.cached("UPDATE sections SET order_key = ?2, title_stamp = ?3, revived_stamp = ?4 WHERE id = ?1")
+            .bind([.integer(section.id), .blob(section.key), .integer(section.titleStamp), .integer(revivedStamp)]).run()
+        lists[section.id] = section.list
+    }
+
+    private mutating func moveSection(_ ours: SectionRegisters, to theirs: SectionRegisters) throws {
+        let index = try sectionIndex(of: theirs.key, inList: theirs.list, leavingOut: ours.id)
+        let source = try transaction(ofList: ours.list)
+        if ours.list == theirs.list {
+            try source.moveSection(id: SectionID(rawValue: ours.id), to: index)
+        } else {
+            try source.moveSection(SectionID(rawValue: ours.id), to: index, in: try transaction(ofList: theirs.list))
+            arrivedSections.append(ours.id)
+        }
+        try db.cached("UPDATE sections SET order_key = ?2 WHERE id = ?1").bind([.integer(ours.id), .blob(theirs.key)]).run()
+        lists[ours.id] = theirs.list
+    }
+
+    /// Deletes the sections the peer deleted (unless an undo here put them back since) that hold no row now;
+    /// one that still holds rows — rows the deleting copy never saw, inserted or moved there on another —
+    /// stays, and is marked put back by this write, so that the deleting copy brings it back holding them.
+    private mutating func deleteSections(buriedBy peer: MergeSource.State, local: MergeSource.State) throws {
+        for (id, stamp) in peer.sectionTombstones.sorted(by: { $0.key < $1.key }) {
+            guard let ours = local.sections[id], ours.revivedStamp < stamp, lists[id] != nil else { continue }
+            if try db.cached("SELECT EXISTS (SELECT 1 FROM rows WHERE section_id = ?1)").bind([.integer(id)]).first({ $0.int(0) }) == 1 {
+                try db.cached("UPDATE sections SET revived_stamp = ?2 WHERE id = ?1").bind([.integer(id), .integer(try MergeClock.stamp(db))]).run()
+                notedRegisters = true
+            } else {
+                try transaction(ofSection: id).deleteSections(ids: [SectionID(rawValue: id)])
+                try db.cached("UPDATE liststore_tombstones SET stamp = ?2 WHERE kind = 'section' AND id = ?1").bind([.integer(id), .integer(stamp)]).run()
+                lists[id] = nil
+            }
+        }
     }
 
     /// Two values of one register with one stamp can only come from files that were never one: copies made
     /// before schema 15 that each migrated on its own (both with stamp 0), or a stamp changed by hand. Which
     /// value wins could not be decided alike on every copy.
     private func refuseTwoValuesAtOneStamp(_ ours: RowRegisters, _ theirs: RowRegisters) throws {
-        let differing =
+        try refuseTwoValuesAtOneStamp(
+            "row #\(ours.id)",
             ours.placeStamp == theirs.placeStamp && ours.key != theirs.key
-            ? "place"
-            : ours.titleStamp == theirs.titleStamp && ours.title != theirs.title
-                ? "title"
-                : ours.payloadStamp == theirs.payloadStamp && ours.payload != theirs.payload ? "payload" : nil
+                ? "place"
+                : ours.titleStamp == theirs.titleStamp && ours.title != theirs.title
+                    ? "title"
+                    : ours.payloadStamp == theirs.payloadStamp && ours.payload != theirs.payload ? "payload" : nil)
+    }
+
+    private func refuseTwoValuesAtOneStamp(_ element: String, _ differing: String?) throws {
         guard let differing else { return }
         throw ListStoreError.cannotMerge(
             path: peerPath,
             reason:
-                "row #\(ours.id) has another \(differing) there with the same stamp: the files were copied before schema 15 and each migrated on its own (merge only copies made since), or one was changed by hand"
+                "\(element) has another \(differing) there with the same stamp: the files were copied before schema 15 and each migrated on its own (merge only copies made since), or one was changed by hand"
         )
     }
 
     /// The list transaction of the list holding `section`.
     private mutating func transaction(ofSection section: Int64) throws -> ListTransaction {
         guard let list = lists[section] else {
-            throw ListStoreError.cannotMerge(
-                path: peerPath, reason: "it holds rows in section #\(section), which this file does not (merging sections is not built yet)")
+            throw ListStoreError.cannotMerge(path: peerPath, reason: "it holds rows in section #\(section), which neither file holds (changed by hand)")
         }
+        return try transaction(ofList: list)
+    }
+
+    /// The list transaction of list `list`.
+    private mutating func transaction(ofList list: Int64) throws -> ListTransaction {
         if let known = transactions[list] { return known }
         let made = ListTransaction(db, list: list, sizes: sizes)
         transactions[list] = made
@@ -226,7 +349,15 @@ private struct RowMergeWrite {
             .bind([.integer(section), .int(low), .integer(id)]).first { $0.int64(0) }
     }
 
+    /// A section deleted here that a row this file never saw (inserted or moved there on the peer) arrives in:
+    /// it comes back, holding only such rows, marked put back by this write.
+    private mutating func bringBack(section id: Int64) throws {
+        guard lists[id] == nil, let section = peerSections[id] else { return }
+        try insertSection(section, revivedStamp: try MergeClock.stamp(db))
+    }
+
     private mutating func insert(_ row: RowRegisters) throws {
+        try bringBack(section: row.section)
         let transaction = try transaction(ofSection: row.section)
         var section = try transaction.checkedSection(id: SectionID(rawValue: row.section))
         let index = try rowBefore(row.key, inSection: row.section, leavingOut: row.id).map { try db.rowPlace(of: RowID(rawValue: $0)).path.row + 1 } ?? 0
@@ -236,6 +367,7 @@ private struct RowMergeWrite {
     }
 
     private mutating func move(_ ours: RowRegisters, to theirs: RowRegisters) throws {
+        try bringBack(section: theirs.section)
         let source = try transaction(ofSection: ours.section)
         let target = try transaction(ofSection: theirs.section)
         let id = RowID(rawValue: ours.id)
@@ -280,7 +412,7 @@ private struct RowMergeWrite {
             changes[list] = try transaction.finish()
         }
         if changes.values.allSatisfy(\.isEmpty), notedRegisters { return (changes, .structure(lists: [])) }
-        return (changes, .edits(ListedEvents(lists: events, arrivedRows: arrivedRows)))
+        return (changes, .edits(ListedEvents(lists: events, arrivedRows: arrivedRows, arrivedSections: arrivedSections)))
     }
 
     func close() { for transaction in transactions.values { transaction.close() } }

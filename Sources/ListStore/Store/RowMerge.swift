@@ -392,7 +392,9 @@ private struct RowMergeWrite {
         let payload: PayloadUpdate =
             theirs.payloadStamp > ours.payloadStamp && theirs.payload != ours.payload ? theirs.payload.map { .set($0) } ?? .remove : .unchanged
         if title != nil || payload != .unchanged {
-            try transaction(ofSection: theirs.section).updateRow(id: RowID(rawValue: ours.id), title: title, payload: payload)
+            // In the list of the section the row is in now (where the peer put it, or where it stayed).
+            let section = try db.cached("SELECT section_id FROM rows WHERE id = ?1").bind([.integer(ours.id)]).first { $0.int64(0) } ?? ours.section
+            try transaction(ofSection: section).updateRow(id: RowID(rawValue: ours.id), title: title, payload: payload)
         }
         guard theirs.titleStamp > ours.titleStamp || theirs.payloadStamp > ours.payloadStamp else { return }
         notedRegisters = true

@@ -31,6 +31,13 @@ import Testing
         return checked
     }
 
+    /// A file of schema 14 (before order keys) at `path`, holding what `script` inserts.
+    static func makeSchema14File(_ path: String, _ script: String) throws {
+        let db = try Connection(path: path, mode: .readWriteCreate)
+        try Migrator(migrations: Array(Schema.migrations.prefix(14)), applicationID: Schema.applicationID).migrate(db)
+        try db.executeScript(script)
+    }
+
     static func scalar(_ path: String, _ sql: String, _ values: [SQLiteValue] = []) throws -> Int64? {
         try Connection(path: path, mode: .readOnly).scalarInt(sql, values).map(Int64.init)
     }
@@ -211,15 +218,12 @@ import Testing
     @Test func aFileOfSchema14GetsKeysFromItsPositionsInItsFirstWrite() throws {
         let directory = try TemporaryDirectory(prefix: "registers")
         let path = directory.path("v14.sqlite")
-        do {
-            let db = try Connection(path: path, mode: .readWriteCreate)
-            try Migrator(migrations: Array(Schema.migrations.prefix(14)), applicationID: Schema.applicationID).migrate(db)
-            try db.executeScript(
-                """
-                INSERT INTO sections (position, title) VALUES (1, 'B'), (0, 'A');
-                INSERT INTO rows (section_id, position, title) VALUES (1, 5000, 'b2'), (1, -7, 'b1'), (2, 3, 'a1');
-                """)
-        }
+        try Self.makeSchema14File(
+            path,
+            """
+            INSERT INTO sections (position, title) VALUES (1, 'B'), (0, 'A');
+            INSERT INTO rows (section_id, position, title) VALUES (1, 5000, 'b2'), (1, -7, 'b1'), (2, 3, 'a1');
+            """)
         let store = try ListStore.open(at: path)
         try store.write { tx in _ = try tx.insertRows(["a0"], intoSection: 0, at: 0) }
         #expect(try store.snapshot().sections.map { $0.rows.map(\.title) } == [["a0", "a1"], ["b1", "b2"]])

@@ -125,13 +125,13 @@ extension ListStore {
     /// nothing is changed then. The other file is only read.
     public func merge(from url: URL) throws -> ChangeSet {
         guard url.isFileURL else { throw ListStoreError.unusablePath(path: url.absoluteString, reason: "it is not a file URL") }
-        let merged = try mergeRows(fromFile: url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? "")
+        let merged = try merge(fromPath: url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? "")
         return merged.changes[listID] ?? merged.unchanged
     }
 
     /// ``merge(from:)`` from the file at `peerPath`: the change sets of the lists it changed, and the
     /// (empty) change set of one it left unchanged.
-    func mergeRows(fromFile peerPath: String) throws -> (changes: [Int64: ChangeSet], unchanged: ChangeSet) {
+    func merge(fromPath peerPath: String) throws -> (changes: [Int64: ChangeSet], unchanged: ChangeSet) {
         let peer: MergeSource.State
         do {
             let connection = try Connection(path: peerPath, mode: .readOnly)
@@ -152,7 +152,7 @@ extension ListStore {
                 )
             }
             try ReplicaIdentity.numberBeforeMerging(db)
-            var merge = RowMergeWrite(db, sizes: rowBlockSizes, peerPath: peerPath)
+            var merge = MergeWrite(db, sizes: rowBlockSizes, peerPath: peerPath)
             defer { merge.close() }
             try merge.apply(local: local, peer: peer)
             try db.run("UPDATE sqlite_sequence SET seq = max(seq, ?2) WHERE name = ?1", [.text(MergeClock.clockRow), .integer(peer.clock)])
@@ -164,7 +164,7 @@ extension ListStore {
 /// The edits of one merge, made with the edit primitives (so that blocks, counts, change sets and
 /// observers follow as for any edit), then given the peer's keys and stamps in place of the ones the
 /// primitives gave.
-private struct RowMergeWrite {
+private struct MergeWrite {
     let db: Connection
     let sizes: RowBlockSizes
     let peerPath: String

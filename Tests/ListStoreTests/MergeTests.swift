@@ -5,11 +5,11 @@ import Testing
 
 @testable import ListStore
 
-/// Merging rows between copies of one list (step 3 of Docs/Merging.md, rows in sections both copies hold):
+/// Merging copies of one list (Docs/Merging.md; rows and sections, in copies whose lists are the same):
 /// copies that edited offline and merged from each other in any order end identical — every row once, in
 /// one order, with the newest title and payload; nothing inserted and not deleted lost; a row deleted on
 /// one copy deleted on all — and each merge's change set turns the state before it into the state after.
-@Suite struct RowMergeTests {
+@Suite struct MergeTests {
     /// A list of three sections and a few rows, copied to `count` files that become replicas of their own.
     static func copies(_ count: Int, in directory: TemporaryDirectory) throws -> [String] {
         let base = directory.path("base.sqlite")
@@ -290,15 +290,12 @@ import Testing
     @Test func copiesMadeBeforeSchema15AndMigratedEachOnItsOwnAreRefused() throws {
         let directory = try TemporaryDirectory(prefix: "merge")
         let old = directory.path("v14.sqlite")
-        do {
-            let db = try Connection(path: old, mode: .readWriteCreate)
-            try Migrator(migrations: Array(Schema.migrations.prefix(14)), applicationID: Schema.applicationID).migrate(db)
-            try db.executeScript(
-                """
-                INSERT INTO sections (position, title) VALUES (0, 'S');
-                INSERT INTO rows (section_id, position, title) VALUES (1, 0, 'a'), (1, 1048576, 'b');
-                """)
-        }
+        try MergeRegistersTests.makeSchema14File(
+            old,
+            """
+            INSERT INTO sections (position, title) VALUES (0, 'S');
+            INSERT INTO rows (section_id, position, title) VALUES (1, 0, 'a'), (1, 1048576, 'b');
+            """)
         let phone = directory.path("phone.sqlite")
         let laptop = directory.path("laptop.sqlite")
         try FileManager.default.copyItem(atPath: old, toPath: phone)

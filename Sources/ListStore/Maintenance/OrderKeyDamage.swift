@@ -18,6 +18,12 @@ enum OrderKeyDamage {
         }
     }
 
+    /// How many elements of `table` have no key, or a key not above the one before them: none in a file
+    /// whose order only ListStore changed since its last `repair`.
+    static func count(in table: MergeRegisters.Table, _ db: Connection) throws -> Int {
+        try db.scalarInt("SELECT count(*) FROM (\(outOfOrder(table)))") ?? 0
+    }
+
     /// The elements of `table` without a key or with a key not above the one before them (as the query's rows).
     private static func outOfOrder(_ table: MergeRegisters.Table) -> String {
         let container = table.container ?? "0"

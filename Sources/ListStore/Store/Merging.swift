@@ -76,17 +76,12 @@ enum MergeSource {
             throw ListStoreError.cannotMerge(
                 path: path, reason: "it is a file of schema \(version), this is schema \(Schema.migrator.latestVersion): write to it once with this version first")
         }
-        for (table, container) in [("rows", "section_id"), ("sections", "list_id")] {
-            let unkeyed =
-                try db.scalarInt(
-                    """
-                    SELECT count(*) FROM (SELECT order_key, lag(order_key) OVER (PARTITION BY \(container) ORDER BY position) AS previous FROM \(table))
-                    WHERE order_key IS NULL OR previous >= order_key
-                    """) ?? 0
+        for table in [MergeRegisters.Table.rows, .sections] {
+            let unkeyed = try OrderKeyDamage.count(in: table, db)
             guard unkeyed == 0 else {
                 throw ListStoreError.cannotMerge(
                     path: path,
-                    reason: "\(unkeyed) of its \(table) were inserted or moved by another program (no order key, or out of its order): run repair on it first")
+                    reason: "\(unkeyed) of its \(table.rawValue) were inserted or moved by another program (no order key, or out of its order): run repair on it first")
             }
         }
         func tombstones(_ kind: String) throws -> [Int64: Int64] {

@@ -19,6 +19,7 @@ let migrationFiles = [
     "0013_title_index_notes.sql",
     "0014_replica_identity.sql",
     "0015_merge_registers.sql",
+    "0016_merge_cursors.sql",
 ]
 
 /// A release build of `liststore` on Linux is one fully static executable: the Swift runtime, Foundation,

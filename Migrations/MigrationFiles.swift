@@ -20,5 +20,6 @@ package enum MigrationFiles {
         ("0013_title_index_notes.sql", PackageResources._013_title_index_notes_sql),
         ("0014_replica_identity.sql", PackageResources._014_replica_identity_sql),
         ("0015_merge_registers.sql", PackageResources._015_merge_registers_sql),
+        ("0016_merge_cursors.sql", PackageResources._016_merge_cursors_sql),
     ]
 }

@@ -143,6 +143,13 @@ import Testing
         }
         #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 }, "\(stamps)")
         #expect(stamps.allSatisfy { $0 & (ReplicaIdentity.numberLimit - 1) == 0 })
+        // Quarter milliseconds since 2020, as the triggers stamping another program's edits count them too.
+        #expect(stamps[0] >> 20 == Int64(((now.timeIntervalSince1970 - MergeClock.epoch) * 4_000).rounded(.down)))
+        let fresh = try Connection(path: ":memory:", mode: .readWriteCreate)
+        try Schema.migrator.migrate(fresh)
+        let byHand = Int64(try #require(try fresh.scalarInt("SELECT stamp FROM liststore_hand_stamp"))) >> 20
+        let byListStore = try fresh.transaction { try MergeClock.stamp(fresh) } >> 20
+        #expect(abs(byListStore - byHand) < 4_000 * 60, "\(byListStore) \(byHand)")
         // One write, one stamp, however often it is asked for.
         try db.transaction {
             let first = try MergeClock.stamp(db)

@@ -49,7 +49,26 @@ import Testing
         let after = try store.snapshot()
         try before.apply(changes)
         #expect(before.sections == after.sections, "the merge's change set does not lead to the state after it", sourceLocation: sourceLocation)
+        // What the merge read of the peer (only what changed since this file last merged from it, after the
+        // first time) was all it had to: reading both files whole finds nothing more.
+        let registers = try Self.registers(store.path)
+        let again = try store.merge(fromPath: peer, whole: true)
+        let nothingMore = again.changes.values.allSatisfy(\.isEmpty)
+        #expect(nothingMore, "a merge of the whole files changed more: \(again.changes)", sourceLocation: sourceLocation)
+        #expect(try Self.registers(store.path) == registers, "a merge of the whole files changed registers", sourceLocation: sourceLocation)
         return changes
+    }
+
+    /// Every merge register of the file at `path` but the stamps of the last change, one line per element.
+    static func registers(_ path: String) throws -> [String] {
+        let db = try Connection(path: path, mode: .readOnly)
+        return try db.cached(
+            """
+            SELECT 'row ' || id || ' ' || hex(order_key) || ' ' || title_stamp || ' ' || payload_stamp || ' ' || revived_stamp FROM rows
+            UNION ALL SELECT 'section ' || id || ' ' || hex(order_key) || ' ' || title_stamp || ' ' || revived_stamp FROM sections
+            UNION ALL SELECT kind || ' ' || id || ' deleted ' || stamp FROM liststore_tombstones ORDER BY 1
+            """
+        ).bind([]).map { $0.text(0) }
     }
 
     /// With `undoing`, the copies also undo and redo their own edits: then what was inserted or deleted is no
@@ -202,6 +221,87 @@ import Testing
         #expect(!(try tablet.snapshot().sections.flatMap(\.rows).contains { $0.id == row }))
         _ = try Self.merge(phone, from: paths[2])
         #expect(!(try phone.snapshot().sections.flatMap(\.rows).contains { $0.id == row }))
+    }
+
+    @Test func aMergeReadsOnlyWhatThePeerChangedSinceItLastMergedFromIt() throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let paths = try Self.copies(2, in: directory)
+        let (phone, laptop) = (try ListStore.open(at: paths[0]), try ListStore.open(at: paths[1]))
+        _ = try laptop.write { tx in try tx.insertRows(["before"], intoSection: 0) }
+        _ = try Self.merge(phone, from: paths[1])  // the first merge from the laptop reads it whole
+        let rows = try laptop.snapshot().sections.map(\.rows)
+        let inserted = try laptop.write { tx in try tx.insertRows(["new 1", "new 2"], intoSection: 1) }.value
+        try laptop.write { tx in try tx.updateRow(id: rows[0][1].id, title: "retitled") }
+        try laptop.write { tx in try tx.moveRow(id: rows[2][0].id, to: ListIndexPath(section: 0, row: 0)) }
+        try laptop.write { tx in try tx.deleteRows(ids: [rows[1][2].id]) }
+        let someday = try laptop.snapshot().sections[2].id
+        try laptop.write { tx in try tx.renameSection(id: someday, to: "Never") }
+        let laptopNumber = try ReplicaIdentityTests.replica(paths[1]).number
+        let cursor = try #require(try Connection(path: paths[0], mode: .readOnly).scalarInt("SELECT clock FROM liststore_merged WHERE replica = ?1", [.integer(laptopNumber)]))
+        let db = try Connection(path: paths[1], mode: .readOnly)
+        let read = try db.readTransaction {
+            try MergeSource.read(db, path: paths[1], rows: .changedAfter(clock: Int64(cursor), also: []), sections: .changedAfter(clock: Int64(cursor), also: []))
+        }
+        #expect(Set(read.rows.keys) == Set((inserted + [rows[0][1].id, rows[2][0].id]).map(\.rawValue)))
+        #expect(Set(read.tombstones.keys) == [rows[1][2].id.rawValue] && read.sectionTombstones.isEmpty)
+        // The renamed section, and the sections the rows read are in (a deleted one would come back for them).
+        #expect(Set(read.sections.values.map(\.title)) == ["Never", "Today", "Later"])
+        _ = try Self.merge(phone, from: paths[1])
+        #expect(try Self.content(phone) == Self.content(laptop))
+        let noted = try Connection(path: paths[0], mode: .readOnly).scalarInt("SELECT clock FROM liststore_merged WHERE replica = ?1", [.integer(laptopNumber)])
+        let laptopClock = try MergeSource.clock(db)
+        #expect(noted.map(Int64.init) == laptopClock)
+        // Nothing changed there since: nothing is read, nothing written.
+        let unchanged = try db.readTransaction {
+            try MergeSource.read(db, path: paths[1], rows: .changedAfter(clock: Int64(noted ?? 0), also: []), sections: .changedAfter(clock: Int64(noted ?? 0), also: []))
+        }
+        #expect(unchanged.rows.isEmpty && unchanged.sections.isEmpty && unchanged.tombstones.isEmpty)
+        let before = fileBytes(paths[0])
+        #expect(try Self.merge(phone, from: paths[1]).isEmpty)
+        #expect(fileBytes(paths[0]) == before)
+    }
+
+    @Test func aNewerStampOnAValueBothCopiesHoldReachesACopyMergingIncrementally() throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let paths = try Self.copies(3, in: directory)
+        let (phone, laptop, tablet) = (try ListStore.open(at: paths[0]), try ListStore.open(at: paths[1]), try ListStore.open(at: paths[2]))
+        let row = try phone.snapshot().sections[0].rows[0].id
+        try phone.write { tx in try tx.updateRow(id: row, title: "same") }
+        _ = try Self.merge(tablet, from: paths[0])
+        // The laptop's clock is a minute ahead: its stamp is the newer.
+        try Connection(path: paths[1], mode: .readWrite).run("UPDATE sqlite_sequence SET seq = seq + 240000 WHERE name = 'liststore_clock'")
+        try laptop.write { tx in try tx.updateRow(id: row, title: "same") }
+        _ = try Self.merge(phone, from: paths[1])  // the same title, the laptop's newer stamp
+        _ = try Self.merge(tablet, from: paths[0])  // only what the phone changed since: the stamp
+        let stamp = "SELECT title_stamp FROM rows WHERE id = \(row.rawValue)"
+        let stamps = try paths.map { try MergeRegistersTests.scalar($0, stamp) }
+        #expect(Set(stamps).count == 1, "\(stamps)")
+    }
+
+    @Test func aRowMovedWithTheSqlite3ShellIsRefusedForMergingUntilRepairThenArrivesAsAMove() throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let paths = try Self.copies(2, in: directory)
+        let (phone, laptop) = (try ListStore.open(at: paths[0]), try ListStore.open(at: paths[1]))
+        _ = try laptop.write { tx in try tx.insertRows(["x"], intoSection: 2) }
+        _ = try Self.merge(phone, from: paths[1])
+        let rows = try laptop.snapshot().sections[0].rows
+        // The first row of "Today" moved by hand after its last.
+        try Connection(path: paths[1], mode: .readWrite).run(
+            "UPDATE rows SET position = (SELECT max(position) FROM rows WHERE section_id = ?2) + 1 WHERE id = ?1",
+            [.integer(rows[0].id.rawValue), .integer(try laptop.snapshot().sections[0].id.rawValue)])
+        #expect(try Connection(path: paths[1], mode: .readOnly).scalarInt("SELECT count(*) FROM rows WHERE order_key IS NULL") == 1)
+        let before = fileBytes(paths[0])
+        do {
+            _ = try phone.merge(from: URL(fileURLWithPath: paths[1]))
+            Issue.record("a copy with a row moved by hand was merged")
+        } catch let error as ListStoreError {
+            #expect("\(error)".contains("1 of its rows were inserted or moved by another program") && "\(error)".contains("run repair"), "\(error)")
+        }
+        #expect(fileBytes(paths[0]) == before)
+        _ = try laptop.repair()
+        _ = try Self.merge(phone, from: paths[1])
+        #expect(try phone.snapshot().sections[0].rows.map(\.id) == Array(rows.dropFirst().map(\.id)) + [rows[0].id])
+        #expect(try Self.content(phone) == Self.content(laptop))
     }
 
     @Test func theOriginalFileTakesANumberAtItsFirstMergeSoItsNextIdsAreItsOwn() throws {

@@ -1,8 +1,9 @@
 import SQLiteLayer
 
-/// What the copies of a list need to merge each other's edits (schema 15, Docs/Merging.md), kept by every
+/// What the copies of a list need to merge each other's edits (schemas 15 and 16, Docs/Merging.md), kept by every
 /// ListStore write: order keys where elements are placed, the write's stamp on every value it sets, a
-/// tombstone for everything it deletes. The order keys of new rows are given as they are
+/// tombstone for everything it deletes, and on each element it changed the stamp of that change
+/// (`changed_stamp`, by which a merge from this file finds what changed since it last read it). The order keys of new rows are given as they are
 /// written (``keys(_:in:container:around:_:)``, by the writer of rows); everything else is derived here from each
 /// edit's ``ListEdit``, once, as the change set and the history step are.
 enum MergeRegisters {
@@ -63,8 +64,9 @@ enum MergeRegisters {
             let last = try locate.bind([.integer(lastID)]).first({ $0.int(0) })
         else { throw ListStoreError.corrupt("\(table.kind) #\(firstID) placed by this write is not in the file") }
         let keys = try keys(ids.count, in: table, container: first.container, around: (first.position, last), db)
-        let write = try db.cached("UPDATE \(table.rawValue) SET order_key = ?2 WHERE id = ?1")
-        for (id, key) in zip(ids, keys) { try write.bind([.integer(id), .blob(key)]).run() }
+        let write = try db.cached("UPDATE \(table.rawValue) SET order_key = ?2, changed_stamp = ?3 WHERE id = ?1")
+        let stamp = try MergeClock.stamp(db)
+        for (id, key) in zip(ids, keys) { try write.bind([.integer(id), .blob(key), .integer(stamp)]).run() }
     }
 
     // MARK: Stamps and tombstones
@@ -105,14 +107,14 @@ enum MergeRegisters {
         }
     }
 
-    /// Sets the stamp `column` of element `id` to this write's.
+    /// Sets the stamp `column` of element `id` to this write's (and the stamp of its last change).
     static func stamp(_ column: String, of id: Int64, in table: Table, _ db: Connection) throws {
-        try db.cached("UPDATE \(table.rawValue) SET \(column) = ?2 WHERE id = ?1").bind([.integer(id), .integer(try MergeClock.stamp(db))]).run()
+        try db.cached("UPDATE \(table.rawValue) SET \(column) = ?2, changed_stamp = ?2 WHERE id = ?1").bind([.integer(id), .integer(try MergeClock.stamp(db))]).run()
     }
 
     /// Notes `ids` of `table` as deleted by this write.
     static func bury(_ ids: [Int64], in table: Table, _ db: Connection) throws {
-        let write = try db.cached("INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp) VALUES (?1, ?2, ?3)")
+        let write = try db.cached("INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES (?1, ?2, ?3, ?3)")
         let stamp = try MergeClock.stamp(db)
         for id in ids { try write.bind([.text(table.kind), .integer(id), .integer(stamp)]).run() }
     }
@@ -120,7 +122,7 @@ enum MergeRegisters {
     /// Notes sections `ids` and their rows as deleted by this write (before they go).
     static func buryContents(ofSections ids: [Int64], _ db: Connection) throws {
         try bury(ids, in: .sections, db)
-        let rows = try db.cached("INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp) SELECT 'row', id, ?2 FROM rows WHERE section_id = ?1")
+        let rows = try db.cached("INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp, changed_stamp) SELECT 'row', id, ?2, ?2 FROM rows WHERE section_id = ?1")
         let stamp = try MergeClock.stamp(db)
         for id in ids { try rows.bind([.integer(id), .integer(stamp)]).run() }
     }

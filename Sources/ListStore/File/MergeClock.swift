@@ -42,7 +42,7 @@ enum MergeClock {
     private static func next(_ db: Connection, now: Date) throws -> Int64 {
         let read = try db.cached("SELECT (SELECT seq FROM sqlite_sequence WHERE name = ?1), (SELECT number FROM liststore_replica WHERE id = 1)")
         let (last, replica) = try read.bind([.text(clockRow)]).first { ($0.int64(0), $0.int64(1)) } ?? (0, 0)
-        let quarters = ((now.timeIntervalSince1970 - epoch) * 4).rounded(.down)
+        let quarters = ((now.timeIntervalSince1970 - epoch) * 4_000).rounded(.down)
         let wall = quarters.isFinite ? Int64(min(max(quarters, 0), Double(logicalLimit - 1))) : 0
         guard last < logicalLimit - 1 else {
             throw ListStoreError.corrupt("the file's merge clock (sqlite_sequence row '\(clockRow)') is at its end (\(last)); it was changed by another program")

@@ -5,7 +5,7 @@
 /// `LISTSTORE_SCHEMA_SNAPSHOT=Sources/ListStore/Generated/SchemaSnapshot.swift swift test --filter SchemaSnapshotTests`.
 enum SchemaSnapshot {
     /// The schema version these objects are of; another version's are made by migrating.
-    static let version = 15
+    static let version = 16
 
     /// `sqlite_schema`'s rows (type, name, table, SQL) of a file of ``version``.
     static let objects: Set<SchemaObject> = [
@@ -19,6 +19,31 @@ enum SchemaSnapshot {
             sql: #"""
                 CREATE INDEX liststore_payload_values_by_value ON liststore_payload_values (field, value, row_id)
                 """#),
+        SchemaObject(
+            type: "index", name: "liststore_tombstones_by_changed_stamp", table: "liststore_tombstones",
+            sql: #"""
+                CREATE INDEX liststore_tombstones_by_changed_stamp ON liststore_tombstones (changed_stamp) WHERE changed_stamp > 0
+                """#),
+        SchemaObject(
+            type: "index", name: "rows_by_changed_stamp", table: "rows",
+            sql: #"""
+                CREATE INDEX rows_by_changed_stamp ON rows (changed_stamp) WHERE changed_stamp > 0
+                """#),
+        SchemaObject(
+            type: "index", name: "rows_without_order_key", table: "rows",
+            sql: #"""
+                CREATE INDEX rows_without_order_key ON rows (id) WHERE order_key IS NULL
+                """#),
+        SchemaObject(
+            type: "index", name: "sections_by_changed_stamp", table: "sections",
+            sql: #"""
+                CREATE INDEX sections_by_changed_stamp ON sections (changed_stamp) WHERE changed_stamp > 0
+                """#),
+        SchemaObject(
+            type: "index", name: "sections_without_order_key", table: "sections",
+            sql: #"""
+                CREATE INDEX sections_without_order_key ON sections (id) WHERE order_key IS NULL
+                """#),
         SchemaObject(type: "index", name: "sqlite_autoindex_lists_1", table: "lists", sql: nil),
         SchemaObject(type: "index", name: "sqlite_autoindex_lists_2", table: "lists", sql: nil),
         SchemaObject(type: "index", name: "sqlite_autoindex_liststore_payload_indexes_1", table: "liststore_payload_indexes", sql: nil),
@@ -31,7 +56,7 @@ enum SchemaSnapshot {
                     id       INTEGER PRIMARY KEY AUTOINCREMENT,
                     name     TEXT    NOT NULL UNIQUE CHECK (length(name) > 0),
                     position INTEGER NOT NULL UNIQUE   -- display order, 0..k-1
-                , section_count INTEGER NOT NULL DEFAULT 0, order_key BLOB, name_stamp INTEGER NOT NULL DEFAULT 0, revived_stamp INTEGER NOT NULL DEFAULT 0) STRICT
+                , section_count INTEGER NOT NULL DEFAULT 0, order_key BLOB, name_stamp INTEGER NOT NULL DEFAULT 0, revived_stamp INTEGER NOT NULL DEFAULT 0, changed_stamp INTEGER NOT NULL DEFAULT 0) STRICT
                 """#),
         SchemaObject(
             type: "table", name: "liststore_history", table: "liststore_history",
@@ -69,6 +94,15 @@ enum SchemaSnapshot {
                     kind   TEXT NOT NULL CHECK (kind IN ('edits', 'row', 'section', 'structure')),
                     id     INTEGER,  -- the row or section of a 'row' or 'section' entry
                     events TEXT      -- the edits of an 'edits' entry
+                ) STRICT
+                """#),
+        SchemaObject(
+            type: "table", name: "liststore_merged", table: "liststore_merged",
+            sql: #"""
+                CREATE TABLE liststore_merged (
+                    replica     INTEGER PRIMARY KEY,   -- the replica number of a copy this file merged from
+                    clock       INTEGER NOT NULL,      -- that copy's liststore_clock when it was read
+                    local_clock INTEGER NOT NULL       -- this file's liststore_clock after that merge
                 ) STRICT
                 """#),
         SchemaObject(
@@ -120,7 +154,7 @@ enum SchemaSnapshot {
                 CREATE TABLE liststore_tombstones (
                     kind  TEXT    NOT NULL CHECK (kind IN ('row', 'section', 'list')),
                     id    INTEGER NOT NULL,
-                    stamp INTEGER NOT NULL,
+                    stamp INTEGER NOT NULL, changed_stamp INTEGER NOT NULL DEFAULT 0,
                     PRIMARY KEY (kind, id)
                 ) STRICT, WITHOUT ROWID
                 """#),
@@ -152,7 +186,7 @@ enum SchemaSnapshot {
                     section_id INTEGER NOT NULL REFERENCES sections (id) ON DELETE CASCADE,
                     position   INTEGER NOT NULL,                    -- order within the section, 0..n-1
                     title      TEXT    NOT NULL,
-                    payload    TEXT, order_key BLOB, title_stamp INTEGER NOT NULL DEFAULT 0, payload_stamp INTEGER NOT NULL DEFAULT 0, revived_stamp INTEGER NOT NULL DEFAULT 0,                                -- optional JSON text (checked with json_valid before writing)
+                    payload    TEXT, order_key BLOB, title_stamp INTEGER NOT NULL DEFAULT 0, payload_stamp INTEGER NOT NULL DEFAULT 0, revived_stamp INTEGER NOT NULL DEFAULT 0, changed_stamp INTEGER NOT NULL DEFAULT 0,                                -- optional JSON text (checked with json_valid before writing)
                     UNIQUE (section_id, position)
                 ) STRICT
                 """#),
@@ -164,7 +198,7 @@ enum SchemaSnapshot {
                     list_id   INTEGER NOT NULL DEFAULT 1 REFERENCES lists (id) ON DELETE CASCADE,  -- a section inserted by hand without one is the default list's
                     position  INTEGER NOT NULL,        -- display order within its list, 0..m-1
                     title     TEXT    NOT NULL,
-                    row_count INTEGER NOT NULL DEFAULT 0, order_key BLOB, title_stamp INTEGER NOT NULL DEFAULT 0, revived_stamp INTEGER NOT NULL DEFAULT 0,
+                    row_count INTEGER NOT NULL DEFAULT 0, order_key BLOB, title_stamp INTEGER NOT NULL DEFAULT 0, revived_stamp INTEGER NOT NULL DEFAULT 0, changed_stamp INTEGER NOT NULL DEFAULT 0,
                     UNIQUE (list_id, position)
                 ) STRICT
                 """#),
@@ -178,7 +212,8 @@ enum SchemaSnapshot {
             sql: #"""
                 CREATE TRIGGER lists_buried_by_hand AFTER DELETE ON lists
                 WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
-                    INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp) VALUES ('list', OLD.id, (SELECT stamp FROM liststore_hand_stamp));
+                    INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp, changed_stamp)
+                    VALUES ('list', OLD.id, (SELECT stamp FROM liststore_hand_stamp), (SELECT stamp FROM liststore_hand_stamp));
                     UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
                 END
                 """#),
@@ -199,11 +234,20 @@ enum SchemaSnapshot {
                 END
                 """#),
         SchemaObject(
+            type: "trigger", name: "lists_moved_by_hand", table: "lists",
+            sql: #"""
+                CREATE TRIGGER lists_moved_by_hand AFTER UPDATE OF position ON lists
+                WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 AND NEW.position IS NOT OLD.position BEGIN
+                    UPDATE lists SET order_key = NULL, changed_stamp = (SELECT stamp FROM liststore_hand_stamp) WHERE id = NEW.id;
+                    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
+                END
+                """#),
+        SchemaObject(
             type: "trigger", name: "lists_stamped_by_hand", table: "lists",
             sql: #"""
                 CREATE TRIGGER lists_stamped_by_hand AFTER UPDATE OF name ON lists
                 WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
-                    UPDATE lists SET name_stamp = (SELECT stamp FROM liststore_hand_stamp) WHERE id = NEW.id;
+                    UPDATE lists SET name_stamp = (SELECT stamp FROM liststore_hand_stamp), changed_stamp = (SELECT stamp FROM liststore_hand_stamp) WHERE id = NEW.id;
                     UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
                 END
                 """#),
@@ -284,7 +328,8 @@ enum SchemaSnapshot {
             sql: #"""
                 CREATE TRIGGER rows_buried_by_hand AFTER DELETE ON rows
                 WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
-                    INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp) VALUES ('row', OLD.id, (SELECT stamp FROM liststore_hand_stamp));
+                    INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp, changed_stamp)
+                    VALUES ('row', OLD.id, (SELECT stamp FROM liststore_hand_stamp), (SELECT stamp FROM liststore_hand_stamp));
                     UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
                 END
                 """#),
@@ -368,6 +413,16 @@ enum SchemaSnapshot {
                 END
                 """#),
         SchemaObject(
+            type: "trigger", name: "rows_moved_by_hand", table: "rows",
+            sql: #"""
+                CREATE TRIGGER rows_moved_by_hand AFTER UPDATE OF section_id, position ON rows
+                WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0
+                     AND (NEW.section_id IS NOT OLD.section_id OR NEW.position IS NOT OLD.position) BEGIN
+                    UPDATE rows SET order_key = NULL, changed_stamp = (SELECT stamp FROM liststore_hand_stamp) WHERE id = NEW.id;
+                    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
+                END
+                """#),
+        SchemaObject(
             type: "trigger", name: "rows_payload_stale_on_delete", table: "rows",
             sql: #"""
                 CREATE TRIGGER rows_payload_stale_on_delete AFTER DELETE ON rows
@@ -400,7 +455,8 @@ enum SchemaSnapshot {
                 CREATE TRIGGER rows_stamped_by_hand AFTER UPDATE OF title, payload ON rows
                 WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
                     UPDATE rows SET title_stamp = CASE WHEN NEW.title IS OLD.title THEN title_stamp ELSE (SELECT stamp FROM liststore_hand_stamp) END,
-                                    payload_stamp = CASE WHEN NEW.payload IS OLD.payload THEN payload_stamp ELSE (SELECT stamp FROM liststore_hand_stamp) END
+                                    payload_stamp = CASE WHEN NEW.payload IS OLD.payload THEN payload_stamp ELSE (SELECT stamp FROM liststore_hand_stamp) END,
+                                    changed_stamp = (SELECT stamp FROM liststore_hand_stamp)
                     WHERE id = NEW.id;
                     UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
                 END
@@ -426,7 +482,8 @@ enum SchemaSnapshot {
             sql: #"""
                 CREATE TRIGGER sections_buried_by_hand AFTER DELETE ON sections
                 WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
-                    INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp) VALUES ('section', OLD.id, (SELECT stamp FROM liststore_hand_stamp));
+                    INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp, changed_stamp)
+                    VALUES ('section', OLD.id, (SELECT stamp FROM liststore_hand_stamp), (SELECT stamp FROM liststore_hand_stamp));
                     UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
                 END
                 """#),
@@ -494,11 +551,21 @@ enum SchemaSnapshot {
                 END
                 """#),
         SchemaObject(
+            type: "trigger", name: "sections_moved_by_hand", table: "sections",
+            sql: #"""
+                CREATE TRIGGER sections_moved_by_hand AFTER UPDATE OF list_id, position ON sections
+                WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0
+                     AND (NEW.list_id IS NOT OLD.list_id OR NEW.position IS NOT OLD.position) BEGIN
+                    UPDATE sections SET order_key = NULL, changed_stamp = (SELECT stamp FROM liststore_hand_stamp) WHERE id = NEW.id;
+                    UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
+                END
+                """#),
+        SchemaObject(
             type: "trigger", name: "sections_stamped_by_hand", table: "sections",
             sql: #"""
                 CREATE TRIGGER sections_stamped_by_hand AFTER UPDATE OF title ON sections
                 WHEN coalesce((SELECT writing FROM liststore_state WHERE id = 1), 0) = 0 BEGIN
-                    UPDATE sections SET title_stamp = (SELECT stamp FROM liststore_hand_stamp) WHERE id = NEW.id;
+                    UPDATE sections SET title_stamp = (SELECT stamp FROM liststore_hand_stamp), changed_stamp = (SELECT stamp FROM liststore_hand_stamp) WHERE id = NEW.id;
                     UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
                 END
                 """#),

@@ -10,9 +10,10 @@ enum RowWriter {
 
     /// The INSERT statement for `count` rows, each bound as id (NULL: AUTOINCREMENT assigns one, in a
     /// file that is replica 0; see ``ReplicaIdentity``),
-    /// section id, position, title, payload and order key (``OrderKey``).
+    /// section id, position, title, payload, order key (``OrderKey``) and the write's stamp (``MergeClock``).
     private static func statement(rows count: Int) -> String {
-        "INSERT INTO rows (id, section_id, position, title, payload, order_key) VALUES " + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
+        "INSERT INTO rows (id, section_id, position, title, payload, order_key, changed_stamp) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
     }
 
     /// Inserts `rows` into section `sectionID` at `positions` with `orderKeys` (as many, increasing) and returns their new
@@ -26,16 +27,17 @@ enum RowWriter {
         let firstID = try ReplicaIdentity.reserve(rows.count, in: .rows, replica: replica, db)
         /// The id to bind for the row at `index`: NULL where AUTOINCREMENT gives it.
         func id(_ index: Int) -> SQLiteValue { firstID.map { .integer($0 + Int64(index)) } ?? .null }
+        let stamp = SQLiteValue.integer(try MergeClock.stamp(db))
         var offset = 0
         if rows.count >= rowsPerStatement {
             let chunk = try db.cached(statement(rows: rowsPerStatement))
             var arguments: [SQLiteValue] = []
-            arguments.reserveCapacity(rowsPerStatement * 6)
+            arguments.reserveCapacity(rowsPerStatement * 7)
             while rows.count - offset >= rowsPerStatement {
                 arguments.removeAll(keepingCapacity: true)
                 for index in offset..<(offset + rowsPerStatement) {
                     arguments += [
-                        id(index), .integer(sectionID), .int(positions[index]), .text(rows[index].title), .optionalText(rows[index].payload), .blob(orderKeys[index]),
+                        id(index), .integer(sectionID), .int(positions[index]), .text(rows[index].title), .optionalText(rows[index].payload), .blob(orderKeys[index]), stamp,
                     ]
                 }
                 do { try chunk.bind(arguments).run() } catch { throw db.explainingFull(error, inserting: "rows") }
@@ -76,6 +78,7 @@ enum RowWriter {
             let id = try id ?? ReplicaIdentity.reserve(1, in: .rows, replica: replica, db)
             try statement.bind([
                 id.map { .integer($0) } ?? .null, .integer(section), .int(position), .text(title), .optionalText(payload), orderKey.map { .blob($0) } ?? .null,
+                .integer(try MergeClock.stamp(db)),
             ]).run()
         }
     }

@@ -10,8 +10,11 @@ enum SectionWriter {
     @discardableResult
     static func insert(id: Int64?, title: String, at position: Int, list: Int64, orderKey: [UInt8]? = nil, _ db: Connection) throws -> Int64 {
         let id = try id ?? ReplicaIdentity.reserve(1, in: .sections, db)
-        try db.cached("INSERT INTO sections (id, list_id, position, title, order_key) VALUES (?1, ?2, ?3, ?4, ?5)")
-            .bind([id.map { .integer($0) } ?? .null, .integer(list), .int(position), .text(title), orderKey.map { .blob($0) } ?? .null]).run()
+        try db.cached("INSERT INTO sections (id, list_id, position, title, order_key, changed_stamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+            .bind([
+                id.map { .integer($0) } ?? .null, .integer(list), .int(position), .text(title), orderKey.map { .blob($0) } ?? .null,
+                .integer(try MergeClock.stamp(db)),
+            ]).run()
         return db.lastInsertedRowID
     }
 }

@@ -15,10 +15,10 @@ struct RowRegisters: Equatable {
     /// The stamp of the write that put the row where it stands (its key's).
     var placeStamp: Int64 { OrderKey.stamp(of: key) ?? 0 }
 
-    /// Every row of the file behind `db`, by id.
-    static func all(_ db: Connection) throws -> [Int64: RowRegisters] {
+    /// The rows of the file behind `db` that `scope` takes, by id.
+    static func read(_ scope: MergeSource.Scope, _ db: Connection) throws -> [Int64: RowRegisters] {
         var rows: [Int64: RowRegisters] = [:]
-        try db.cached("SELECT id, section_id, order_key, title, payload, title_stamp, payload_stamp, revived_stamp FROM rows").bind([]).forEachRow { row in
+        try scope.forEach(in: "rows", columns: "id, section_id, order_key, title, payload, title_stamp, payload_stamp, revived_stamp", db) { row in
             rows[row.int64(0)] = RowRegisters(
                 id: row.int64(0), section: row.int64(1), key: row.blob(2) ?? [], title: row.text(3), payload: row.optionalText(4),
                 titleStamp: row.int64(5), payloadStamp: row.int64(6), revivedStamp: row.int64(7))
@@ -39,10 +39,10 @@ struct SectionRegisters: Equatable {
     /// The stamp of the write that put the section where it stands (its key's).
     var placeStamp: Int64 { OrderKey.stamp(of: key) ?? 0 }
 
-    /// Every section of the file behind `db`, by id.
-    static func all(_ db: Connection) throws -> [Int64: SectionRegisters] {
+    /// The sections of the file behind `db` that `scope` takes, by id.
+    static func read(_ scope: MergeSource.Scope, _ db: Connection) throws -> [Int64: SectionRegisters] {
         var sections: [Int64: SectionRegisters] = [:]
-        try db.cached("SELECT id, list_id, order_key, title, title_stamp, revived_stamp FROM sections").bind([]).forEachRow { row in
+        try scope.forEach(in: "sections", columns: "id, list_id, order_key, title, title_stamp, revived_stamp", db) { row in
             sections[row.int64(0)] = SectionRegisters(
                 id: row.int64(0), list: row.int64(1), key: row.blob(2) ?? [], title: row.text(3), titleStamp: row.int64(4), revivedStamp: row.int64(5))
         }
@@ -50,12 +50,48 @@ struct SectionRegisters: Equatable {
     }
 }
 
-/// What a file must be for its rows to be merged with another copy's: a ListStore file of this version, of
-/// the same list (lineage), whose rows all stand where their order keys say (no row inserted or moved by
-/// another program since its last `repair`).
+/// What a file must be for its rows to be merged with another copy's, and what a merge reads of it: a
+/// ListStore file of this version, of the same list (lineage), whose rows and sections all stand where
+/// their order keys say (none inserted or moved by another program since its last `repair`).
 enum MergeSource {
+    /// Which elements of a file a merge reads.
+    enum Scope {
+        /// Every one: the first merge from a copy.
+        case all
+        /// Those a write changed after the file's clock was at logical time `clock` (`changed_stamp`, schema
+        /// 16) — everything a merge that read the file then has not seen — and those with ids `also`.
+        case changedAfter(clock: Int64, also: Set<Int64>)
+        /// The ones with these ids: this file's side of what the other copy changed.
+        case ids(Set<Int64>)
+
+        /// The first stamp after logical time `clock`: stamps are `logical << 20 | replica`.
+        static func firstStamp(after clock: Int64) -> SQLiteValue {
+            .integer((min(max(clock, 0), MergeClock.logicalLimit - 1) + 1) << 20)
+        }
+
+        /// Runs `body` on each element of `table` the scope takes (`columns` selected); `kind` narrows
+        /// `liststore_tombstones` to one kind.
+        func forEach(in table: String, columns: String, kind: String? = nil, _ db: Connection, _ body: (Statement) throws -> Void) throws {
+            let ofKind = kind == nil ? "" : "kind = ?2 AND "
+            let kindValue: [SQLiteValue] = kind.map { [.text($0)] } ?? []
+            switch self {
+            case .all:
+                try db.cached("SELECT \(columns) FROM \(table)\(kind == nil ? "" : " WHERE kind = ?1")").bind(kindValue).forEachRow(body)
+            case .changedAfter(let clock, let also):
+                try db.cached("SELECT \(columns) FROM \(table) WHERE \(ofKind)changed_stamp >= ?1 AND changed_stamp > 0")
+                    .bind([Self.firstStamp(after: clock)] + kindValue).forEachRow(body)
+                try Scope.ids(also).forEach(in: table, columns: columns, kind: kind, db, body)
+            case .ids(let ids):
+                let read = try db.cached("SELECT \(columns) FROM \(table) WHERE \(ofKind)id = ?1")
+                for id in ids.sorted() { try read.bind([.integer(id)] + kindValue).forEachRow(body) }
+            }
+        }
+    }
+
     struct State {
         let lineage: Int64
+        /// The file's replica number (``ReplicaIdentity``).
+        let replica: Int64
         let clock: Int64
         /// The lists with where they stand, their names and those names' stamps, and their tombstones
         /// ("list #2: …"): merging them is not built yet, so the two files' must be the same.
@@ -66,8 +102,77 @@ enum MergeSource {
         let tombstones: [Int64: Int64]
     }
 
-    /// The state of the file behind `db` (inside a transaction), or why it cannot be merged.
-    static func read(_ db: Connection, path: String) throws -> State {
+    /// The state of the file behind `db` (inside a transaction) as far as the scopes take it — the rows and
+    /// sections another copy's merge has not seen, and the sections those rows are in — or why it cannot be
+    /// merged.
+    static func read(_ db: Connection, path: String, rows rowScope: Scope, sections sectionScope: Scope) throws -> State {
+        let rows = try RowRegisters.read(rowScope, db)
+        var sections = try SectionRegisters.read(sectionScope, db)
+        if case .changedAfter = rowScope {
+            // A row arriving in a section the other copy deleted brings it back: that copy needs the section.
+            let missing = Set(rows.values.map(\.section)).subtracting(sections.keys)
+            if !missing.isEmpty { sections.merge(try SectionRegisters.read(.ids(missing), db)) { ours, _ in ours } }
+        }
+        return try read(db, path: path, rows: rows, rowScope: rowScope, sections: sections, sectionScope: sectionScope)
+    }
+
+    /// The ids of the rows and of the sections a write to the file behind `db` changed (or deleted) after its
+    /// clock was at logical time `clock`.
+    static func changedIDs(after clock: Int64, _ db: Connection) throws -> (rows: Set<Int64>, sections: Set<Int64>) {
+        let after = Scope.firstStamp(after: clock)
+        func ids(_ sql: String) throws -> Set<Int64> { Set(try db.cached(sql).bind([after]).map { $0.int64(0) }) }
+        return (
+            try ids("SELECT id FROM rows WHERE changed_stamp >= ?1 AND changed_stamp > 0")
+                .union(ids("SELECT id FROM liststore_tombstones WHERE kind = 'row' AND changed_stamp >= ?1 AND changed_stamp > 0")),
+            try ids("SELECT id FROM sections WHERE changed_stamp >= ?1 AND changed_stamp > 0")
+                .union(ids("SELECT id FROM liststore_tombstones WHERE kind = 'section' AND changed_stamp >= ?1 AND changed_stamp > 0"))
+        )
+    }
+
+    /// This file's side of what `peer` holds (its rows and sections with the ids of the peer's, and the
+    /// tombstones of those ids), or with `whole` all of it.
+    static func read(_ db: Connection, path: String, sideOf peer: State, whole: Bool) throws -> State {
+        guard !whole else { return try read(db, path: path, rows: .all, sections: .all) }
+        let rowScope = Scope.ids(Set(peer.rows.keys).union(peer.tombstones.keys))
+        let sectionScope = Scope.ids(Set(peer.sections.keys).union(peer.sectionTombstones.keys))
+        return try read(
+            db, path: path, rows: try RowRegisters.read(rowScope, db), rowScope: rowScope, sections: try SectionRegisters.read(sectionScope, db),
+            sectionScope: sectionScope)
+    }
+
+    /// The file's state with `rows` and `sections` read, their tombstones as far as their scopes take them.
+    /// Every element out of key order is counted where the whole file is read; otherwise those without a key,
+    /// which is what another program's insert or move leaves since schema 16.
+    private static func read(
+        _ db: Connection, path: String, rows: [Int64: RowRegisters], rowScope: Scope, sections: [Int64: SectionRegisters], sectionScope: Scope
+    ) throws -> State {
+        try checkVersion(db, path: path)
+        for table in [MergeRegisters.Table.rows, .sections] {
+            let unkeyed: Int
+            if case .all = rowScope { unkeyed = try OrderKeyDamage.count(in: table, db) } else { unkeyed = try OrderKeyDamage.keyless(in: table, db) }
+            guard unkeyed == 0 else {
+                throw ListStoreError.cannotMerge(
+                    path: path,
+                    reason: "\(unkeyed) of its \(table.rawValue) were inserted or moved by another program (no order key, or out of its order): run repair on it first")
+            }
+        }
+        func tombstones(_ kind: String, _ scope: Scope) throws -> [Int64: Int64] {
+            var found: [Int64: Int64] = [:]
+            try scope.forEach(in: "liststore_tombstones", columns: "id, stamp", kind: kind, db) { found[$0.int64(0)] = max(found[$0.int64(0)] ?? 0, $0.int64(1)) }
+            return found
+        }
+        var structure = try db.cached("SELECT 'list', id, hex(order_key), name, name_stamp FROM lists ORDER BY id").bind([])
+            .map { "list #\($0.int64(1)): \($0.text(2)) \($0.text(3)) \($0.int64(4))" }
+        structure += try db.cached("SELECT kind, id FROM liststore_tombstones WHERE kind = 'list' ORDER BY id").bind([])
+            .map { "deleted \($0.text(0)) #\($0.int64(1)):" }
+        return State(
+            lineage: Int64(try db.scalarInt("SELECT lineage FROM liststore_replica WHERE id = 1") ?? 0),
+            replica: try ReplicaIdentity.number(db), clock: try clock(db), structure: structure, sections: sections,
+            sectionTombstones: try tombstones("section", sectionScope), rows: rows, tombstones: try tombstones("row", rowScope))
+    }
+
+    /// Throws unless `db` is a ListStore file of this schema version.
+    private static func checkVersion(_ db: Connection, path: String) throws {
         guard try db.scalarInt("PRAGMA application_id") == Int(Schema.applicationID) else {
             throw ListStoreError.cannotMerge(path: path, reason: "it is not a ListStore file")
         }
@@ -76,28 +181,26 @@ enum MergeSource {
             throw ListStoreError.cannotMerge(
                 path: path, reason: "it is a file of schema \(version), this is schema \(Schema.migrator.latestVersion): write to it once with this version first")
         }
-        for table in [MergeRegisters.Table.rows, .sections] {
-            let unkeyed = try OrderKeyDamage.count(in: table, db)
-            guard unkeyed == 0 else {
-                throw ListStoreError.cannotMerge(
-                    path: path,
-                    reason: "\(unkeyed) of its \(table.rawValue) were inserted or moved by another program (no order key, or out of its order): run repair on it first")
-            }
-        }
-        func tombstones(_ kind: String) throws -> [Int64: Int64] {
-            Dictionary(
-                try db.cached("SELECT id, stamp FROM liststore_tombstones WHERE kind = ?1").bind([.text(kind)]).map { ($0.int64(0), $0.int64(1)) },
-                uniquingKeysWith: max)
-        }
-        var structure = try db.cached("SELECT 'list', id, hex(order_key), name, name_stamp FROM lists ORDER BY id").bind([])
-            .map { "list #\($0.int64(1)): \($0.text(2)) \($0.text(3)) \($0.int64(4))" }
-        structure += try db.cached("SELECT kind, id FROM liststore_tombstones WHERE kind = 'list' ORDER BY id").bind([])
-            .map { "deleted \($0.text(0)) #\($0.int64(1)):" }
-        return State(
-            lineage: Int64(try db.scalarInt("SELECT lineage FROM liststore_replica WHERE id = 1") ?? 0),
-            clock: Int64(try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = ?1", [.text(MergeClock.clockRow)]) ?? 0),
-            structure: structure, sections: try SectionRegisters.all(db), sectionTombstones: try tombstones("section"), rows: try RowRegisters.all(db),
-            tombstones: try tombstones("row"))
+    }
+
+    /// The last logical time the file behind `db` gave or merged (``MergeClock``).
+    static func clock(_ db: Connection) throws -> Int64 {
+        Int64(try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = ?1", [.text(MergeClock.clockRow)]) ?? 0)
+    }
+
+    /// Where the last merge from a copy left off (schema 16): the copy's clock when it was read, and this
+    /// file's after the merge.
+    struct Cursor: Equatable {
+        let peerClock: Int64
+        let localClock: Int64
+    }
+
+    /// The cursor of each copy this file merged from, by replica number.
+    static func cursors(_ db: Connection) throws -> [Int64: Cursor] {
+        Dictionary(
+            try db.cached("SELECT replica, clock, local_clock FROM liststore_merged").bind([]).map {
+                ($0.int64(0), Cursor(peerClock: $0.int64(1), localClock: $0.int64(2)))
+            }, uniquingKeysWith: { first, _ in first })
     }
 }
 
@@ -113,6 +216,9 @@ extension ListStore {
     /// through others, hold the same rows in the same order. Returns this list's change set; observers of
     /// every list the merge changed get theirs, as for any edit. The merge is not part of the undo history.
     ///
+    /// The first merge from a copy reads both files whole; later ones read only what changed there since
+    /// (and the copy's side of what changed here since), which this file notes at each merge.
+    ///
     /// Not built yet (Docs/Merging.md): merging lists. A copy whose lists differ from this file's — added,
     /// moved, renamed or deleted on either since the copy was made — is refused
     /// with a ``ListStoreError/Family/refused`` error (cannot merge), as is a file of another list, of another
@@ -125,17 +231,31 @@ extension ListStore {
     }
 
     /// ``merge(from:)`` from the file at `peerPath`: the change sets of the lists it changed, and the
-    /// (empty) change set of one it left unchanged.
-    func merge(fromPath peerPath: String) throws -> (changes: [Int64: ChangeSet], unchanged: ChangeSet) {
-        let peer: MergeSource.State
-        do {
-            let connection = try Connection(path: peerPath, mode: .readOnly)
-            peer = try connection.readTransaction { try MergeSource.read(connection, path: peerPath) }
-        } catch let error as SQLiteError {
-            throw ListStoreError.cannotMerge(path: peerPath, reason: "it cannot be read (\(error.message))")
-        }
-        return try mutatingLists { db, _ in
-            let local = try MergeSource.read(db, path: path)
+    /// (empty) change set of one it left unchanged. With `whole`, both files are read whole, as at the
+    /// first merge from a copy (the tests compare the two ways).
+    func merge(fromPath peerPath: String, whole: Bool = false) throws -> (changes: [Int64: ChangeSet], unchanged: ChangeSet) {
+        try mutatingLists { db, _ in
+            let cursors = try MergeSource.cursors(db)
+            // Read under this file's write lock, so that the cursor noted below is the one the next merge finds.
+            let peer: MergeSource.State
+            do {
+                let connection = try Connection(path: peerPath, mode: .readOnly)
+                peer = try connection.readTransaction {
+                    guard !whole, let cursor = cursors[try ReplicaIdentity.number(connection)] else {
+                        return try MergeSource.read(connection, path: peerPath, rows: .all, sections: .all)
+                    }
+                    // What changed there since, and the peer's side of what changed here since: a decision of
+                    // the last merge that rested on this file's state then (an element deleted here, since put
+                    // back) is taken again.
+                    let changedHere = try MergeSource.changedIDs(after: cursor.localClock, db)
+                    return try MergeSource.read(
+                        connection, path: peerPath, rows: .changedAfter(clock: cursor.peerClock, also: changedHere.rows),
+                        sections: .changedAfter(clock: cursor.peerClock, also: changedHere.sections))
+                }
+            } catch let error as SQLiteError {
+                throw ListStoreError.cannotMerge(path: peerPath, reason: "it cannot be read (\(error.message))")
+            }
+            let local = try MergeSource.read(db, path: path, sideOf: peer, whole: whole || cursors[peer.replica] == nil)
             guard local.lineage == peer.lineage else {
                 throw ListStoreError.cannotMerge(path: peerPath, reason: "it is not a copy of this list (another lineage)")
             }
@@ -151,6 +271,8 @@ extension ListStore {
             defer { merge.close() }
             try merge.apply(local: local, peer: peer)
             try db.run("UPDATE sqlite_sequence SET seq = max(seq, ?2) WHERE name = ?1", [.text(MergeClock.clockRow), .integer(peer.clock)])
+            let cursor = MergeSource.Cursor(peerClock: peer.clock, localClock: try MergeSource.clock(db))
+            if cursors[peer.replica] != cursor { try merge.noteCursor(cursor, of: peer.replica) }
             return try merge.finish()
         }
     }
@@ -158,7 +280,8 @@ extension ListStore {
 
 /// The edits of one merge, made with the edit primitives (so that blocks, counts, change sets and
 /// observers follow as for any edit), then given the peer's keys and stamps in place of the ones the
-/// primitives gave.
+/// primitives gave — and, on everything the merge changed, the merge's stamp as the stamp of the last
+/// change (`changed_stamp`), so that a merge from this file finds it.
 private struct MergeWrite {
     let db: Connection
     let sizes: RowBlockSizes
@@ -189,10 +312,12 @@ private struct MergeWrite {
                 guard row.revivedStamp < stamp else { continue }
                 try transaction(ofSection: row.section).deleteRows(ids: [RowID(rawValue: id)])
                 // The delete is the peer's: its stamp, not this write's.
-                try db.cached("UPDATE liststore_tombstones SET stamp = ?2 WHERE kind = 'row' AND id = ?1").bind([.integer(id), .integer(stamp)]).run()
+                try db.cached("UPDATE liststore_tombstones SET stamp = ?2, changed_stamp = ?3 WHERE kind = 'row' AND id = ?1")
+                    .bind([.integer(id), .integer(stamp), .integer(try MergeClock.stamp(db))]).run()
             } else if local.tombstones[id].map({ $0 < stamp }) ?? true {
-                try db.cached("INSERT INTO liststore_tombstones (kind, id, stamp) VALUES ('row', ?1, ?2) ON CONFLICT DO UPDATE SET stamp = ?2")
-                    .bind([.integer(id), .integer(stamp)]).run()
+                try db.cached(
+                    "INSERT INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES ('row', ?1, ?2, ?3) ON CONFLICT DO UPDATE SET stamp = ?2, changed_stamp = ?3"
+                ).bind([.integer(id), .integer(stamp), .integer(try MergeClock.stamp(db))]).run()
                 notedRegisters = true
             }
         }
@@ -225,7 +350,8 @@ private struct MergeWrite {
                 if theirs.placeStamp > ours.placeStamp { try moveSection(ours, to: theirs) }
                 if theirs.titleStamp > ours.titleStamp {
                     if theirs.title != ours.title { try transaction(ofSection: id).renameSection(id: SectionID(rawValue: id), to: theirs.title) }
-                    try db.cached("UPDATE sections SET title_stamp = ?2 WHERE id = ?1").bind([.integer(id), .integer(theirs.titleStamp)]).run()
+                    try db.cached("UPDATE sections SET title_stamp = ?2, changed_stamp = ?3 WHERE id = ?1")
+                        .bind([.integer(id), .integer(theirs.titleStamp), .integer(try MergeClock.stamp(db))]).run()
                     notedRegisters = true
                 }
             } else if local.sectionTombstones[id].map({ theirs.revivedStamp > $0 }) ?? true {
@@ -234,8 +360,9 @@ private struct MergeWrite {
         }
         for (id, stamp) in peer.sectionTombstones.sorted(by: { $0.key < $1.key })
         where local.sections[id] == nil && (local.sectionTombstones[id].map { $0 < stamp } ?? true) {
-            try db.cached("INSERT INTO liststore_tombstones (kind, id, stamp) VALUES ('section', ?1, ?2) ON CONFLICT DO UPDATE SET stamp = ?2")
-                .bind([.integer(id), .integer(stamp)]).run()
+            try db.cached(
+                "INSERT INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES ('section', ?1, ?2, ?3) ON CONFLICT DO UPDATE SET stamp = ?2, changed_stamp = ?3"
+            ).bind([.integer(id), .integer(stamp), .integer(try MergeClock.stamp(db))]).run()
             notedRegisters = true
         }
     }
@@ -250,8 +377,8 @@ private struct MergeWrite {
     private mutating func insertSection(_ section: SectionRegisters, revivedStamp: Int64) throws {
         let transaction = try transaction(ofList: section.list)
         _ = try transaction.restoreSection(id: section.id, title: section.title, at: try sectionIndex(of: section.key, inList: section.list, leavingOut: section.id))
-        try db.cached("UPDATE sections SET order_key = ?2, title_stamp = ?3, revived_stamp = ?4 WHERE id = ?1")
-            .bind([.integer(section.id), .blob(section.key), .integer(section.titleStamp), .integer(revivedStamp)]).run()
+        try db.cached("UPDATE sections SET order_key = ?2, title_stamp = ?3, revived_stamp = ?4, changed_stamp = ?5 WHERE id = ?1")
+            .bind([.integer(section.id), .blob(section.key), .integer(section.titleStamp), .integer(revivedStamp), .integer(try MergeClock.stamp(db))]).run()
         lists[section.id] = section.list
     }
 
@@ -264,7 +391,8 @@ private struct MergeWrite {
             try source.moveSection(SectionID(rawValue: ours.id), to: index, in: try transaction(ofList: theirs.list))
             arrivedSections.append(ours.id)
         }
-        try db.cached("UPDATE sections SET order_key = ?2 WHERE id = ?1").bind([.integer(ours.id), .blob(theirs.key)]).run()
+        try db.cached("UPDATE sections SET order_key = ?2, changed_stamp = ?3 WHERE id = ?1")
+            .bind([.integer(ours.id), .blob(theirs.key), .integer(try MergeClock.stamp(db))]).run()
         lists[ours.id] = theirs.list
     }
 
@@ -275,11 +403,12 @@ private struct MergeWrite {
         for (id, stamp) in peer.sectionTombstones.sorted(by: { $0.key < $1.key }) {
             guard let ours = local.sections[id], ours.revivedStamp < stamp, lists[id] != nil else { continue }
             if try db.cached("SELECT EXISTS (SELECT 1 FROM rows WHERE section_id = ?1)").bind([.integer(id)]).first({ $0.int(0) }) == 1 {
-                try db.cached("UPDATE sections SET revived_stamp = ?2 WHERE id = ?1").bind([.integer(id), .integer(try MergeClock.stamp(db))]).run()
+                try db.cached("UPDATE sections SET revived_stamp = ?2, changed_stamp = ?2 WHERE id = ?1").bind([.integer(id), .integer(try MergeClock.stamp(db))]).run()
                 notedRegisters = true
             } else {
                 try transaction(ofSection: id).deleteSections(ids: [SectionID(rawValue: id)])
-                try db.cached("UPDATE liststore_tombstones SET stamp = ?2 WHERE kind = 'section' AND id = ?1").bind([.integer(id), .integer(stamp)]).run()
+                try db.cached("UPDATE liststore_tombstones SET stamp = ?2, changed_stamp = ?3 WHERE kind = 'section' AND id = ?1")
+                    .bind([.integer(id), .integer(stamp), .integer(try MergeClock.stamp(db))]).run()
                 lists[id] = nil
             }
         }
@@ -357,8 +486,11 @@ private struct MergeWrite {
         var section = try transaction.checkedSection(id: SectionID(rawValue: row.section))
         let index = try rowBefore(row.key, inSection: row.section, leavingOut: row.id).map { try db.rowPlace(of: RowID(rawValue: $0)).path.row + 1 } ?? 0
         try transaction.restoreRows([HistoryRow(id: row.id, title: row.title, payload: row.payload)], into: &section, at: index)
-        try db.cached("UPDATE rows SET order_key = ?2, title_stamp = ?3, payload_stamp = ?4, revived_stamp = ?5 WHERE id = ?1")
-            .bind([.integer(row.id), .blob(row.key), .integer(row.titleStamp), .integer(row.payloadStamp), .integer(row.revivedStamp)]).run()
+        try db.cached("UPDATE rows SET order_key = ?2, title_stamp = ?3, payload_stamp = ?4, revived_stamp = ?5, changed_stamp = ?6 WHERE id = ?1")
+            .bind([
+                .integer(row.id), .blob(row.key), .integer(row.titleStamp), .integer(row.payloadStamp), .integer(row.revivedStamp),
+                .integer(try MergeClock.stamp(db)),
+            ]).run()
     }
 
     private mutating func move(_ ours: RowRegisters, to theirs: RowRegisters) throws {
@@ -379,7 +511,7 @@ private struct MergeWrite {
             try source.moveRow(id, toSection: sectionIndex, at: index, in: target)
             arrivedRows.append(ours.id)
         }
-        try db.cached("UPDATE rows SET order_key = ?2 WHERE id = ?1").bind([.integer(ours.id), .blob(theirs.key)]).run()
+        try db.cached("UPDATE rows SET order_key = ?2, changed_stamp = ?3 WHERE id = ?1").bind([.integer(ours.id), .blob(theirs.key), .integer(try MergeClock.stamp(db))]).run()
     }
 
     private mutating func update(_ ours: RowRegisters, to theirs: RowRegisters) throws {
@@ -394,8 +526,11 @@ private struct MergeWrite {
         guard theirs.titleStamp > ours.titleStamp || theirs.payloadStamp > ours.payloadStamp else { return }
         notedRegisters = true
         // The values' stamps are the newer of the two files' (the edit primitive gave this write's).
-        try db.cached("UPDATE rows SET title_stamp = ?2, payload_stamp = ?3 WHERE id = ?1")
-            .bind([.integer(ours.id), .integer(max(ours.titleStamp, theirs.titleStamp)), .integer(max(ours.payloadStamp, theirs.payloadStamp))]).run()
+        try db.cached("UPDATE rows SET title_stamp = ?2, payload_stamp = ?3, changed_stamp = ?4 WHERE id = ?1")
+            .bind([
+                .integer(ours.id), .integer(max(ours.titleStamp, theirs.titleStamp)), .integer(max(ours.payloadStamp, theirs.payloadStamp)),
+                .integer(try MergeClock.stamp(db)),
+            ]).run()
     }
 
     /// The change set of each list the merge changed, and the change log's entry (one that no observer
@@ -410,6 +545,13 @@ private struct MergeWrite {
         }
         if changes.values.allSatisfy(\.isEmpty), notedRegisters { return (changes, .structure(lists: [])) }
         return (changes, .edits(ListedEvents(lists: events, arrivedRows: arrivedRows, arrivedSections: arrivedSections)))
+    }
+
+    /// Notes where this merge from the peer `replica` left off, for the next to read only what changed after.
+    mutating func noteCursor(_ cursor: MergeSource.Cursor, of replica: Int64) throws {
+        try db.cached("INSERT INTO liststore_merged (replica, clock, local_clock) VALUES (?1, ?2, ?3) ON CONFLICT DO UPDATE SET clock = ?2, local_clock = ?3")
+            .bind([.integer(replica), .integer(cursor.peerClock), .integer(cursor.localClock)]).run()
+        notedRegisters = true
     }
 
     func close() { for transaction in transactions.values { transaction.close() } }

@@ -12,9 +12,9 @@ Then again with nothing new. Prints `key value` lines; exits 3 when loro cannot 
     python3 loro_merge.py --check
     python3 loro_merge.py ROWS SECTIONS SINGLE_INSERTS RUNS MOVES_WITHIN MOVES_ACROSS TITLES DELETES SEED [PEER_A PEER_B]
 
-The peers' ids are drawn from SEED unless given: Loro's import of many moves into a large list takes
-milliseconds for some pairs of peer ids and seconds for others (1,000 moves into 1,000,000 elements:
-0.02 s or 4-11 s), so a run with random ids (LoroDoc's default) could not be repeated.
+The peers' ids are drawn from SEED (below 2**63) unless given. Loro's import of many moves into a large
+list took seconds with every pair of ids tried (1,000 moves into 1,000,000 elements: 4-12 s) except
+when A's id is 2**63 or more and B's below it (0.02 s), so LoroDoc's random ids would not repeat a run.
 """
 
 import gc

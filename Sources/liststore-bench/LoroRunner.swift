@@ -44,10 +44,11 @@ struct LoroRunner {
         version = String(line.dropFirst("loro ".count))
     }
 
-    /// Runs the script for `rows` elements and the counts of `mix`, with Loro's own seed.
-    func run(rows: Int, mix: EditMix) throws -> Figures {
+    /// Runs the script for `rows` elements and the counts of `mix`, with Loro's own seed; the peers' ids
+    /// (A's, B's) are drawn from it unless given.
+    func run(rows: Int, mix: EditMix, peers: [String] = []) throws -> Figures {
         let counts = [rows, MergeBench.sections, mix.singleInserts, mix.runs, mix.movesWithin, mix.movesAcross, mix.titles, mix.deletes, Int(EditMix.seed) + 1]
-        let (status, output) = try Self.python([script] + counts.map(String.init), environment: environment)
+        let (status, output) = try Self.python([script] + counts.map(String.init) + peers, environment: environment)
         var fields: [String: String] = [:]
         for line in output {
             let parts = line.split(separator: " ", maxSplits: 1).map(String.init)

@@ -16,17 +16,76 @@ struct MergeBench {
     static let loroVersion = "1.17.1"
     static let sections = 10
 
+    /// Loro's peer ids for its second run: A's 2⁶³ or more and B's below, the only kind of pair whose
+    /// import of many moves took milliseconds rather than seconds (Benchmarks/loro_merge.py).
+    static let fastLoroPeers = ["9223372036854775813", "7"]
+
+    /// ListStore's side: the two merges and what they left.
+    struct ListStoreFigures {
+        let merge: ChildMerge
+        let again: ChildMerge
+        let sizeBefore: Int
+        let sizeAfter: Int
+        let converged: Bool
+    }
+
     func run() throws {
         let n = quick ? 10_000 : 1_000_000
         let mix = EditMix(edits: quick ? 100 : 10_000)
         let loro = try LoroRunner()
-        let a = fixtures.path("merge-a.sqlite")
-        let b = fixtures.path("merge-b.sqlite")
         let loadBefore = Chart.loadAverage()
         print("liststore-bench --merge: \(n) rows in \(Self.sections) sections; copy B makes \(mix.description),")
         print("each its own write (seed \(EditMix.seed)); A merges them (release build, wall time, change set included)")
         print("")
+        let ours = try measureListStore(rows: n, mix: mix)
+        let theirs = try [[], Self.fastLoroPeers].map { peers in
+            let figures = try loro.run(rows: n, mix: mix, peers: peers)
+            print(
+                "Loro setup (peers \(figures.text("peer_a")) and \(figures.text("peer_b"))): build A (push × \(n), one commit) "
+                    + "\(Measurement.format(figures["build_seconds"])), snapshot into B \(Measurement.format(figures["copy_seconds"])), "
+                    + "B's \(mix.edits) edits \(Measurement.format(figures["edit_seconds"])) (\(figures.int("rows_inserted")) rows inserted), "
+                    + "export of B's updates \(Measurement.format(figures["export_seconds"])) (\(figures.int("update_bytes")) bytes)")
+            return figures
+        }
+        let label = n >= 1_000_000 ? "\(n / 1_000_000)M" : "\(n / 1_000)K"
+        print("")
+        print(
+            pad("operation", 40) + pad("ListStore", 20, right: true) + pad("Loro \(loro.version)", 20, right: true) + pad("LS / Loro", 11, right: true)
+                + pad("Loro, A's id ≥ 2⁶³", 20, right: true))
+        for (name, figure, key) in [
+            ("merge \(mix.edits) remote edits into \(label) rows", ours.merge.seconds, "merge_seconds"),
+            ("merge with nothing new, \(label) rows", ours.again.seconds, "nothing_new_seconds"),
+        ] {
+            print(
+                pad(name, 40) + pad(Measurement.format(figure), 20, right: true) + pad(Measurement.format(theirs[0][key]), 20, right: true)
+                    + pad(Self.ratio(figure / theirs[0][key]), 11, right: true) + pad(Measurement.format(theirs[1][key]), 20, right: true))
+        }
+        print(
+            pad("peak resident memory while merging", 40) + pad(Self.megabytes(kib: ours.merge.peakKiB), 20, right: true)
+                + pad(Self.megabytes(kib: theirs[0].int("peak_kib")), 20, right: true) + pad("", 11)
+                + pad(Self.megabytes(kib: theirs[1].int("peak_kib")), 20, right: true))
+        let sizes = theirs.map { Self.megabytes(bytes: $0.int("snapshot_bytes_before")) + " → " + Self.megabytes(bytes: $0.int("snapshot_bytes_after")) }
+        print(
+            pad("file / snapshot size before → after", 40)
+                + pad(Self.megabytes(bytes: ours.sizeBefore) + " → " + Self.megabytes(bytes: ours.sizeAfter), 20, right: true)
+                + pad(sizes[0], 20, right: true) + pad("", 11) + pad(sizes[1], 20, right: true))
+        print("")
+        print("ListStore: the merge in a process of its own (A open, B read); its peak includes opening A. Loro: import_ of B's")
+        print(
+            "updates and len() of the list, in the process that built both docs (B dropped first; before the import: "
+                + "\(theirs.map { Self.megabytes(kib: $0.int("rss_before_kib")) }.joined(separator: ", "))); sections are tenths of its one list.")
+        print("Loro's ids are drawn from its seed (below 2⁶³); the last column's run gives A \(Self.fastLoroPeers[0]) and B \(Self.fastLoroPeers[1]),")
+        print("the only kind of pair tried whose import of many moves into a large list took milliseconds rather than seconds.")
+        print("Load average before \(loadBefore), after \(Chart.loadAverage()).")
+        guard ours.converged else { throw BenchmarkFailure("A and B differ after A merged B's edits") }
+        guard theirs.allSatisfy({ $0.text("converged") == "yes" }) else { throw BenchmarkFailure("Loro's A and B differ after the import") }
+    }
 
+    /// Builds A, copies it to B, merges once with nothing new, makes B's edits, then times A's merge of
+    /// them and a merge again, each in a child process, and checks that A and B hold the same rows.
+    func measureListStore(rows n: Int, mix: EditMix) throws -> ListStoreFigures {
+        let a = fixtures.path("merge-a.sqlite")
+        let b = fixtures.path("merge-b.sqlite")
         let build = try Measurement.seconds { try Self.buildStore(at: a, rows: n) }
         // A plain copy of the closed (checkpointed) file: B takes a replica number of its own at its first write.
         let copy = try Measurement.seconds { try FileManager.default.copyItem(atPath: a, toPath: b) }
@@ -39,7 +98,6 @@ struct MergeBench {
         print(
             "ListStore setup: build A \(Measurement.format(build)), copy to B \(Measurement.format(copy)), A merges B with nothing new "
                 + "\(Measurement.format(firstMerge)), B's \(mix.edits) edits \(Measurement.format(edits)) (\(inserted) rows inserted)")
-
         let sizeBefore = fixtures.size(of: a)
         let merge = try Self.mergeInChild(a, from: b, report: fixtures.path("merge-1.txt"))
         let sizeAfter = fixtures.size(of: a)
@@ -48,37 +106,7 @@ struct MergeBench {
         print(
             "ListStore merge's change set: \(merge.inserted) rows inserted, \(merge.deleted) deleted, \(merge.moved) moved, \(merge.updated) updated; "
                 + "then \(again.inserted + again.deleted + again.moved + again.updated) changes; A and B \(converged ? "hold the same rows" : "DIFFER")")
-
-        let theirs = try loro.run(rows: n, mix: mix)
-        print(
-            "Loro setup (peers \(theirs.text("peer_a")) and \(theirs.text("peer_b")), drawn from the seed): build A (push × \(n), one commit) \(Measurement.format(theirs["build_seconds"])), snapshot into B "
-                + "\(Measurement.format(theirs["copy_seconds"])), B's \(mix.edits) edits \(Measurement.format(theirs["edit_seconds"])) "
-                + "(\(theirs.int("rows_inserted")) inserted), export of B's updates \(Measurement.format(theirs["export_seconds"])) "
-                + "(\(theirs.int("update_bytes")) bytes)")
-
-        let label = n >= 1_000_000 ? "\(n / 1_000_000)M" : "\(n / 1_000)K"
-        print("")
-        print(pad("operation", 44) + pad("ListStore", 20, right: true) + pad("Loro \(loro.version)", 20, right: true) + pad("LS / Loro", 11, right: true))
-        for (name, ours, other) in [
-            ("merge \(mix.edits) remote edits into \(label) rows", merge.seconds, theirs["merge_seconds"]),
-            ("merge with nothing new, \(label) rows", again.seconds, theirs["nothing_new_seconds"]),
-        ] {
-            print(
-                pad(name, 44) + pad(Measurement.format(ours), 20, right: true) + pad(Measurement.format(other), 20, right: true)
-                    + pad(Self.ratio(ours / other), 11, right: true))
-        }
-        print(
-            pad("peak resident memory while merging", 44) + pad(Self.megabytes(kib: merge.peakKiB), 20, right: true)
-                + pad(Self.megabytes(kib: theirs.int("peak_kib")), 20, right: true))
-        print(
-            pad("file / snapshot size before → after", 44) + pad(Self.megabytes(bytes: sizeBefore) + " → " + Self.megabytes(bytes: sizeAfter), 20, right: true)
-                + pad(Self.megabytes(bytes: theirs.int("snapshot_bytes_before")) + " → " + Self.megabytes(bytes: theirs.int("snapshot_bytes_after")), 20, right: true))
-        print("")
-        print("ListStore: the merge in a process of its own (A open, B read); its peak includes opening A. Loro: import_ of B's updates")
-        print("and len() of the list, in the process that built both docs (B dropped first; memory before import \(Self.megabytes(kib: theirs.int("rss_before_kib"))));")
-        print("sections are tenths of Loro's one list. Load average before \(loadBefore), after \(Chart.loadAverage()).")
-        guard converged else { throw BenchmarkFailure("A and B differ after A merged B's edits") }
-        guard theirs.text("converged") == "yes" else { throw BenchmarkFailure("Loro's A and B differ after the import") }
+        return ListStoreFigures(merge: merge, again: again, sizeBefore: sizeBefore, sizeAfter: sizeAfter, converged: converged)
     }
 
     /// A store of `rows` rows in ``sections`` sections ("row 0", "row 1", … in each), written untracked

@@ -97,7 +97,8 @@ struct MergeBench {
         }
         print(
             "ListStore setup: build A \(Measurement.format(build)), copy to B \(Measurement.format(copy)), A merges B with nothing new "
-                + "\(Measurement.format(firstMerge)), B's \(mix.edits) edits \(Measurement.format(edits)) (\(inserted) rows inserted)")
+                + "\(Measurement.format(firstMerge)), B's \(mix.edits) edits \(Measurement.format(edits)) (\(inserted) rows inserted; B's file "
+                + "\(Self.megabytes(bytes: fixtures.size(of: a))) → \(Self.megabytes(bytes: fixtures.size(of: b))))")
         let sizeBefore = fixtures.size(of: a)
         let merge = try Self.mergeInChild(a, from: b, report: fixtures.path("merge-1.txt"))
         let sizeAfter = fixtures.size(of: a)

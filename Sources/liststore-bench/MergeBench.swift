@@ -1,6 +1,5 @@
 import Foundation
 import ListStore
-import SQLiteLayer
 import StoreShorthands
 
 /// `liststore-bench --merge [--quick]` (issue 34): a copy of a list of 1,000,000 rows in 10 sections

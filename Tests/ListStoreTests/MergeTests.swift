@@ -278,6 +278,42 @@ import Testing
         #expect(Set(stamps).count == 1, "\(stamps)")
     }
 
+    @Test func anUndoOfAChangeAnotherCopyOverwroteSinceChangesNothingAndSaysSo() throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let paths = try Self.copies(2, in: directory)
+        let (phone, laptop) = (try ListStore.open(at: paths[0]), try ListStore.open(at: paths[1]))
+        let sidebar = try ListStore.open(at: URL(fileURLWithPath: paths[1]), author: "sidebar")
+        let rows = try laptop.snapshot().sections[0].rows
+        try laptop.write { tx in try tx.moveRow(id: rows[0].id, to: ListIndexPath(section: 0, row: 2)) }
+        try sidebar.write { tx in try tx.updateRow(id: rows[1].id, title: "the laptop's") }
+        try laptop.write { tx in try tx.moveRow(id: rows[2].id, to: ListIndexPath(section: 1, row: 0)) }
+        // The phone's clock is a minute ahead: its changes are the newer.
+        try Connection(path: paths[0], mode: .readWrite).run("UPDATE sqlite_sequence SET seq = seq + 240000 WHERE name = 'liststore_clock'")
+        try phone.write { tx in try tx.moveRow(id: rows[0].id, to: ListIndexPath(section: 2, row: 0)) }
+        try phone.write { tx in try tx.updateRow(id: rows[1].id, title: "the phone's") }
+        try phone.write { tx in try tx.updateRow(id: rows[2].id, title: "retitled on the phone") }
+        _ = try Self.merge(laptop, from: paths[0])
+        let merged = try laptop.snapshot().sections
+        #expect(merged[2].rows.first?.id == rows[0].id && merged[0].rows.first { $0.id == rows[1].id }?.title == "the phone's")
+        // Last first: the laptop's move of the third row, which the phone only retitled, goes back; the retitle stays.
+        _ = try laptop.undo()
+        #expect(try laptop.snapshot().sections[0].rows.contains { $0.id == rows[2].id && $0.title == "retitled on the phone" })
+        // The move of the first row and the retitle of the second were overwritten on the phone since: refused, nothing changed.
+        for (store, expected) in [
+            (laptop, "row #\(rows[0].id.rawValue) was moved on another copy of the list since"),
+            (sidebar, "row #\(rows[1].id.rawValue) was changed on another copy of the list since"),
+        ] {
+            let before = fileBytes(paths[1])
+            do {
+                _ = try store.undo()
+                Issue.record("an undo of a change overwritten on another copy went through")
+            } catch let error as ListStoreError {
+                #expect("\(error)".contains(expected) && "\(error)".contains("nothing was changed"), "\(error)")
+            }
+            #expect(fileBytes(paths[1]) == before)
+        }
+    }
+
     @Test func aRowMovedWithTheSqlite3ShellIsRefusedForMergingUntilRepairThenArrivesAsAMove() throws {
         let directory = try TemporaryDirectory(prefix: "merge")
         let paths = try Self.copies(2, in: directory)

@@ -17,7 +17,9 @@ import SQLiteLayer
 ///   before the one that was after it, else at its old index (clamped); refused when its section is
 ///   gone or its id was taken.
 /// - A row or section it moved goes back the same way (next to its old neighbours), from wherever it
-///   is now; refused when it or the section it came from is gone.
+///   is now; refused when it or the section it came from is gone, or when another copy of the list
+///   moved it since (merged here: its order key carries another replica's stamp, Docs/Merging.md).
+///   Refusals name a change another copy made as such.
 extension ListTransaction {
     /// How many rows of a deleted section go back per statement batch: the memory a restore holds.
     static let restoreBatch = 1_000
@@ -118,8 +120,24 @@ extension ListTransaction {
         try restoreRows([row], into: &target, at: at)
     }
 
+    /// Whether the value `column` of element `id` in `table` was last set by another copy of the list (a
+    /// stamp of another replica, taken by a merge): a change this file's history did not make.
+    private func setOnAnotherCopy(_ column: String, of id: Int64, in table: MergeRegisters.Table) throws -> Bool {
+        let stamp = try db.cached("SELECT \(column) FROM \(table.rawValue) WHERE id = ?1").bind([.integer(id)]).first { row -> Int64? in
+            column == "order_key" ? (row.blob(0).flatMap(OrderKey.stamp(of:))) : row.int64(0)
+        }
+        guard let stamp = stamp ?? nil, stamp != 0 else { return false }
+        return stamp & (ReplicaIdentity.numberLimit - 1) != (try ReplicaIdentity.number(db))
+    }
+
+    /// " on another copy of the list" when `column` of `id` was last set there, else "".
+    private func whereChanged(_ column: String, of id: Int64, in table: MergeRegisters.Table) throws -> String {
+        try setOnAnotherCopy(column, of: id, in: table) ? " on another copy of the list" : ""
+    }
+
     private func revertMove(_ id: Int64, fromSection: Int64, fromIndex: Int, after: Int64?, before: Int64?) throws {
         guard let now = try values(ofRow: id) else { throw UndoConflict("row #\(id) was deleted since") }
+        guard try !setOnAnotherCopy("order_key", of: id, in: .rows) else { throw UndoConflict("row #\(id) was moved on another copy of the list since") }
         guard let sectionIndex = try db.sectionIndex(id: fromSection, list: list) else {
             throw UndoConflict("section #\(fromSection), which row #\(id) came from, was deleted or moved to another list since")
         }
@@ -137,7 +155,8 @@ extension ListTransaction {
         guard let now = try values(ofRow: id) else { throw UndoConflict("row #\(id) was deleted since") }
         if now.title == old.title && now.payload == old.payload { return }  // already as it was
         guard now.title == new.title, now.payload == new.payload else {
-            throw UndoConflict("row #\(id) was changed since (\(Self.change(from: new.title, to: now.title)))")
+            let column = now.title == new.title ? "payload_stamp" : "title_stamp"
+            throw UndoConflict("row #\(id) was changed\(try whereChanged(column, of: id, in: .rows)) since (\(Self.change(from: new.title, to: now.title)))")
         }
         try updateRow(id: RowID(rawValue: id), title: old.title, payload: old.payload.map { .set($0) } ?? .remove)
     }
@@ -193,6 +212,9 @@ extension ListTransaction {
 
     private func revertSectionMove(_ id: Int64, from: Int, after: Int64?, before: Int64?) throws {
         guard let current = try db.sectionIndex(id: id, list: list) else { throw UndoConflict("section #\(id) was deleted or moved to another list since") }
+        guard try !setOnAnotherCopy("order_key", of: id, in: .sections) else {
+            throw UndoConflict("section #\(id) was moved on another copy of the list since")
+        }
         let count = try verifiedSectionCount()
         let target: Int
         if let a = try sectionIndex(ofSection: after, excluding: id) {
@@ -208,7 +230,9 @@ extension ListTransaction {
     private func revertRename(_ id: Int64, old: String, new: String) throws {
         guard let now = try self.title(ofSection: id) else { throw UndoConflict("section #\(id) was deleted since") }
         if now.title == old { return }
-        guard now.title == new else { throw UndoConflict("section #\(id) was renamed since (to \(ListStoreError.excerpt(now.title)))") }
+        guard now.title == new else {
+            throw UndoConflict("section #\(id) was renamed\(try whereChanged("title_stamp", of: id, in: .sections)) since (to \(ListStoreError.excerpt(now.title)))")
+        }
         try renameSection(id: SectionID(rawValue: id), to: old)
     }
 }

@@ -84,6 +84,18 @@ enum Commands {
                 """,
             example: "liststore --db laptop.sqlite merge phone.sqlite", run: MergeCommand.run),
         CommandSpec(
+            words: ["sync"], options: [SyncCommand.peers, SyncCommand.every, SyncCommand.rounds],
+            summary: "Merge every copy of the list in a folder (--peers DIR), round after round, until interrupted or --rounds N.",
+            details: """
+                Each file of DIR is merged as `merge` would (one transaction each), in name order, every --every
+                SECONDS (5); the database's own files and hidden ones are passed over. DIR is where the other
+                devices' copies arrive: `litestream restore` of their replicas, or a folder a file-sync engine
+                carries. One line per file and round (with --json, one document: {"peer":…,"changes":…} or
+                {"peer":…,"error":…}); a file that cannot be merged is reported and tried again next round, and
+                after --rounds N the exit status is 1 if any was not merged.
+                """,
+            example: "liststore --db laptop.sqlite sync --peers peers --rounds 1", run: SyncCommand.run),
+        CommandSpec(
             words: ["watch"], options: [WatchCommand.count],
             summary: "Print one line per committed change — from any process or the sqlite3 shell — until interrupted.",
             details: """

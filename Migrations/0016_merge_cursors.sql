@@ -35,6 +35,20 @@ CREATE TABLE liststore_merged (
     local_clock INTEGER NOT NULL       -- this file's liststore_clock after that merge
 ) STRICT;
 
+-- `liststore_overwritten` keeps, for each row title, row payload and section title a merge replaced with
+-- another copy's newer value, the value this file had (NULL: no payload) and its stamp, and the stamp of the
+-- value that replaced it (whose replica names the copy): what an app shows as "changed on another device".
+-- One per element and field, the latest; gone with the element when ListStore deletes it.
+CREATE TABLE liststore_overwritten (
+    kind     TEXT    NOT NULL CHECK (kind IN ('row', 'section')),
+    id       INTEGER NOT NULL,
+    field    TEXT    NOT NULL CHECK (field IN ('title', 'payload')),
+    value    TEXT,
+    stamp    INTEGER NOT NULL,
+    by_stamp INTEGER NOT NULL,
+    PRIMARY KEY (kind, id, field)
+) STRICT, WITHOUT ROWID;
+
 DROP TRIGGER rows_stamped_by_hand;
 DROP TRIGGER sections_stamped_by_hand;
 DROP TRIGGER lists_stamped_by_hand;

@@ -314,6 +314,36 @@ import Testing
         }
     }
 
+    @Test func theValueAMergeOverwroteStaysReadableOnTheCopyThatHadIt() throws {
+        let directory = try TemporaryDirectory(prefix: "merge")
+        let paths = try Self.copies(2, in: directory)
+        let (phone, laptop) = (try ListStore.open(at: paths[0]), try ListStore.open(at: paths[1]))
+        let row = try phone.snapshot().sections[0].rows[0].id
+        let section = try phone.snapshot().sections[1].id
+        try phone.write { tx in try tx.updateRow(id: row, title: "the phone's", payload: .set(#"{"by":"phone"}"#)) }
+        try phone.write { tx in try tx.renameSection(id: section, to: "named on the phone") }
+        // The laptop's clock is a minute ahead: its changes are the newer.
+        try Connection(path: paths[1], mode: .readWrite).run("UPDATE sqlite_sequence SET seq = seq + 240000 WHERE name = 'liststore_clock'")
+        try laptop.write { tx in try tx.updateRow(id: row, title: "the laptop's") }
+        try laptop.write { tx in try tx.renameSection(id: section, to: "named on the laptop") }
+        let laptopEdit = Date()
+        _ = try Self.merge(phone, from: paths[1])
+        _ = try Self.merge(laptop, from: paths[0])
+        #expect(try Self.content(phone) == Self.content(laptop))
+        // The phone keeps what it had where the laptop's won: the title (not the payload, which the laptop did not change).
+        let kept = try phone.overwrittenValues(ofRow: row)
+        #expect(kept.map(\.field) == [.title] && kept.first?.value == "the phone's", "\(kept)")
+        #expect(kept.first.map { abs($0.replacedAt.timeIntervalSince(laptopEdit) - 60) < 30 } == true, "\(kept)")
+        #expect(try phone.overwrittenValues(ofSection: section).map(\.value) == ["named on the phone"])
+        // The laptop's title and section title won; its payload (none) gave way to the phone's.
+        let laptopKept = try laptop.overwrittenValues(ofRow: row)
+        #expect(laptopKept.map(\.field) == [.payload] && laptopKept.first?.value == nil, "\(laptopKept)")
+        #expect(try laptop.overwrittenValues(ofSection: section).isEmpty)
+        // Gone with the row.
+        try phone.write { tx in try tx.deleteRows(ids: [row]) }
+        #expect(try phone.overwrittenValues(ofRow: row).isEmpty)
+    }
+
     @Test func aRowMovedWithTheSqlite3ShellIsRefusedForMergingUntilRepairThenArrivesAsAMove() throws {
         let directory = try TemporaryDirectory(prefix: "merge")
         let paths = try Self.copies(2, in: directory)

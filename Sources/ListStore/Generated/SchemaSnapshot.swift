@@ -106,6 +106,19 @@ enum SchemaSnapshot {
                 ) STRICT
                 """#),
         SchemaObject(
+            type: "table", name: "liststore_overwritten", table: "liststore_overwritten",
+            sql: #"""
+                CREATE TABLE liststore_overwritten (
+                    kind     TEXT    NOT NULL CHECK (kind IN ('row', 'section')),
+                    id       INTEGER NOT NULL,
+                    field    TEXT    NOT NULL CHECK (field IN ('title', 'payload')),
+                    value    TEXT,
+                    stamp    INTEGER NOT NULL,
+                    by_stamp INTEGER NOT NULL,
+                    PRIMARY KEY (kind, id, field)
+                ) STRICT, WITHOUT ROWID
+                """#),
+        SchemaObject(
             type: "table", name: "liststore_payload_indexes", table: "liststore_payload_indexes",
             sql: #"""
                 CREATE TABLE liststore_payload_indexes (

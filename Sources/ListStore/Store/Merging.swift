@@ -349,7 +349,10 @@ private struct MergeWrite {
                 if local.sectionTombstones[id] != nil { continue }
                 if theirs.placeStamp > ours.placeStamp { try moveSection(ours, to: theirs) }
                 if theirs.titleStamp > ours.titleStamp {
-                    if theirs.title != ours.title { try transaction(ofSection: id).renameSection(id: SectionID(rawValue: id), to: theirs.title) }
+                    if theirs.title != ours.title {
+                        try keepOverwritten(.sections, id, .title, ours.title, stamp: ours.titleStamp, by: theirs.titleStamp)
+                        try transaction(ofSection: id).renameSection(id: SectionID(rawValue: id), to: theirs.title)
+                    }
                     try db.cached("UPDATE sections SET title_stamp = ?2, changed_stamp = ?3 WHERE id = ?1")
                         .bind([.integer(id), .integer(theirs.titleStamp), .integer(try MergeClock.stamp(db))]).run()
                     notedRegisters = true
@@ -518,6 +521,8 @@ private struct MergeWrite {
         let title = theirs.titleStamp > ours.titleStamp && theirs.title != ours.title ? theirs.title : nil
         let payload: PayloadUpdate =
             theirs.payloadStamp > ours.payloadStamp && theirs.payload != ours.payload ? theirs.payload.map { .set($0) } ?? .remove : .unchanged
+        if title != nil { try keepOverwritten(.rows, ours.id, .title, ours.title, stamp: ours.titleStamp, by: theirs.titleStamp) }
+        if payload != .unchanged { try keepOverwritten(.rows, ours.id, .payload, ours.payload, stamp: ours.payloadStamp, by: theirs.payloadStamp) }
         if title != nil || payload != .unchanged {
             // In the list of the section the row is in now (where the peer put it, or where it stayed).
             let section = try db.cached("SELECT section_id FROM rows WHERE id = ?1").bind([.integer(ours.id)]).first { $0.int64(0) } ?? ours.section
@@ -545,6 +550,19 @@ private struct MergeWrite {
         }
         if changes.values.allSatisfy(\.isEmpty), notedRegisters { return (changes, .structure(lists: [])) }
         return (changes, .edits(ListedEvents(lists: events, arrivedRows: arrivedRows, arrivedSections: arrivedSections)))
+    }
+
+    /// Keeps the value `field` of element `id` had here, which the peer's newer one replaces
+    /// (``ListStore/overwrittenValues(ofRow:)``): the latest per element and field.
+    private func keepOverwritten(
+        _ kind: MergeRegisters.Table, _ id: Int64, _ field: OverwrittenValue.Field, _ value: String?, stamp: Int64, by newer: Int64
+    ) throws {
+        try db.cached(
+            """
+            INSERT INTO liststore_overwritten (kind, id, field, value, stamp, by_stamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            ON CONFLICT DO UPDATE SET value = ?4, stamp = ?5, by_stamp = ?6 WHERE by_stamp < ?6
+            """
+        ).bind([.text(kind.kind), .integer(id), .text(field.rawValue), .optionalText(value), .integer(stamp), .integer(newer)]).run()
     }
 
     /// Notes where this merge from the peer `replica` left off, for the next to read only what changed after.

@@ -38,7 +38,8 @@ CREATE TABLE liststore_merged (
 -- `liststore_overwritten` keeps, for each row title, row payload and section title a merge replaced with
 -- another copy's newer value, the value this file had (NULL: no payload) and its stamp, and the stamp of the
 -- value that replaced it (whose replica names the copy): what an app shows as "changed on another device".
--- One per element and field, the latest; gone with the element when ListStore deletes it.
+-- One per element and field, the latest; gone with the element, whoever deletes it (ListStore's writes
+-- delete them themselves, as its connections run no triggers).
 CREATE TABLE liststore_overwritten (
     kind     TEXT    NOT NULL CHECK (kind IN ('row', 'section')),
     id       INTEGER NOT NULL,
@@ -48,6 +49,16 @@ CREATE TABLE liststore_overwritten (
     by_stamp INTEGER NOT NULL,
     PRIMARY KEY (kind, id, field)
 ) STRICT, WITHOUT ROWID;
+
+CREATE TRIGGER rows_overwritten_forgotten AFTER DELETE ON rows
+WHEN EXISTS (SELECT 1 FROM liststore_overwritten) BEGIN
+    DELETE FROM liststore_overwritten WHERE kind = 'row' AND id = OLD.id;
+END;
+
+CREATE TRIGGER sections_overwritten_forgotten AFTER DELETE ON sections
+WHEN EXISTS (SELECT 1 FROM liststore_overwritten) BEGIN
+    DELETE FROM liststore_overwritten WHERE kind = 'section' AND id = OLD.id;
+END;
 
 DROP TRIGGER rows_stamped_by_hand;
 DROP TRIGGER sections_stamped_by_hand;

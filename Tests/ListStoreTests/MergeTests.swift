@@ -356,9 +356,11 @@ import Testing
         let laptopKept = try laptop.overwrittenValues(ofRow: row)
         #expect(laptopKept.map(\.field) == [.payload] && laptopKept.first?.value == nil, "\(laptopKept)")
         #expect(try laptop.overwrittenValues(ofSection: section).isEmpty)
-        // Gone with the row.
+        // Gone with the row; with a section another program deleted, too.
         try phone.write { tx in try tx.deleteRows(ids: [row]) }
         #expect(try phone.overwrittenValues(ofRow: row).isEmpty)
+        try Connection(path: paths[0], mode: .readWrite).run("DELETE FROM sections WHERE id = ?1", [.integer(section.rawValue)])
+        #expect(try Connection(path: paths[0], mode: .readOnly).scalarInt("SELECT count(*) FROM liststore_overwritten WHERE kind = 'section'") == 0)
     }
 
     @Test func aRowMovedWithTheSqlite3ShellIsRefusedForMergingUntilRepairThenArrivesAsAMove() throws {

@@ -112,29 +112,31 @@ enum MergeRegisters {
         try db.cached("UPDATE \(table.rawValue) SET \(column) = ?2, changed_stamp = ?2 WHERE id = ?1").bind([.integer(id), .integer(try MergeClock.stamp(db))]).run()
     }
 
-    /// Notes `ids` of `table` as deleted by this write; the values merges overwrote in them go with them.
+    /// Notes `ids` of `table` as deleted by this write; the values merges overwrote in them go with them
+    /// (ListStore's connections run no triggers; `*_overwritten_forgotten` serve other programs' deletes).
     static func bury(_ ids: [Int64], in table: Table, _ db: Connection) throws {
         let write = try db.cached("INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES (?1, ?2, ?3, ?3)")
-        let forget = try db.cached("DELETE FROM liststore_overwritten WHERE kind = ?1 AND id = ?2")
         let stamp = try MergeClock.stamp(db)
-        for id in ids {
-            try write.bind([.text(table.kind), .integer(id), .integer(stamp)]).run()
-            try forget.bind([.text(table.kind), .integer(id)]).run()
-        }
+        for id in ids { try write.bind([.text(table.kind), .integer(id), .integer(stamp)]).run() }
+        guard table != .lists, try keepsOverwrittenValues(db) else { return }
+        let forget = try db.cached("DELETE FROM liststore_overwritten WHERE kind = ?1 AND id = ?2")
+        for id in ids { try forget.bind([.text(table.kind), .integer(id)]).run() }
+    }
+
+    /// Whether the file keeps any value a merge overwrote: most never do, and their deletes ask only this.
+    private static func keepsOverwrittenValues(_ db: Connection) throws -> Bool {
+        try db.cached("SELECT EXISTS (SELECT 1 FROM liststore_overwritten)").bind([]).first { $0.int(0) } == 1
     }
 
     /// Notes sections `ids` and their rows as deleted by this write (before they go).
     static func buryContents(ofSections ids: [Int64], _ db: Connection) throws {
         try bury(ids, in: .sections, db)
         let rows = try db.cached("INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp, changed_stamp) SELECT 'row', id, ?2, ?2 FROM rows WHERE section_id = ?1")
-        // Most files hold no overwritten value: then the sections' rows are not read a second time.
-        let anyOverwritten = try db.cached("SELECT EXISTS (SELECT 1 FROM liststore_overwritten WHERE kind = 'row')").bind([]).first { $0.int(0) } == 1
-        let forget = try db.cached("DELETE FROM liststore_overwritten WHERE kind = 'row' AND id IN (SELECT id FROM rows WHERE section_id = ?1)")
         let stamp = try MergeClock.stamp(db)
-        for id in ids {
-            try rows.bind([.integer(id), .integer(stamp)]).run()
-            if anyOverwritten { try forget.bind([.integer(id)]).run() }
-        }
+        for id in ids { try rows.bind([.integer(id), .integer(stamp)]).run() }
+        guard !ids.isEmpty, try keepsOverwrittenValues(db) else { return }
+        let forget = try db.cached("DELETE FROM liststore_overwritten WHERE kind = 'row' AND id IN (SELECT id FROM rows WHERE section_id = ?1)")
+        for id in ids { try forget.bind([.integer(id)]).run() }
     }
 
     /// Notes list `id`, its sections and their rows as deleted by this write (before they go); with

@@ -436,6 +436,14 @@ enum SchemaSnapshot {
                 END
                 """#),
         SchemaObject(
+            type: "trigger", name: "rows_overwritten_forgotten", table: "rows",
+            sql: #"""
+                CREATE TRIGGER rows_overwritten_forgotten AFTER DELETE ON rows
+                WHEN EXISTS (SELECT 1 FROM liststore_overwritten) BEGIN
+                    DELETE FROM liststore_overwritten WHERE kind = 'row' AND id = OLD.id;
+                END
+                """#),
+        SchemaObject(
             type: "trigger", name: "rows_payload_stale_on_delete", table: "rows",
             sql: #"""
                 CREATE TRIGGER rows_payload_stale_on_delete AFTER DELETE ON rows
@@ -571,6 +579,14 @@ enum SchemaSnapshot {
                      AND (NEW.list_id IS NOT OLD.list_id OR NEW.position IS NOT OLD.position) BEGIN
                     UPDATE sections SET order_key = NULL, changed_stamp = (SELECT stamp FROM liststore_hand_stamp) WHERE id = NEW.id;
                     UPDATE sqlite_sequence SET seq = (SELECT stamp FROM liststore_hand_stamp) >> 20 WHERE name = 'liststore_clock';
+                END
+                """#),
+        SchemaObject(
+            type: "trigger", name: "sections_overwritten_forgotten", table: "sections",
+            sql: #"""
+                CREATE TRIGGER sections_overwritten_forgotten AFTER DELETE ON sections
+                WHEN EXISTS (SELECT 1 FROM liststore_overwritten) BEGIN
+                    DELETE FROM liststore_overwritten WHERE kind = 'section' AND id = OLD.id;
                 END
                 """#),
         SchemaObject(

@@ -51,7 +51,8 @@ import Testing
                 "rows_stamped_by_hand",
                 "sections_stamped_by_hand", "lists_stamped_by_hand", "rows_buried_by_hand", "sections_buried_by_hand", "lists_buried_by_hand",
                 "rows_by_changed_stamp", "sections_by_changed_stamp", "liststore_tombstones_by_changed_stamp", "rows_without_order_key",
-                "sections_without_order_key", "liststore_merged", "liststore_overwritten", "rows_overwritten_forgotten", "sections_overwritten_forgotten", "rows_moved_by_hand", "sections_moved_by_hand", "lists_moved_by_hand",
+                "sections_without_order_key", "liststore_merged", "liststore_overwritten", "rows_overwritten_forgotten", "sections_overwritten_forgotten", "rows_moved_by_hand",
+                "sections_moved_by_hand", "lists_moved_by_hand",
             ])
         #expect(try Schema.differences(in: connection, version: Schema.migrator.latestVersion).isEmpty)
     }

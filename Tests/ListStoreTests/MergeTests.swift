@@ -504,9 +504,21 @@ import Testing
         let store = try ListStore.open(at: paths[0])
         let stranger = directory.path("stranger.sqlite")
         try ListStore.open(at: stranger).write { tx in try tx.insertSection(title: "Other") }
-        let before = fileBytes(paths[0])
         #expect(throws: ListStoreError.self) { try store.merge(from: URL(fileURLWithPath: stranger)) }
         #expect(throws: ListStoreError.self) { try store.merge(from: URL(fileURLWithPath: directory.path("missing.sqlite"))) }
+        // Each says what the file is, once a cursor exists too (the first merge from a copy notes one).
+        _ = try store.merge(from: URL(fileURLWithPath: paths[1]))
+        let other = directory.path("other.sqlite")
+        try Connection(path: other, mode: .readWriteCreate).run("CREATE TABLE t (x)")
+        for (path, reason) in [(other, "it is not a ListStore file"), (directory.url.path, "it is a folder")] {
+            do {
+                _ = try store.merge(from: URL(fileURLWithPath: path))
+                Issue.record("\(path) was merged")
+            } catch let error as ListStoreError {
+                #expect("\(error)".contains(reason), "\(error)")
+            }
+        }
+        let merged = fileBytes(paths[0])
         try Connection(path: paths[1], mode: .readWrite).run("INSERT INTO rows (section_id, position, title) VALUES (1, 77777777, 'by hand')")
         do {
             _ = try store.merge(from: URL(fileURLWithPath: paths[1]))
@@ -514,6 +526,6 @@ import Testing
         } catch let error as ListStoreError {
             #expect(error.family == .refused && "\(error)".contains("run repair on it first"), "\(error)")
         }
-        #expect(fileBytes(paths[0]) == before)
+        #expect(fileBytes(paths[0]) == merged)
     }
 }

@@ -106,6 +106,7 @@ enum MergeSource {
     /// sections another copy's merge has not seen, and the sections those rows are in — or why it cannot be
     /// merged.
     static func read(_ db: Connection, path: String, rows rowScope: Scope, sections sectionScope: Scope) throws -> State {
+        try checkVersion(db, path: path)
         let rows = try RowRegisters.read(rowScope, db)
         var sections = try SectionRegisters.read(sectionScope, db)
         if case .changedAfter = rowScope {
@@ -133,6 +134,7 @@ enum MergeSource {
     /// tombstones of those ids), or with `whole` all of it.
     static func read(_ db: Connection, path: String, sideOf peer: State, whole: Bool) throws -> State {
         guard !whole else { return try read(db, path: path, rows: .all, sections: .all) }
+        try checkVersion(db, path: path)
         let rowScope = Scope.ids(Set(peer.rows.keys).union(peer.tombstones.keys))
         let sectionScope = Scope.ids(Set(peer.sections.keys).union(peer.sectionTombstones.keys))
         return try read(
@@ -146,7 +148,6 @@ enum MergeSource {
     private static func read(
         _ db: Connection, path: String, rows: [Int64: RowRegisters], rowScope: Scope, sections: [Int64: SectionRegisters], sectionScope: Scope
     ) throws -> State {
-        try checkVersion(db, path: path)
         for table in [MergeRegisters.Table.rows, .sections] {
             let unkeyed: Int
             if case .all = rowScope { unkeyed = try OrderKeyDamage.count(in: table, db) } else { unkeyed = try OrderKeyDamage.keyless(in: table, db) }
@@ -172,7 +173,7 @@ enum MergeSource {
     }
 
     /// Throws unless `db` is a ListStore file of this schema version.
-    private static func checkVersion(_ db: Connection, path: String) throws {
+    static func checkVersion(_ db: Connection, path: String) throws {
         guard try db.scalarInt("PRAGMA application_id") == Int(Schema.applicationID) else {
             throw ListStoreError.cannotMerge(path: path, reason: "it is not a ListStore file")
         }
@@ -238,9 +239,14 @@ extension ListStore {
             let cursors = try MergeSource.cursors(db)
             // Read under this file's write lock, so that the cursor noted below is the one the next merge finds.
             let peer: MergeSource.State
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: peerPath, isDirectory: &isFolder), isFolder.boolValue {
+                throw ListStoreError.cannotMerge(path: peerPath, reason: "it is a folder; name a copy of the list's file in it")
+            }
             do {
                 let connection = try Connection(path: peerPath, mode: .readOnly)
                 peer = try connection.readTransaction {
+                    try MergeSource.checkVersion(connection, path: peerPath)
                     guard !whole, let cursor = cursors[try ReplicaIdentity.number(connection)] else {
                         return try MergeSource.read(connection, path: peerPath, rows: .all, sections: .all)
                     }

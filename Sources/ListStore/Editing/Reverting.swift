@@ -127,7 +127,7 @@ extension ListTransaction {
             column == "order_key" ? (row.blob(0).flatMap(OrderKey.stamp(of:))) : row.int64(0)
         }
         guard let stamp = stamp ?? nil, stamp != 0 else { return false }
-        return stamp & (ReplicaIdentity.numberLimit - 1) != (try ReplicaIdentity.number(db))
+        return MergeClock.replica(of: stamp) != (try ReplicaIdentity.number(db))
     }
 
     /// " on another copy of the list" when `column` of `id` was last set there, else "".

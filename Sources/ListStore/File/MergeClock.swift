@@ -19,6 +19,17 @@ enum MergeClock {
     static let epoch: Double = 1_577_836_800
     /// Logical times are below this (43 bits): with the replica's 20 bits, a stamp fits in a positive Int64.
     static let logicalLimit: Int64 = 1 << 43
+    /// Logical time counts quarter milliseconds.
+    static let ticksPerSecond: Double = 4_000
+
+    /// The replica number a stamp names.
+    static func replica(of stamp: Int64) -> Int64 { stamp & (ReplicaIdentity.numberLimit - 1) }
+
+    /// When a stamp was given, by the clock of the copy that gave it.
+    static func date(of stamp: Int64) -> Date { Date(timeIntervalSince1970: epoch + Double(stamp >> 20) / ticksPerSecond) }
+
+    /// The lowest stamp any replica gives after logical time `logical`.
+    static func firstStamp(after logical: Int64) -> Int64 { (min(max(logical, 0), logicalLimit - 1) + 1) << 20 }
 
     /// The stamp of the write `db` is in, taken at its first use in the write.
     static func stamp(_ db: Connection, now: Date = Date()) throws -> Int64 {
@@ -42,7 +53,7 @@ enum MergeClock {
     private static func next(_ db: Connection, now: Date) throws -> Int64 {
         let read = try db.cached("SELECT (SELECT seq FROM sqlite_sequence WHERE name = ?1), (SELECT number FROM liststore_replica WHERE id = 1)")
         let (last, replica) = try read.bind([.text(clockRow)]).first { ($0.int64(0), $0.int64(1)) } ?? (0, 0)
-        let quarters = ((now.timeIntervalSince1970 - epoch) * 4_000).rounded(.down)
+        let quarters = ((now.timeIntervalSince1970 - epoch) * ticksPerSecond).rounded(.down)
         let wall = quarters.isFinite ? Int64(min(max(quarters, 0), Double(logicalLimit - 1))) : 0
         guard last < logicalLimit - 1 else {
             throw ListStoreError.corrupt("the file's merge clock (sqlite_sequence row '\(clockRow)') is at its end (\(last)); it was changed by another program")

@@ -64,11 +64,6 @@ enum MergeSource {
         /// The ones with these ids: this file's side of what the other copy changed.
         case ids(Set<Int64>)
 
-        /// The first stamp after logical time `clock`: stamps are `logical << 20 | replica`.
-        static func firstStamp(after clock: Int64) -> SQLiteValue {
-            .integer((min(max(clock, 0), MergeClock.logicalLimit - 1) + 1) << 20)
-        }
-
         /// Runs `body` on each element of `table` the scope takes (`columns` selected); `kind` narrows
         /// `liststore_tombstones` to one kind.
         func forEach(in table: String, columns: String, kind: String? = nil, _ db: Connection, _ body: (Statement) throws -> Void) throws {
@@ -79,7 +74,7 @@ enum MergeSource {
                 try db.cached("SELECT \(columns) FROM \(table)\(kind == nil ? "" : " WHERE kind = ?1")").bind(kindValue).forEachRow(body)
             case .changedAfter(let clock, let also):
                 try db.cached("SELECT \(columns) FROM \(table) WHERE \(ofKind)changed_stamp >= ?1 AND changed_stamp > 0")
-                    .bind([Self.firstStamp(after: clock)] + kindValue).forEachRow(body)
+                    .bind([.integer(MergeClock.firstStamp(after: clock))] + kindValue).forEachRow(body)
                 try Scope.ids(also).forEach(in: table, columns: columns, kind: kind, db, body)
             case .ids(let ids):
                 let read = try db.cached("SELECT \(columns) FROM \(table) WHERE \(ofKind)id = ?1")
@@ -120,7 +115,7 @@ enum MergeSource {
     /// The ids of the rows and of the sections a write to the file behind `db` changed (or deleted) after its
     /// clock was at logical time `clock`.
     static func changedIDs(after clock: Int64, _ db: Connection) throws -> (rows: Set<Int64>, sections: Set<Int64>) {
-        let after = Scope.firstStamp(after: clock)
+        let after = SQLiteValue.integer(MergeClock.firstStamp(after: clock))
         func ids(_ sql: String) throws -> Set<Int64> { Set(try db.cached(sql).bind([after]).map { $0.int64(0) }) }
         return (
             try ids("SELECT id FROM rows WHERE changed_stamp >= ?1 AND changed_stamp > 0")

@@ -38,8 +38,7 @@ extension ListStore {
             try db.cached("SELECT field, value, by_stamp FROM liststore_overwritten WHERE kind = ?1 AND id = ?2 ORDER BY field DESC")
                 .bind([.text(kind.kind), .integer(id)]).map { row -> OverwrittenValue? in
                     guard let field = OverwrittenValue.Field(rawValue: row.text(0)) else { return nil }
-                    let quarters = Double(row.int64(2) >> 20)
-                    return OverwrittenValue(field: field, value: row.optionalText(1), replacedAt: Date(timeIntervalSince1970: MergeClock.epoch + quarters / 4_000))
+                    return OverwrittenValue(field: field, value: row.optionalText(1), replacedAt: MergeClock.date(of: row.int64(2)))
                 }.compactMap { $0 }
         }
     }

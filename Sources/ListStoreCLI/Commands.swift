@@ -84,8 +84,9 @@ enum Commands {
                 """,
             example: "liststore --db laptop.sqlite merge phone.sqlite", run: MergeCommand.run),
         CommandSpec(
-            words: ["sync"], options: [SyncCommand.peers, SyncCommand.every, SyncCommand.rounds],
-            summary: "Merge every copy of the list in a folder (--peers DIR), round after round, until interrupted or --rounds N.",
+            words: ["sync"], options: [SyncCommand.peers, SyncCommand.segments, SyncCommand.every, SyncCommand.rounds],
+            summary:
+                "Merge every copy of the list in a folder (--peers DIR), or exchange segment files through a shared folder (--segments DIR), round after round, until interrupted or --rounds N.",
             details: """
                 Each file of DIR is merged as `merge` would (one transaction each), in name order, every --every
                 SECONDS (5); the database's own files and hidden ones are passed over. DIR is where the other
@@ -93,6 +94,11 @@ enum Commands {
                 carries. One line per file and round (with --json, one document: {"peer":…,"changes":…} or
                 {"peer":…,"error":…}); a file that cannot be merged is reported and tried again next round, and
                 after --rounds N the exit status is 1 if any was not merged.
+                With --segments DIR instead, DIR is a folder a file-sync engine (iCloud Drive, Dropbox, Syncthing)
+                carries between devices: each round merges the other copies' segment files there that this file has
+                not merged (a line per copy: what it changed, or why a segment was not read — one not arrived whole
+                waits for the next round), then writes one segment of what this file changed since its last
+                (`wrote NAME`; --json: {"wrote":NAME}). Every device runs it on its own file.
                 """,
             example: "liststore --db laptop.sqlite sync --peers peers --rounds 1", run: SyncCommand.run),
         CommandSpec(

@@ -86,11 +86,14 @@ import Testing
     /// Random edits on `copies` copies, merges between random pairs (sometimes twice over, as a delivery
     /// repeated), a copy now and then closed and opened again, then merges around a ring until every copy
     /// has everything: the copies end identical, and (without `undoing`) nothing inserted and not deleted is lost.
-    static func randomRun(seed: UInt64, undoing: Bool, copies: Int, steps: Int) throws {
+    /// With `carrier`, the copies merge through segment files in a shared folder that it carries between
+    /// them (late, out of order, repeated, half-written first) instead of from each other's files.
+    static func randomRun(seed: UInt64, undoing: Bool, copies: Int, steps: Int, carrier: SegmentCarrier? = nil) throws {
         let directory = try TemporaryDirectory(prefix: "merge")
         let paths = try Self.copies(copies, in: directory)
         var stores = try paths.map { try ListStore.open(at: $0) }
         var random = SeededGenerator(seed: seed)
+        carrier?.start(devices: copies, in: directory)
         var inserted: Set<Int64> = []
         var deleted: Set<Int64> = []
         var deletedSections: Set<Int64> = []
@@ -170,14 +173,29 @@ import Testing
                 guard Int.random(in: 0..<4, using: &random) == 0 else { continue }
                 stores[which] = try ListStore.open(at: paths[which])
             default:
+                if let carrier {
+                    carrier.deliver(to: which, using: &random)
+                    try carrier.sync(store, device: which)
+                    continue
+                }
                 let peer = (which + Int.random(in: 1..<stores.count, using: &random)) % stores.count
                 _ = try Self.merge(store, from: paths[peer])
                 if Int.random(in: 0..<8, using: &random) == 0 { #expect(try Self.merge(store, from: paths[peer]).isEmpty, "a repeated delivery changed something") }
             }
         }
-        // Around a ring only (each copy from the next), so what one copy did reaches another only through a third.
-        for _ in 0..<copies {
-            for (which, store) in stores.enumerated() { _ = try Self.merge(store, from: paths[(which + 1) % paths.count]) }
+        if let carrier {
+            // Everything delivered whole, round after round, until what the last round's merges wrote arrived too.
+            for _ in 0...copies {
+                for (which, store) in stores.enumerated() {
+                    carrier.deliverEverything(to: which)
+                    try carrier.sync(store, device: which)
+                }
+            }
+        } else {
+            // Around a ring only (each copy from the next), so what one copy did reaches another only through a third.
+            for _ in 0..<copies {
+                for (which, store) in stores.enumerated() { _ = try Self.merge(store, from: paths[(which + 1) % paths.count]) }
+            }
         }
         let contents = try stores.map(Self.content)
         #expect(contents.allSatisfy { $0 == contents[0] }, "seed \(seed)")
@@ -190,6 +208,13 @@ import Testing
             #expect(deleted.isDisjoint(with: Set(live)), "a deleted row is back")
         }
         for (which, store) in stores.enumerated() {
+            if let carrier {
+                carrier.deliverEverything(to: which)
+                let again = try store.sync(throughFolder: carrier.folder(of: which))
+                #expect(again.copies.allSatisfy { $0.changes?.isEmpty == true && $0.problem == nil }, "syncing again changed something: \(again.copies)")
+                #expect(again.written == nil, "syncing again wrote a segment")
+                continue
+            }
             for peer in paths.indices where peer != which { #expect(try Self.merge(store, from: paths[peer]).isEmpty, "merging again changed something") }
         }
         for path in paths { #expect(try MergeRegistersTests.expectKeysFollowPositions(path) > 0) }

@@ -15,4 +15,27 @@ enum SQLiteVarint {
         }
         return value
     }
+
+    /// Appends `value` as a varint to `bytes`: 1 byte below 2^7, 9 bytes at most.
+    static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        if value >> 56 != 0 {
+            // Nine bytes: eight of 7 bits, then the low 8 bits whole.
+            var high = value >> 8
+            var groups: [UInt8] = []
+            for _ in 0..<8 {
+                groups.append(UInt8(high & 0x7F) | 0x80)
+                high >>= 7
+            }
+            bytes.append(contentsOf: groups.reversed())
+            bytes.append(UInt8(value & 0xFF))
+            return
+        }
+        var groups: [UInt8] = [UInt8(value & 0x7F)]
+        var rest = value >> 7
+        while rest != 0 {
+            groups.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(contentsOf: groups.reversed())
+    }
 }

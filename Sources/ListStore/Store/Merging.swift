@@ -54,6 +54,30 @@ struct SectionRegisters: Equatable {
 /// ListStore file of this version, of the same list (lineage), whose rows and sections all stand where
 /// their order keys say (none inserted or moved by another program since its last `repair`).
 enum MergeSource {
+    /// What a merge reads another copy's registers from.
+    enum Kind {
+        /// The copy's file (or a copy of it, a Litestream-restored replica).
+        case file
+        /// Its registers rebuilt from its segments (``PeerMirror``).
+        case mirror
+
+        /// Throws unless `db` is a file of this kind that this version reads.
+        func recognise(_ db: Connection, path: String) throws {
+            switch self {
+            case .file: try MergeSource.checkVersion(db, path: path)
+            case .mirror: try PeerMirror.recognise(db, path: path)
+            }
+        }
+
+        /// The replica number of the copy behind `db`.
+        func replica(_ db: Connection) throws -> Int64 {
+            switch self {
+            case .file: return try ReplicaIdentity.number(db)
+            case .mirror: return try PeerMirror.meta(db)?.replica ?? 0
+            }
+        }
+    }
+
     /// Which elements of a file a merge reads.
     enum Scope {
         /// Every one: the first merge from a copy.
@@ -100,8 +124,8 @@ enum MergeSource {
     /// The state of the file behind `db` (inside a transaction) as far as the scopes take it — the rows and
     /// sections another copy's merge has not seen, and the sections those rows are in — or why it cannot be
     /// merged.
-    static func read(_ db: Connection, path: String, rows rowScope: Scope, sections sectionScope: Scope) throws -> State {
-        try checkVersion(db, path: path)
+    static func read(_ db: Connection, path: String, rows rowScope: Scope, sections sectionScope: Scope, kind: Kind = .file) throws -> State {
+        try kind.recognise(db, path: path)
         let rows = try RowRegisters.read(rowScope, db)
         var sections = try SectionRegisters.read(sectionScope, db)
         if case .changedAfter = rowScope {
@@ -109,7 +133,7 @@ enum MergeSource {
             let missing = Set(rows.values.map(\.section)).subtracting(sections.keys)
             if !missing.isEmpty { sections.merge(try SectionRegisters.read(.ids(missing), db)) { ours, _ in ours } }
         }
-        return try read(db, path: path, rows: rows, rowScope: rowScope, sections: sections, sectionScope: sectionScope)
+        return try read(db, path: path, rows: rows, rowScope: rowScope, sections: sections, sectionScope: sectionScope, kind: kind)
     }
 
     /// The ids of the rows and of the sections a write to the file behind `db` changed (or deleted) after its
@@ -134,15 +158,28 @@ enum MergeSource {
         let sectionScope = Scope.ids(Set(peer.sections.keys).union(peer.sectionTombstones.keys))
         return try read(
             db, path: path, rows: try RowRegisters.read(rowScope, db), rowScope: rowScope, sections: try SectionRegisters.read(sectionScope, db),
-            sectionScope: sectionScope)
+            sectionScope: sectionScope, kind: .file)
     }
 
     /// The file's state with `rows` and `sections` read, their tombstones as far as their scopes take them.
     /// Every element out of key order is counted where the whole file is read; otherwise those without a key,
     /// which is what another program's insert or move leaves since schema 16.
     private static func read(
-        _ db: Connection, path: String, rows: [Int64: RowRegisters], rowScope: Scope, sections: [Int64: SectionRegisters], sectionScope: Scope
+        _ db: Connection, path: String, rows: [Int64: RowRegisters], rowScope: Scope, sections: [Int64: SectionRegisters], sectionScope: Scope,
+        kind: Kind
     ) throws -> State {
+        func tombstones(_ kind: String, _ scope: Scope) throws -> [Int64: Int64] {
+            var found: [Int64: Int64] = [:]
+            try scope.forEach(in: "liststore_tombstones", columns: "id, stamp", kind: kind, db) { found[$0.int64(0)] = max(found[$0.int64(0)] ?? 0, $0.int64(1)) }
+            return found
+        }
+        if kind == .mirror {
+            // The copy's own file was checked as its segment was read from it.
+            guard let meta = try PeerMirror.meta(db) else { throw ListStoreError.cannotMerge(path: path, reason: "the mirror holds no segment yet") }
+            return State(
+                lineage: meta.lineage, replica: meta.replica, clock: meta.clock, structure: meta.structure, sections: sections,
+                sectionTombstones: try tombstones("section", sectionScope), rows: rows, tombstones: try tombstones("row", rowScope))
+        }
         for table in [MergeRegisters.Table.rows, .sections] {
             let unkeyed: Int
             if case .all = rowScope { unkeyed = try OrderKeyDamage.count(in: table, db) } else { unkeyed = try OrderKeyDamage.keyless(in: table, db) }
@@ -151,11 +188,6 @@ enum MergeSource {
                     path: path,
                     reason: "\(unkeyed) of its \(table.rawValue) were inserted or moved by another program (no order key, or out of its order): run repair on it first")
             }
-        }
-        func tombstones(_ kind: String, _ scope: Scope) throws -> [Int64: Int64] {
-            var found: [Int64: Int64] = [:]
-            try scope.forEach(in: "liststore_tombstones", columns: "id, stamp", kind: kind, db) { found[$0.int64(0)] = max(found[$0.int64(0)] ?? 0, $0.int64(1)) }
-            return found
         }
         var structure = try db.cached("SELECT 'list', id, hex(order_key), name, name_stamp FROM lists ORDER BY id").bind([])
             .map { "list #\($0.int64(1)): \($0.text(2)) \($0.text(3)) \($0.int64(4))" }
@@ -229,7 +261,8 @@ extension ListStore {
     /// ``merge(from:)`` from the file at `peerPath`: the change sets of the lists it changed, and the
     /// (empty) change set of one it left unchanged. With `whole`, both files are read whole, as at the
     /// first merge from a copy (the tests compare the two ways).
-    func merge(fromPath peerPath: String, whole: Bool = false) throws -> (changes: [Int64: ChangeSet], unchanged: ChangeSet) {
+    /// With `kind` ``MergeSource/Kind/mirror``, `peerPath` is another copy's registers rebuilt from its segments.
+    func merge(fromPath peerPath: String, whole: Bool = false, kind: MergeSource.Kind = .file) throws -> (changes: [Int64: ChangeSet], unchanged: ChangeSet) {
         try mutatingLists { db, _ in
             let cursors = try MergeSource.cursors(db)
             // Read under this file's write lock, so that the cursor noted below is the one the next merge finds.
@@ -241,9 +274,9 @@ extension ListStore {
             do {
                 let connection = try Connection(path: peerPath, mode: .readOnly)
                 peer = try connection.readTransaction {
-                    try MergeSource.checkVersion(connection, path: peerPath)
-                    guard !whole, let cursor = cursors[try ReplicaIdentity.number(connection)] else {
-                        return try MergeSource.read(connection, path: peerPath, rows: .all, sections: .all)
+                    try kind.recognise(connection, path: peerPath)
+                    guard !whole, let cursor = cursors[try kind.replica(connection)] else {
+                        return try MergeSource.read(connection, path: peerPath, rows: .all, sections: .all, kind: kind)
                     }
                     // What changed there since, and the peer's side of what changed here since: a decision of
                     // the last merge that rested on this file's state then (an element deleted here, since put
@@ -251,7 +284,7 @@ extension ListStore {
                     let changedHere = try MergeSource.changedIDs(after: cursor.localClock, db)
                     return try MergeSource.read(
                         connection, path: peerPath, rows: .changedAfter(clock: cursor.peerClock, also: changedHere.rows),
-                        sections: .changedAfter(clock: cursor.peerClock, also: changedHere.sections))
+                        sections: .changedAfter(clock: cursor.peerClock, also: changedHere.sections), kind: kind)
                 }
             } catch let error as SQLiteError {
                 throw ListStoreError.cannotMerge(path: peerPath, reason: "it cannot be read (\(error.message))")

@@ -148,12 +148,22 @@ enum MergeRegisters {
     }
 
     /// Notes `ids` of `table` as put back by this write (an undo of their delete): no tombstone, and a stamp
-    /// newer than the delete's wherever else it is known.
+    /// newer than the delete's wherever else it is known — on its values too, which it holds as they were when
+    /// it was deleted, but written now (a new row of the file, whose stamps would otherwise be 0 like the ones
+    /// another copy may hold for other values).
     private static func revive(_ ids: [Int64], in table: Table, _ db: Connection) throws {
         let forget = try db.cached("DELETE FROM liststore_tombstones WHERE kind = ?1 AND id = ?2")
+        let values: String
+        switch table {
+        case .rows: values = "title_stamp = ?2, payload_stamp = ?2, "
+        case .sections: values = "title_stamp = ?2, "
+        case .lists: values = "name_stamp = ?2, "
+        }
+        let write = try db.cached("UPDATE \(table.rawValue) SET \(values)revived_stamp = ?2, changed_stamp = ?2 WHERE id = ?1")
+        let stamp = try MergeClock.stamp(db)
         for id in ids {
             try forget.bind([.text(table.kind), .integer(id)]).run()
-            try stamp("revived_stamp", of: id, in: table, db)
+            try write.bind([.integer(id), .integer(stamp)]).run()
         }
     }
 }

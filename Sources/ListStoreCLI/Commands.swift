@@ -78,15 +78,15 @@ enum Commands {
             details: """
                 Each row and section takes the newest place, title and payload of the two files; what was inserted
                 there arrives, what was deleted there goes; one transaction, one change set (what it prints, as any
-                edit). PEER_FILE is only read. Merging again changes nothing. Not built yet: merging lists — a copy
-                whose lists were added, moved, renamed or deleted since it was copied is refused, as is a file of
-                another list or one with rows or sections inserted or moved by hand (run `liststore --db PEER_FILE repair`).
+                edit). Lists too: added, moved, renamed, deleted; two lists of one name become one. PEER_FILE is only
+                read. Merging again changes nothing. A file of another list, or one with rows, sections or lists
+                inserted or moved by hand, is refused (run `liststore --db PEER_FILE repair`).
                 """,
             example: "liststore --db laptop.sqlite merge phone.sqlite", run: MergeCommand.run),
         CommandSpec(
             words: ["sync"], options: [SyncCommand.peers, SyncCommand.segments, SyncCommand.every, SyncCommand.rounds],
             summary:
-                "Merge every copy of the list in a folder (--peers DIR), or exchange segment files through a shared folder (--segments DIR), round after round, until interrupted or --rounds N.",
+                "Merge the copies of the list in a folder (--peers DIR) or its shared segments (--segments DIR), round after round.",
             details: """
                 Each file of DIR is merged as `merge` would (one transaction each), in name order, every --every
                 SECONDS (5); the database's own files and hidden ones are passed over. DIR is where the other

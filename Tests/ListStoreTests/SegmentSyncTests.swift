@@ -116,9 +116,13 @@ final class SegmentCarrier {
             return OrderKey.keys(between: nil, and: nil, count: 1, stamp: stamp(), firstOrdinal: UInt32.random(in: 0...UInt32.max, using: &random))[0]
         }
         func text() -> String { ["", "milk", "Straße", "東京都", "a\u{0}b", "🙂 e\u{301}"].randomElement(using: &random)! }
+        let lists =
+            Bool.random(using: &random)
+            ? (0..<Int.random(in: 1..<4, using: &random)).map { _ in ListRegisters(id: id(), key: key(), name: text(), nameStamp: stamp(), revivedStamp: stamp()) }
+            : nil
         return Segment(
             lineage: Int64.random(in: Int64.min...Int64.max, using: &random), replica: 4_242, from: whole ? 0 : to / 2, to: to, isWhole: whole,
-            structure: Bool.random(using: &random) ? ["list #1: 80 Groceries 0", "deleted list #7:"] : nil,
+            lists: lists, listTombstones: lists == nil ? [] : (0..<Int.random(in: 0..<3, using: &random)).map { _ in (id(), stamp()) },
             sections: (0..<Int.random(in: 0..<20, using: &random)).map { _ in
                 SectionRegisters(id: id(), list: id(), key: key(), title: text(), titleStamp: stamp(), revivedStamp: stamp())
             },

@@ -76,7 +76,8 @@ extension Segment {
         if from != 0, !listsChanged, state.rows.isEmpty, state.sections.isEmpty, state.tombstones.isEmpty, state.sectionTombstones.isEmpty { return nil }
         func sorted(_ tombstones: [Int64: Int64]) -> [(id: Int64, stamp: Int64)] { tombstones.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
         return Segment(
-            lineage: state.lineage, replica: state.replica, from: from, to: state.clock, isWhole: from == 0, structure: listsChanged ? state.structure : nil,
+            lineage: state.lineage, replica: state.replica, from: from, to: state.clock, isWhole: from == 0,
+            lists: listsChanged ? state.lists.values.sorted { $0.id < $1.id } : nil, listTombstones: listsChanged ? sorted(state.listTombstones) : [],
             sections: state.sections.values.sorted { $0.id < $1.id }, sectionTombstones: sorted(state.sectionTombstones),
             rows: state.rows.values.sorted { $0.id < $1.id }, tombstones: sorted(state.tombstones))
     }

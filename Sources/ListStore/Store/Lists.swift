@@ -216,7 +216,7 @@ extension ListStore {
     }
 
     /// A position below every list's position and below `-(largest id)`, so that `value - id` is free for every id.
-    private static func belowEveryPosition(_ db: Connection) throws -> Int64 {
+    static func belowEveryPosition(_ db: Connection) throws -> Int64 {
         let lowest = min(try db.scalarInt("SELECT min(position) FROM lists").map(Int64.init) ?? 0, 0)
         let largestID = try db.scalarInt("SELECT max(id) FROM lists").map(Int64.init) ?? 0
         let (below, overflow) = lowest.subtractingReportingOverflow(largestID &+ 1)
@@ -226,13 +226,13 @@ extension ListStore {
 
     private static func listCount(_ db: Connection) throws -> Int { try db.scalarInt("SELECT count(*) FROM lists") ?? 0 }
 
-    private static func listOrder(_ db: Connection) throws -> [Int64] {
+    static func listOrder(_ db: Connection) throws -> [Int64] {
         try db.cached("SELECT id FROM lists ORDER BY position, id").bind([]).map { $0.int64(0) }
     }
 
     /// Gives the lists the positions `0..<count` in `order`: first all out of the way (negative), then
     /// each to its place, so that UNIQUE (position) holds at every step.
-    private static func setListOrder(_ order: [Int64], _ db: Connection) throws {
+    static func setListOrder(_ order: [Int64], _ db: Connection) throws {
         // Below every position there is (hand edits may have left gaps or negatives), one per id.
         try db.run("UPDATE lists SET position = ?1 - id", [.integer(try belowEveryPosition(db))])
         let place = try db.cached("UPDATE lists SET position = ?2 WHERE id = ?1")

@@ -16,9 +16,9 @@ struct RowRegisters: Equatable {
     var placeStamp: Int64 { OrderKey.stamp(of: key) ?? 0 }
 
     /// The rows of the file behind `db` that `scope` takes, by id.
-    static func read(_ scope: MergeSource.Scope, _ db: Connection) throws -> [Int64: RowRegisters] {
+    static func read(_ scope: MergeSource.Scope, _ db: Connection, kind: MergeSource.Kind = .file) throws -> [Int64: RowRegisters] {
         var rows: [Int64: RowRegisters] = [:]
-        try scope.forEach(in: "rows", columns: "id, section_id, order_key, title, payload, title_stamp, payload_stamp, revived_stamp", db) { row in
+        try scope.forEach(in: kind.table("rows"), columns: "id, section_id, order_key, title, payload, title_stamp, payload_stamp, revived_stamp", db) { row in
             rows[row.int64(0)] = RowRegisters(
                 id: row.int64(0), section: row.int64(1), key: row.blob(2) ?? [], title: row.text(3), payload: row.optionalText(4),
                 titleStamp: row.int64(5), payloadStamp: row.int64(6), revivedStamp: row.int64(7))
@@ -40,13 +40,34 @@ struct SectionRegisters: Equatable {
     var placeStamp: Int64 { OrderKey.stamp(of: key) ?? 0 }
 
     /// The sections of the file behind `db` that `scope` takes, by id.
-    static func read(_ scope: MergeSource.Scope, _ db: Connection) throws -> [Int64: SectionRegisters] {
+    static func read(_ scope: MergeSource.Scope, _ db: Connection, kind: MergeSource.Kind = .file) throws -> [Int64: SectionRegisters] {
         var sections: [Int64: SectionRegisters] = [:]
-        try scope.forEach(in: "sections", columns: "id, list_id, order_key, title, title_stamp, revived_stamp", db) { row in
+        try scope.forEach(in: kind.table("sections"), columns: "id, list_id, order_key, title, title_stamp, revived_stamp", db) { row in
             sections[row.int64(0)] = SectionRegisters(
                 id: row.int64(0), list: row.int64(1), key: row.blob(2) ?? [], title: row.text(3), titleStamp: row.int64(4), revivedStamp: row.int64(5))
         }
         return sections
+    }
+}
+
+/// One list's registers as a file holds them (schema 15).
+struct ListRegisters: Equatable {
+    let id: Int64
+    let key: [UInt8]
+    let name: String
+    let nameStamp: Int64
+    let revivedStamp: Int64
+
+    /// The stamp of the write that put the list where it stands (its key's).
+    var placeStamp: Int64 { OrderKey.stamp(of: key) ?? 0 }
+
+    /// Every list of the file behind `db`, by id: a file holds few.
+    static func readAll(_ db: Connection, kind: MergeSource.Kind = .file) throws -> [Int64: ListRegisters] {
+        var lists: [Int64: ListRegisters] = [:]
+        try db.cached("SELECT id, order_key, name, name_stamp, revived_stamp FROM \(kind.table("lists"))").bind([]).forEachRow { row in
+            lists[row.int64(0)] = ListRegisters(id: row.int64(0), key: row.blob(1) ?? [], name: row.text(2), nameStamp: row.int64(3), revivedStamp: row.int64(4))
+        }
+        return lists
     }
 }
 
@@ -66,6 +87,15 @@ enum MergeSource {
             switch self {
             case .file: try MergeSource.checkVersion(db, path: path)
             case .mirror: try PeerMirror.recognise(db, path: path)
+            }
+        }
+
+        /// The name of a table a merge reads, in a file of this kind: a mirror's are `peer_`… (not another
+        /// place that writes a list's rows or sections).
+        func table(_ name: String) -> String {
+            switch self {
+            case .file: return name
+            case .mirror: return "peer_" + name.replacingOccurrences(of: "liststore_", with: "")
             }
         }
 
@@ -112,9 +142,9 @@ enum MergeSource {
         /// The file's replica number (``ReplicaIdentity``).
         let replica: Int64
         let clock: Int64
-        /// The lists with where they stand, their names and those names' stamps, and their tombstones
-        /// ("list #2: …"): merging them is not built yet, so the two files' must be the same.
-        let structure: [String]
+        /// Every list, and every list's tombstone: a file holds few.
+        let lists: [Int64: ListRegisters]
+        let listTombstones: [Int64: Int64]
         let sections: [Int64: SectionRegisters]
         let sectionTombstones: [Int64: Int64]
         let rows: [Int64: RowRegisters]
@@ -126,12 +156,12 @@ enum MergeSource {
     /// merged.
     static func read(_ db: Connection, path: String, rows rowScope: Scope, sections sectionScope: Scope, kind: Kind = .file) throws -> State {
         try kind.recognise(db, path: path)
-        let rows = try RowRegisters.read(rowScope, db)
-        var sections = try SectionRegisters.read(sectionScope, db)
+        let rows = try RowRegisters.read(rowScope, db, kind: kind)
+        var sections = try SectionRegisters.read(sectionScope, db, kind: kind)
         if case .changedAfter = rowScope {
             // A row arriving in a section the other copy deleted brings it back: that copy needs the section.
             let missing = Set(rows.values.map(\.section)).subtracting(sections.keys)
-            if !missing.isEmpty { sections.merge(try SectionRegisters.read(.ids(missing), db)) { ours, _ in ours } }
+            if !missing.isEmpty { sections.merge(try SectionRegisters.read(.ids(missing), db, kind: kind)) { ours, _ in ours } }
         }
         return try read(db, path: path, rows: rows, rowScope: rowScope, sections: sections, sectionScope: sectionScope, kind: kind)
     }
@@ -166,21 +196,24 @@ enum MergeSource {
     /// which is what another program's insert or move leaves since schema 16.
     private static func read(
         _ db: Connection, path: String, rows: [Int64: RowRegisters], rowScope: Scope, sections: [Int64: SectionRegisters], sectionScope: Scope,
-        kind: Kind
+        kind source: Kind
     ) throws -> State {
         func tombstones(_ kind: String, _ scope: Scope) throws -> [Int64: Int64] {
             var found: [Int64: Int64] = [:]
-            try scope.forEach(in: "liststore_tombstones", columns: "id, stamp", kind: kind, db) { found[$0.int64(0)] = max(found[$0.int64(0)] ?? 0, $0.int64(1)) }
+            try scope.forEach(in: source.table("liststore_tombstones"), columns: "id, stamp", kind: kind, db) {
+                found[$0.int64(0)] = max(found[$0.int64(0)] ?? 0, $0.int64(1))
+            }
             return found
         }
-        if kind == .mirror {
+        let listTombstones = try tombstones("list", .all)
+        if source == .mirror {
             // The copy's own file was checked as its segment was read from it.
             guard let meta = try PeerMirror.meta(db) else { throw ListStoreError.cannotMerge(path: path, reason: "the mirror holds no segment yet") }
             return State(
-                lineage: meta.lineage, replica: meta.replica, clock: meta.clock, structure: meta.structure, sections: sections,
-                sectionTombstones: try tombstones("section", sectionScope), rows: rows, tombstones: try tombstones("row", rowScope))
+                lineage: meta.lineage, replica: meta.replica, clock: meta.clock, lists: try ListRegisters.readAll(db, kind: .mirror), listTombstones: listTombstones,
+                sections: sections, sectionTombstones: try tombstones("section", sectionScope), rows: rows, tombstones: try tombstones("row", rowScope))
         }
-        for table in [MergeRegisters.Table.rows, .sections] {
+        for table in [MergeRegisters.Table.rows, .sections, .lists] {
             let unkeyed: Int
             if case .all = rowScope { unkeyed = try OrderKeyDamage.count(in: table, db) } else { unkeyed = try OrderKeyDamage.keyless(in: table, db) }
             guard unkeyed == 0 else {
@@ -189,14 +222,10 @@ enum MergeSource {
                     reason: "\(unkeyed) of its \(table.rawValue) were inserted or moved by another program (no order key, or out of its order): run repair on it first")
             }
         }
-        var structure = try db.cached("SELECT 'list', id, hex(order_key), name, name_stamp FROM lists ORDER BY id").bind([])
-            .map { "list #\($0.int64(1)): \($0.text(2)) \($0.text(3)) \($0.int64(4))" }
-        structure += try db.cached("SELECT kind, id FROM liststore_tombstones WHERE kind = 'list' ORDER BY id").bind([])
-            .map { "deleted \($0.text(0)) #\($0.int64(1)):" }
         return State(
             lineage: Int64(try db.scalarInt("SELECT lineage FROM liststore_replica WHERE id = 1") ?? 0),
-            replica: try ReplicaIdentity.number(db), clock: try clock(db), structure: structure, sections: sections,
-            sectionTombstones: try tombstones("section", sectionScope), rows: rows, tombstones: try tombstones("row", rowScope))
+            replica: try ReplicaIdentity.number(db), clock: try clock(db), lists: try ListRegisters.readAll(db), listTombstones: listTombstones,
+            sections: sections, sectionTombstones: try tombstones("section", sectionScope), rows: rows, tombstones: try tombstones("row", rowScope))
     }
 
     /// Throws unless `db` is a ListStore file of this schema version.
@@ -235,11 +264,13 @@ enum MergeSource {
 extension ListStore {
     /// Merges into this file what another copy of this list holds that this file has not seen — a copy
     /// another device edited (its own file, a copy of it, a Litestream-restored replica) — in one write: each
-    /// row and section takes the newest place, title and payload of the two files (the last writer wins, by a
-    /// hybrid logical clock); rows and sections inserted there arrive where they stand there; rows and sections
-    /// deleted there go, unless an undo here put them back since — but a section deleted there stays, holding
-    /// only them, when rows it never saw were inserted or moved into it here; a move and an edit of the value
-    /// of one row on two copies both survive.
+    /// list, row and section takes the newest place, name or title and payload of the two files (the last writer
+    /// wins, by a hybrid logical clock); what was inserted there arrives where it stands there; what was deleted
+    /// there goes, unless an undo here put it back since — but a section (a list) deleted there stays, holding
+    /// only them, when rows (sections) it never saw were inserted or moved into it here; a move and an edit of
+    /// the value of one row on two copies both survive. Two lists of one name — added on two copies at once, or
+    /// one renamed to the other's name — become one: the one with the larger id is folded into the other (its
+    /// sections move to the other's end, and it is deleted; its observers' streams end).
     /// Merging again, or in another order, changes nothing; copies that merged from each other, directly or
     /// through others, hold the same rows in the same order. Returns this list's change set; observers of
     /// every list the merge changed get theirs, as for any edit. The merge is not part of the undo history.
@@ -247,11 +278,9 @@ extension ListStore {
     /// The first merge from a copy reads both files whole; later ones read only what changed there since
     /// (and the copy's side of what changed here since), which this file notes at each merge.
     ///
-    /// Not built yet (Docs/Merging.md): merging lists. A copy whose lists differ from this file's — added,
-    /// moved, renamed or deleted on either since the copy was made — is refused
-    /// with a ``ListStoreError/Family/refused`` error (cannot merge), as is a file of another list, of another
-    /// schema version, or holding rows inserted or moved by another program (run ``repair()`` on it first);
-    /// nothing is changed then. The other file is only read.
+    /// A file of another list, of another schema version, or holding rows, sections or lists inserted or moved
+    /// by another program (run ``repair()`` on it first) is refused with a ``ListStoreError/Family/refused``
+    /// error (cannot merge); nothing is changed then. The other file is only read.
     public func merge(from url: URL) throws -> ChangeSet {
         guard url.isFileURL else { throw ListStoreError.unusablePath(path: url.absoluteString, reason: "it is not a file URL") }
         let merged = try merge(fromPath: url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? "")
@@ -293,13 +322,6 @@ extension ListStore {
             guard local.lineage == peer.lineage else {
                 throw ListStoreError.cannotMerge(path: peerPath, reason: "it is not a copy of this list (another lineage)")
             }
-            if let differing = Set(local.structure).symmetricDifference(peer.structure).min() {
-                throw ListStoreError.cannotMerge(
-                    path: peerPath,
-                    reason:
-                        "the two files' lists differ (\(differing.prefix { $0 != ":" }), edited since they were copied): merging lists is not built yet, only sections and rows"
-                )
-            }
             try ReplicaIdentity.numberBeforeMerging(db)
             var merge = MergeWrite(db, sizes: rowBlockSizes, peerPath: peerPath)
             defer { merge.close() }
@@ -330,6 +352,10 @@ private struct MergeWrite {
     private var notedRegisters = false
     /// Each section's list.
     private var lists: [Int64: Int64] = [:]
+    /// The peer's lists: a section arriving in a list this file deleted brings it back.
+    private var peerLists: [Int64: ListRegisters] = [:]
+    /// Lists folded into the list of the same name with the smaller id (their id → that one's).
+    private var foldedLists: [Int64: Int64] = [:]
 
     init(_ db: Connection, sizes: RowBlockSizes, peerPath: String) {
         self.db = db
@@ -340,6 +366,8 @@ private struct MergeWrite {
     mutating func apply(local: MergeSource.State, peer: MergeSource.State) throws {
         lists = Dictionary(try db.cached("SELECT id, list_id FROM sections").bind([]).map { ($0.int64(0), $0.int64(1)) }, uniquingKeysWith: { a, _ in a })
         peerSections = peer.sections
+        peerLists = peer.lists
+        try mergeLists(local: local, peer: peer)
         try mergeSections(local: local, peer: peer)
         for (id, stamp) in peer.tombstones.sorted(by: { $0.key < $1.key }) {
             if let row = local.rows[id] {
@@ -366,6 +394,173 @@ private struct MergeWrite {
             }
         }
         try deleteSections(buriedBy: peer, local: local)
+        try deleteLists(buriedBy: peer, local: local)
+    }
+
+    // MARK: Lists
+
+    /// Lists the peer inserted arrive where their keys fall; moved or renamed ones take the newer place or
+    /// name; tombstones of lists this file never had are kept. Two lists of one name — added on two copies at
+    /// once, or one renamed to the other's name — are one list: the one with the larger id is folded into
+    /// the other (its sections move there, keeping their keys, and it goes, without a tombstone), alike on
+    /// every copy that holds both. Lists the peer deleted go after the rows (``deleteLists(buriedBy:local:)``).
+    private mutating func mergeLists(local: MergeSource.State, peer: MergeSource.State) throws {
+        for (id, theirs) in peer.lists.sorted(by: { $0.key < $1.key }) {
+            if let ours = local.lists[id] {
+                try refuseTwoValuesAtOneStamp(
+                    "list #\(id)",
+                    ours.placeStamp == theirs.placeStamp && ours.key != theirs.key
+                        ? "place" : ours.nameStamp == theirs.nameStamp && ours.name != theirs.name ? "name" : nil)
+                if local.listTombstones[id] != nil || foldedLists[id] != nil { continue }
+                if theirs.placeStamp > ours.placeStamp { try moveList(id, to: theirs.key) }
+                if theirs.nameStamp > ours.nameStamp {
+                    try db.cached("UPDATE lists SET name_stamp = ?2, changed_stamp = ?3 WHERE id = ?1")
+                        .bind([.integer(id), .integer(theirs.nameStamp), .integer(try MergeClock.stamp(db))]).run()
+                    notedRegisters = true
+                    if theirs.name != ours.name { try name(list: id, theirs.name) }
+                }
+            } else if local.listTombstones[id].map({ theirs.revivedStamp > $0 }) ?? true {
+                try insertList(theirs, revivedStamp: theirs.revivedStamp)
+            }
+        }
+        for (id, stamp) in peer.listTombstones.sorted(by: { $0.key < $1.key })
+        where local.lists[id] == nil && (local.listTombstones[id].map { $0 < stamp } ?? true) {
+            try db.cached(
+                "INSERT INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES ('list', ?1, ?2, ?3) ON CONFLICT DO UPDATE SET stamp = ?2, changed_stamp = ?3"
+            ).bind([.integer(id), .integer(stamp), .integer(try MergeClock.stamp(db))]).run()
+            notedRegisters = true
+        }
+    }
+
+    /// The id of the live list named `name`, if any.
+    private func liveList(named name: String) throws -> Int64? {
+        try db.cached("SELECT id FROM lists WHERE name = ?1").bind([.text(name)]).first { $0.int64(0) }
+    }
+
+    private func listExists(_ id: Int64) throws -> Bool {
+        try db.cached("SELECT EXISTS (SELECT 1 FROM lists WHERE id = ?1)").bind([.integer(id)]).first { $0.int(0) } == 1
+    }
+
+    /// The index among the lists where `key` falls (leaving out list `id`).
+    private func listIndex(of key: [UInt8], leavingOut id: Int64) throws -> Int {
+        try db.cached("SELECT count(*) FROM lists WHERE order_key < ?1 AND id != ?2").bind([.blob(key), .integer(id)]).first { $0.int(0) } ?? 0
+    }
+
+    /// Puts `list` in, empty, where its key falls, with the peer's registers and `revivedStamp` — or, when a
+    /// list here has its name, folds the one of the two with the larger id into the other.
+    private mutating func insertList(_ list: ListRegisters, revivedStamp: Int64) throws {
+        let other = try liveList(named: list.name)
+        if let other, other < list.id {
+            // Never here (or deleted since), and folded at once: deleted, so that the copy holding it folds it
+            // too — once: a tombstone newer than its last revival already says so.
+            foldedLists[list.id] = other
+            let tombstone = try db.cached("SELECT stamp FROM liststore_tombstones WHERE kind = 'list' AND id = ?1").bind([.integer(list.id)]).first { $0.int64(0) }
+            if tombstone.map({ $0 < list.revivedStamp }) ?? true { try buryList(list.id) }
+            return
+        }
+        var order = try ListStore.listOrder(db)
+        // Under a name no list can have (names hold no control characters) while the other one folds into it.
+        let name = other == nil ? list.name : "\u{1}merging list #\(list.id)"
+        try db.run(
+            """
+            INSERT INTO lists (id, name, position, order_key, name_stamp, revived_stamp, changed_stamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            """,
+            [
+                .integer(list.id), .text(name), .integer(try ListStore.belowEveryPosition(db)), .blob(list.key), .integer(list.nameStamp),
+                .integer(revivedStamp), .integer(try MergeClock.stamp(db)),
+            ])
+        try db.run("DELETE FROM liststore_tombstones WHERE kind = 'list' AND id = ?1", [.integer(list.id)])
+        order.insert(list.id, at: try listIndex(of: list.key, leavingOut: list.id))
+        try ListStore.setListOrder(order, db)
+        notedRegisters = true
+        if let other {
+            try fold(other, into: list.id)
+            try db.run("UPDATE lists SET name = ?2 WHERE id = ?1", [.integer(list.id), .text(list.name)])
+        }
+    }
+
+    private mutating func moveList(_ id: Int64, to key: [UInt8]) throws {
+        var order = try ListStore.listOrder(db)
+        order.removeAll { $0 == id }
+        order.insert(id, at: try listIndex(of: key, leavingOut: id))
+        try ListStore.setListOrder(order, db)
+        try db.cached("UPDATE lists SET order_key = ?2, changed_stamp = ?3 WHERE id = ?1").bind([.integer(id), .blob(key), .integer(try MergeClock.stamp(db))]).run()
+        notedRegisters = true
+    }
+
+    /// Gives list `id` the peer's name — folding it into the list that has that name here, or that one into
+    /// it, by the smaller id.
+    private mutating func name(list id: Int64, _ name: String) throws {
+        if let other = try liveList(named: name), other != id {
+            if other < id { return try fold(id, into: other) }
+            try fold(other, into: id)
+        }
+        try db.run("UPDATE lists SET name = ?2 WHERE id = ?1", [.integer(id), .text(name)])
+    }
+
+    /// Moves the sections of list `folded` to the end of list `kept`, in their order — moves of this write,
+    /// with new keys, so that every copy takes them (the newest fold's, where two copies folded) — and deletes
+    /// `folded`.
+    private mutating func fold(_ folded: Int64, into kept: Int64) throws {
+        let sections = try db.cached("SELECT id FROM sections WHERE list_id = ?1 ORDER BY position").bind([.integer(folded)]).map { $0.int64(0) }
+        let source = try transaction(ofList: folded)
+        let target = try transaction(ofList: kept)
+        for section in sections {
+            try source.moveSection(SectionID(rawValue: section), to: nil, in: target)
+            lists[section] = kept
+            arrivedSections.append(section)
+        }
+        try removeList(folded)
+        try buryList(folded)
+        foldedLists[folded] = kept
+    }
+
+    /// Notes list `id` as deleted by this write.
+    private mutating func buryList(_ id: Int64) throws {
+        let stamp = try MergeClock.stamp(db)
+        try db.cached("INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES ('list', ?1, ?2, ?2)")
+            .bind([.integer(id), .integer(stamp)]).run()
+        notedRegisters = true
+    }
+
+    /// Removes empty list `id` from the file and from the lists' order.
+    private mutating func removeList(_ id: Int64) throws {
+        var order = try ListStore.listOrder(db)
+        try db.run("DELETE FROM lists WHERE id = ?1", [.integer(id)])
+        try HistoryTable.forget(list: id, db)
+        order.removeAll { $0 == id }
+        try ListStore.setListOrder(order, db)
+        notedRegisters = true
+    }
+
+    /// The list this file holds for the peer's list `id`: itself; the one it was folded into; or, when this
+    /// file deleted it, itself brought back (marked put back by this write) — unless the peer does not hold it either.
+    private mutating func resolvedList(_ id: Int64) throws -> Int64 {
+        if let kept = foldedLists[id] { return try resolvedList(kept) }
+        if try listExists(id) { return id }
+        guard let list = peerLists[id] else { return id }
+        try insertList(list, revivedStamp: try MergeClock.stamp(db))
+        return foldedLists[id] ?? id
+    }
+
+    /// Deletes the lists the peer deleted (unless an undo here put them back since) that hold no section
+    /// now; one that still holds sections — ones the deleting copy never saw — stays, marked put back by this
+    /// write. The default list is never deleted.
+    private mutating func deleteLists(buriedBy peer: MergeSource.State, local: MergeSource.State) throws {
+        for (id, stamp) in peer.listTombstones.sorted(by: { $0.key < $1.key }) {
+            guard let ours = local.lists[id], ours.revivedStamp < stamp, id != ListStore.defaultListID, foldedLists[id] == nil, try listExists(id) else {
+                continue
+            }
+            if try db.cached("SELECT EXISTS (SELECT 1 FROM sections WHERE list_id = ?1)").bind([.integer(id)]).first({ $0.int(0) }) == 1 {
+                try db.cached("UPDATE lists SET revived_stamp = ?2, changed_stamp = ?2 WHERE id = ?1").bind([.integer(id), .integer(try MergeClock.stamp(db))]).run()
+                notedRegisters = true
+            } else {
+                try removeList(id)
+                try db.cached(
+                    "INSERT INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES ('list', ?1, ?2, ?3) ON CONFLICT DO UPDATE SET stamp = ?2, changed_stamp = ?3"
+                ).bind([.integer(id), .integer(stamp), .integer(try MergeClock.stamp(db))]).run()
+            }
+        }
     }
 
     // MARK: Sections
@@ -412,25 +607,36 @@ private struct MergeWrite {
 
     /// Puts `section` in, empty, where its key falls, with the peer's key and title stamp and `revivedStamp`.
     private mutating func insertSection(_ section: SectionRegisters, revivedStamp: Int64) throws {
-        let transaction = try transaction(ofList: section.list)
-        _ = try transaction.restoreSection(id: section.id, title: section.title, at: try sectionIndex(of: section.key, inList: section.list, leavingOut: section.id))
-        try db.cached("UPDATE sections SET order_key = ?2, title_stamp = ?3, revived_stamp = ?4, changed_stamp = ?5 WHERE id = ?1")
-            .bind([.integer(section.id), .blob(section.key), .integer(section.titleStamp), .integer(revivedStamp), .integer(try MergeClock.stamp(db))]).run()
-        lists[section.id] = section.list
+        let list = try resolvedList(section.list)
+        let transaction = try transaction(ofList: list)
+        _ = try transaction.restoreSection(id: section.id, title: section.title, at: try sectionIndex(of: section.key, inList: list, leavingOut: section.id))
+        // In the list the peer's was folded into, it keeps the key this write gave it: a move of this write.
+        try db.cached(
+            "UPDATE sections SET order_key = CASE WHEN ?6 THEN ?2 ELSE order_key END, title_stamp = ?3, revived_stamp = ?4, changed_stamp = ?5 WHERE id = ?1"
+        ).bind([
+            .integer(section.id), .blob(section.key), .integer(section.titleStamp), .integer(revivedStamp), .integer(try MergeClock.stamp(db)),
+            .integer(list == section.list ? 1 : 0),
+        ]).run()
+        lists[section.id] = list
     }
 
     private mutating func moveSection(_ ours: SectionRegisters, to theirs: SectionRegisters) throws {
-        let index = try sectionIndex(of: theirs.key, inList: theirs.list, leavingOut: ours.id)
-        let source = try transaction(ofList: ours.list)
-        if ours.list == theirs.list {
+        let list = try resolvedList(theirs.list)
+        // Where it stands now: a fold may have moved it already.
+        let current = lists[ours.id] ?? ours.list
+        let index = try sectionIndex(of: theirs.key, inList: list, leavingOut: ours.id)
+        let source = try transaction(ofList: current)
+        if current == list {
             try source.moveSection(id: SectionID(rawValue: ours.id), to: index)
         } else {
-            try source.moveSection(SectionID(rawValue: ours.id), to: index, in: try transaction(ofList: theirs.list))
+            try source.moveSection(SectionID(rawValue: ours.id), to: index, in: try transaction(ofList: list))
             arrivedSections.append(ours.id)
         }
-        try db.cached("UPDATE sections SET order_key = ?2, changed_stamp = ?3 WHERE id = ?1")
-            .bind([.integer(ours.id), .blob(theirs.key), .integer(try MergeClock.stamp(db))]).run()
-        lists[ours.id] = theirs.list
+        if list == theirs.list {
+            try db.cached("UPDATE sections SET order_key = ?2, changed_stamp = ?3 WHERE id = ?1")
+                .bind([.integer(ours.id), .blob(theirs.key), .integer(try MergeClock.stamp(db))]).run()
+        }
+        lists[ours.id] = list
     }
 
     /// Deletes the sections the peer deleted (unless an undo here put them back since) that hold no row now;

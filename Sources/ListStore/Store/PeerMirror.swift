@@ -14,18 +14,19 @@ enum PeerMirror {
     private static let schema = """
         CREATE TABLE liststore_mirror (
             id INTEGER PRIMARY KEY CHECK (id = 1), lineage INTEGER NOT NULL, replica INTEGER NOT NULL, clock INTEGER NOT NULL);
-        CREATE TABLE liststore_mirror_lists (line_number INTEGER PRIMARY KEY, line TEXT NOT NULL);
-        CREATE TABLE sections (
+        CREATE TABLE peer_lists (
+            id INTEGER PRIMARY KEY, order_key BLOB NOT NULL, name TEXT NOT NULL, name_stamp INTEGER NOT NULL, revived_stamp INTEGER NOT NULL);
+        CREATE TABLE peer_sections (
             id INTEGER PRIMARY KEY, list_id INTEGER NOT NULL, order_key BLOB NOT NULL, title TEXT NOT NULL,
             title_stamp INTEGER NOT NULL, revived_stamp INTEGER NOT NULL, changed_stamp INTEGER NOT NULL);
-        CREATE TABLE rows (
+        CREATE TABLE peer_rows (
             id INTEGER PRIMARY KEY, section_id INTEGER NOT NULL, order_key BLOB NOT NULL, title TEXT NOT NULL, payload TEXT,
             title_stamp INTEGER NOT NULL, payload_stamp INTEGER NOT NULL, revived_stamp INTEGER NOT NULL, changed_stamp INTEGER NOT NULL);
-        CREATE TABLE liststore_tombstones (
+        CREATE TABLE peer_tombstones (
             kind TEXT NOT NULL, id INTEGER NOT NULL, stamp INTEGER NOT NULL, changed_stamp INTEGER NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
-        CREATE INDEX sections_by_changed_stamp ON sections (changed_stamp);
-        CREATE INDEX rows_by_changed_stamp ON rows (changed_stamp);
-        CREATE INDEX tombstones_by_changed_stamp ON liststore_tombstones (changed_stamp);
+        CREATE INDEX peer_sections_by_changed_stamp ON peer_sections (changed_stamp);
+        CREATE INDEX peer_rows_by_changed_stamp ON peer_rows (changed_stamp);
+        CREATE INDEX peer_tombstones_by_changed_stamp ON peer_tombstones (changed_stamp);
         """
 
     /// What a mirror says of the copy it rebuilds.
@@ -34,7 +35,6 @@ enum PeerMirror {
         let replica: Int64
         /// The copy's clock at the last segment applied.
         let clock: Int64
-        let structure: [String]
     }
 
     /// The mirror of copy `replica` for the store at `storePath`.
@@ -81,8 +81,7 @@ enum PeerMirror {
                 ($0.int64(0), $0.int64(1), $0.int64(2))
             })
         else { return nil }
-        let structure = try db.cached("SELECT line FROM liststore_mirror_lists ORDER BY line_number").bind([]).map { $0.text(0) }
-        return Meta(lineage: lineage, replica: replica, clock: clock, structure: structure)
+        return Meta(lineage: lineage, replica: replica, clock: clock)
     }
 
     /// Applies `segment` to the mirror behind `db` in one transaction: the copy's state at the segment's
@@ -99,11 +98,11 @@ enum PeerMirror {
             guard segment.from <= clock, segment.to > clock else { return }
             let changed = SQLiteValue.integer(MergeClock.firstStamp(after: clock))
             if segment.isWhole {
-                for table in ["rows", "sections", "liststore_tombstones", "liststore_mirror_lists"] { try db.run("DELETE FROM \(table)") }
+                for table in ["peer_rows", "peer_sections", "peer_tombstones", "peer_lists"] { try db.run("DELETE FROM \(table)") }
             } else {
-                let forgetRow = try db.cached("DELETE FROM rows WHERE id = ?1")
-                let forgetSection = try db.cached("DELETE FROM sections WHERE id = ?1")
-                let forgetTombstone = try db.cached("DELETE FROM liststore_tombstones WHERE kind = ?1 AND id = ?2")
+                let forgetRow = try db.cached("DELETE FROM peer_rows WHERE id = ?1")
+                let forgetSection = try db.cached("DELETE FROM peer_sections WHERE id = ?1")
+                let forgetTombstone = try db.cached("DELETE FROM peer_tombstones WHERE kind = ?1 AND id = ?2")
                 for id in segment.rows.map(\.id) + segment.tombstones.map(\.id) {
                     try forgetRow.bind([.integer(id)]).run()
                     try forgetTombstone.bind([.text("row"), .integer(id)]).run()
@@ -114,7 +113,7 @@ enum PeerMirror {
                 }
             }
             let insertRow = try db.cached(
-                "INSERT INTO rows (id, section_id, order_key, title, payload, title_stamp, payload_stamp, revived_stamp, changed_stamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+                "INSERT INTO peer_rows (id, section_id, order_key, title, payload, title_stamp, payload_stamp, revived_stamp, changed_stamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
             )
             for row in segment.rows {
                 try insertRow.bind([
@@ -123,21 +122,27 @@ enum PeerMirror {
                 ]).run()
             }
             let insertSection = try db.cached(
-                "INSERT INTO sections (id, list_id, order_key, title, title_stamp, revived_stamp, changed_stamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+                "INSERT INTO peer_sections (id, list_id, order_key, title, title_stamp, revived_stamp, changed_stamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
             for section in segment.sections {
                 try insertSection.bind([
                     .integer(section.id), .integer(section.list), .blob(section.key), .text(section.title), .integer(section.titleStamp),
                     .integer(section.revivedStamp), changed,
                 ]).run()
             }
-            let insertTombstone = try db.cached("INSERT INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES (?1, ?2, ?3, ?4)")
+            let insertTombstone = try db.cached("INSERT INTO peer_tombstones (kind, id, stamp, changed_stamp) VALUES (?1, ?2, ?3, ?4)")
             for (kind, tombstones) in [("row", segment.tombstones), ("section", segment.sectionTombstones)] {
                 for tombstone in tombstones { try insertTombstone.bind([.text(kind), .integer(tombstone.id), .integer(tombstone.stamp), changed]).run() }
             }
-            if let structure = segment.structure {
-                try db.run("DELETE FROM liststore_mirror_lists")
-                let insertLine = try db.cached("INSERT INTO liststore_mirror_lists (line_number, line) VALUES (?1, ?2)")
-                for (number, line) in structure.enumerated() { try insertLine.bind([.int(number), .text(line)]).run() }
+            if let lists = segment.lists {
+                try db.run("DELETE FROM peer_lists")
+                try db.run("DELETE FROM peer_tombstones WHERE kind = 'list'")
+                let insertList = try db.cached("INSERT INTO peer_lists (id, order_key, name, name_stamp, revived_stamp) VALUES (?1, ?2, ?3, ?4, ?5)")
+                for list in lists {
+                    try insertList.bind([.integer(list.id), .blob(list.key), .text(list.name), .integer(list.nameStamp), .integer(list.revivedStamp)]).run()
+                }
+                for tombstone in segment.listTombstones {
+                    try insertTombstone.bind([.text("list"), .integer(tombstone.id), .integer(tombstone.stamp), changed]).run()
+                }
             }
             try db.run(
                 "INSERT INTO liststore_mirror (id, lineage, replica, clock) VALUES (1, ?1, ?2, ?3) ON CONFLICT DO UPDATE SET clock = ?3",

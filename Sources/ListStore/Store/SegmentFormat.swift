@@ -2,10 +2,10 @@
 /// merge reads it (format 1, Docs/Segments.md). A copy writes one into a shared folder that a file-sync
 /// engine carries; the others rebuild its registers from them (``PeerMirror``) and merge those.
 ///
-/// The bytes: `LSSEG`, the format version (1), then varints (SQLite's): the lineage, the replica, the
+/// The bytes: `LSSEG`, the format version (1), the lineage (8 bytes), then varints (SQLite's): the replica, the
 /// clock reading `from` and how far `to` is past it, flags (1: every element, not only those changed after
-/// `from`; 2, 4, 8, 16, 32: lists, sections, section tombstones, rows, row tombstones follow), the replica
-/// numbers the stamps and ids below name, then each part flagged, a count then its elements; last, 8 bytes:
+/// `from`; 2, 4, 8, 16, 32: lists and their tombstones, sections, section tombstones, rows, row tombstones follow), the replica
+/// numbers other than 0 that the stamps and ids below name (index 0 is replica 0), then each part flagged, a count then its elements; last, 8 bytes:
 /// the FNV-1a 64-bit hash of everything before them, so that a file that has not arrived whole is never
 /// read. A segment holds, for every id it names, everything the copy held under that id at `to` (the row
 /// or section, its tombstone, or both).
@@ -21,15 +21,17 @@ struct Segment: Equatable {
     let to: Int64
     /// Whether it holds every element of the copy, not only those changed after `from`.
     let isWhole: Bool
-    /// The copy's lists as ``MergeSource/State/structure`` describes them, when they changed after `from`.
-    let structure: [String]?
+    /// Every list of the copy, when one of them changed after `from`, and then every list's tombstone.
+    let lists: [ListRegisters]?
+    let listTombstones: [(id: Int64, stamp: Int64)]
     let sections: [SectionRegisters]
     let sectionTombstones: [(id: Int64, stamp: Int64)]
     let rows: [RowRegisters]
     let tombstones: [(id: Int64, stamp: Int64)]
 
     static func == (a: Segment, b: Segment) -> Bool {
-        a.lineage == b.lineage && a.replica == b.replica && a.from == b.from && a.to == b.to && a.isWhole == b.isWhole && a.structure == b.structure
+        a.lineage == b.lineage && a.replica == b.replica && a.from == b.from && a.to == b.to && a.isWhole == b.isWhole && a.lists == b.lists
+            && a.listTombstones.elementsEqual(b.listTombstones, by: ==)
             && a.sections == b.sections && a.rows == b.rows && a.sectionTombstones.elementsEqual(b.sectionTombstones, by: ==)
             && a.tombstones.elementsEqual(b.tombstones, by: ==)
     }
@@ -44,6 +46,10 @@ struct Segment: Equatable {
     func encoded() -> [UInt8] {
         var writer = Writer(to: to)
         // The replica numbers first, so that every stamp and id after names one by its index.
+        for list in lists ?? [] {
+            writer.note(id: list.id)
+            writer.note(stamps: list.nameStamp, list.revivedStamp, OrderKey.stamp(of: list.key) ?? 0)
+        }
         for section in sections {
             writer.note(id: section.id, section.list)
             writer.note(stamps: section.titleStamp, section.revivedStamp, OrderKey.stamp(of: section.key) ?? 0)
@@ -52,24 +58,36 @@ struct Segment: Equatable {
             writer.note(id: row.id, row.section)
             writer.note(stamps: row.titleStamp, row.payloadStamp, row.revivedStamp, OrderKey.stamp(of: row.key) ?? 0)
         }
-        for tombstone in sectionTombstones + tombstones {
+        for tombstone in sectionTombstones + tombstones + listTombstones {
             writer.note(id: tombstone.id)
             writer.note(stamps: tombstone.stamp)
         }
         var bytes = Segment.magic + [Segment.formatVersion]
-        for value in [UInt64(bitPattern: lineage), UInt64(bitPattern: replica), UInt64(bitPattern: from), UInt64(bitPattern: to &- from)] {
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: UInt64(bitPattern: lineage) >> UInt64(shift))) }
+        for value in [UInt64(bitPattern: replica), UInt64(bitPattern: from), UInt64(bitPattern: to &- from)] {
             SQLiteVarint.append(value, to: &bytes)
         }
         let parts: [(flag: UInt64, present: Bool)] = [
-            (1, isWhole), (2, structure != nil), (4, !sections.isEmpty), (8, !sectionTombstones.isEmpty), (16, !rows.isEmpty), (32, !tombstones.isEmpty),
+            (1, isWhole), (2, lists != nil), (4, !sections.isEmpty), (8, !sectionTombstones.isEmpty), (16, !rows.isEmpty), (32, !tombstones.isEmpty),
         ]
         SQLiteVarint.append(parts.reduce(0) { $0 | ($1.present ? $1.flag : 0) }, to: &bytes)
         writer.bytes = bytes
-        writer.count(writer.replicas.count)
-        for replica in writer.replicas { writer.number(replica) }
-        if let structure {
-            writer.count(structure.count)
-            for line in structure { writer.text(line) }
+        writer.count(writer.replicas.count - 1)
+        for replica in writer.replicas.dropFirst() { writer.number(replica) }
+        if let lists {
+            writer.count(lists.count)
+            for list in lists {
+                writer.id(list.id)
+                writer.key(list.key)
+                writer.text(list.name)
+                writer.stamp(list.nameStamp)
+                writer.stamp(list.revivedStamp)
+            }
+            writer.count(listTombstones.count)
+            for tombstone in listTombstones {
+                writer.id(tombstone.id)
+                writer.stamp(tombstone.stamp)
+            }
         }
         if !sections.isEmpty { writer.count(sections.count) }
         for section in sections {
@@ -198,7 +216,9 @@ struct Segment: Equatable {
             throw Unreadable(reason: "it has not arrived whole or is damaged (\(bytes.count) bytes, its hash does not match)")
         }
         var reader = Reader(bytes: Array(bytes[..<body]), offset: Segment.magic.count + 1)
-        lineage = Int64(bitPattern: try reader.number())
+        var lineageBits: UInt64 = 0
+        for byte in try reader.raw(8) { lineageBits = lineageBits << 8 | UInt64(byte) }
+        lineage = Int64(bitPattern: lineageBits)
         replica = Int64(bitPattern: try reader.number())
         from = Int64(bitPattern: try reader.number())
         to = from &+ Int64(bitPattern: try reader.number())
@@ -206,14 +226,19 @@ struct Segment: Equatable {
         let flags = try reader.number()
         func count(ifFlag flag: UInt64) throws(Unreadable) -> Int { flags & flag == 0 ? 0 : try reader.count() }
         isWhole = flags & 1 != 0
+        reader.replicas = [0]
         for _ in 0..<(try reader.count()) { reader.replicas.append(try reader.number()) }
-        guard reader.replicas.first == 0 else { throw Unreadable(reason: "it is damaged: its replica table does not start with replica 0") }
         if flags & 2 != 0 {
-            var lines: [String] = []
-            for _ in 0..<(try reader.count()) { lines.append(try reader.text()) }
-            structure = lines
+            var lists: [ListRegisters] = []
+            for _ in 0..<(try reader.count()) {
+                lists.append(
+                    ListRegisters(id: try reader.id(), key: try reader.key(), name: try reader.text(), nameStamp: try reader.stamp(), revivedStamp: try reader.stamp()))
+            }
+            self.lists = lists
+            listTombstones = try reader.tombstones(try reader.count())
         } else {
-            structure = nil
+            lists = nil
+            listTombstones = []
         }
         var sections: [SectionRegisters] = []
         for _ in 0..<(try count(ifFlag: 4)) {
@@ -243,7 +268,8 @@ struct Segment: Equatable {
     }
 
     init(
-        lineage: Int64, replica: Int64, from: Int64, to: Int64, isWhole: Bool, structure: [String]?, sections: [SectionRegisters],
+        lineage: Int64, replica: Int64, from: Int64, to: Int64, isWhole: Bool, lists: [ListRegisters]?, listTombstones: [(id: Int64, stamp: Int64)],
+        sections: [SectionRegisters],
         sectionTombstones: [(id: Int64, stamp: Int64)], rows: [RowRegisters], tombstones: [(id: Int64, stamp: Int64)]
     ) {
         self.lineage = lineage
@@ -251,7 +277,8 @@ struct Segment: Equatable {
         self.from = from
         self.to = to
         self.isWhole = isWhole
-        self.structure = structure
+        self.lists = lists
+        self.listTombstones = listTombstones
         self.sections = sections
         self.sectionTombstones = sectionTombstones
         self.rows = rows

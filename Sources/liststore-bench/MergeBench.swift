@@ -6,8 +6,9 @@ import StoreShorthands
 /// (10,000 with `--quick`) makes 10,000 edits (100), each its own write, as another device would; the
 /// original then merges them (`ListStore.merge(from:)`, timed in a process of its own for its peak
 /// memory), and again with nothing new — side by side with Loro (PyPI `loro`, `Benchmarks/loro_merge.py`)
-/// importing the same kinds and counts of edits into a movable list in the same run. Fails when the copies
-/// differ after the merge, or when Loro cannot be run (no figure is made up for it).
+/// importing the same kinds and counts of edits into a movable list in the same run; and the same edits
+/// delivered through segment files (`ListStore.sync(throughFolder:)`, MergeSegments.swift) to a copy of A.
+/// Fails when the copies differ after the merge or the sync, or when Loro cannot be run (no figure is made up for it).
 struct MergeBench {
     let fixtures: Fixtures
     let quick: Bool
@@ -26,6 +27,8 @@ struct MergeBench {
         let sizeBefore: Int
         let sizeAfter: Int
         let converged: Bool
+        /// The same edits through segment files (MergeSegments.swift).
+        let segments: SegmentFigures
     }
 
     func run() throws {
@@ -69,14 +72,32 @@ struct MergeBench {
                 + pad(Self.megabytes(bytes: ours.sizeBefore) + " → " + Self.megabytes(bytes: ours.sizeAfter), 20, right: true)
                 + pad(sizes[0], 20, right: true) + pad("", 11) + pad(sizes[1], 20, right: true))
         print("")
+        print(pad("through segments (sync(throughFolder:))", 58) + pad("ListStore", 12, right: true) + pad("peak memory", 14, right: true) + pad("/ file merge", 14, right: true))
+        for (name, figure, file) in [
+            ("merge \(mix.edits) remote edits into \(label) rows, through a segment", ours.segments.sync, ours.merge),
+            ("sync with nothing new, \(label) rows, through segments", ours.segments.again, ours.again),
+        ] {
+            print(
+                pad(name, 58) + pad(Measurement.format(figure.seconds), 12, right: true) + pad(Self.megabytes(kib: figure.peakKiB), 14, right: true)
+                    + pad(Self.ratio(figure.seconds / file.seconds), 14, right: true))
+        }
+        print(
+            pad("B's sync writing its \(mix.edits) edits' segment", 58) + pad(Measurement.format(ours.segments.bSeconds), 12, right: true)
+                + pad("\(ours.segments.editsBytes) bytes, \(String(format: "%.1f", Double(ours.segments.editsBytes) / Double(mix.edits))) an edit", 30, right: true))
+        print("")
         print("ListStore: the merge in a process of its own (A open, B read); its peak includes opening A. Loro: import_ of B's")
         print(
             "updates and len() of the list, in the process that built both docs (B dropped first; before the import: "
                 + "\(theirs.map { Self.megabytes(kib: $0.int("rss_before_kib")) }.joined(separator: ", "))); sections are tenths of its one list.")
         print("Loro's ids are drawn from its seed (below 2⁶³); the last column's run gives A \(Self.fastLoroPeers[0]) and B \(Self.fastLoroPeers[1]),")
         print("the only kind of pair tried whose import of many moves into a large list took milliseconds rather than seconds.")
+        print("Segments: A2, a copy of A made after A's first merge from B (A is not written until its timed merge), syncs through its view of")
+        print("the shared folder, into which the bench carries B's segments (B's view holds none of A2's), in a process of its own: B's edit")
+        print("segment applied to A2's mirror of B, the mirror merged, A2's own segment of what changed written. B is the file merge's own B")
+        print("(its syncs only read it), so its edits are made once; the last column is the time against the file merge's row above.")
         print("Load average before \(loadBefore), after \(Chart.loadAverage()).")
         guard ours.converged else { throw BenchmarkFailure("A and B differ after A merged B's edits") }
+        guard ours.segments.converged else { throw BenchmarkFailure("A2 (synced through segments) and A (merged from B's file) differ") }
         guard theirs.allSatisfy({ $0.text("converged") == "yes" }) else { throw BenchmarkFailure("Loro's A and B differ after the import") }
     }
 
@@ -92,6 +113,8 @@ struct MergeBench {
         // merge from B reads both files whole, the later ones only what changed since.
         try ListStore.open(at: b).write { tx in try tx.renameSection(at: 0, to: "section 0 (copy B)") }
         let firstMerge = try Measurement.seconds { _ = try ListStore.open(at: a).merge(from: URL(fileURLWithPath: b)) }
+        // The segment path's copy of A and its setup, before B's edits (MergeSegments.swift).
+        let segmentPath = try setUpSegments(a: a, b: b)
         var inserted = 0
         let edits = try Measurement.seconds {
             let store = try ListStore.open(at: b)
@@ -101,6 +124,7 @@ struct MergeBench {
             "ListStore setup: build A \(Measurement.format(build)), copy to B \(Measurement.format(copy)), A's first merge from B (both read whole) "
                 + "\(Measurement.format(firstMerge)), B's \(mix.edits) edits \(Measurement.format(edits)) (\(inserted) rows inserted; B's file "
                 + "\(Self.megabytes(bytes: fixtures.size(of: a))) → \(Self.megabytes(bytes: fixtures.size(of: b))))")
+        print(segmentPath.setup)
         let sizeBefore = fixtures.size(of: a)
         let merge = try Self.mergeInChild(a, from: b, report: fixtures.path("merge-1.txt"))
         let sizeAfter = fixtures.size(of: a)
@@ -109,7 +133,8 @@ struct MergeBench {
         print(
             "ListStore merge's change set: \(merge.inserted) rows inserted, \(merge.deleted) deleted, \(merge.moved) moved, \(merge.updated) updated; "
                 + "then \(again.inserted + again.deleted + again.moved + again.updated) changes; A and B \(converged ? "hold the same rows" : "DIFFER")")
-        return ListStoreFigures(merge: merge, again: again, sizeBefore: sizeBefore, sizeAfter: sizeAfter, converged: converged)
+        let segments = try measureSegments(segmentPath, b: b, mergedA: a, mix: mix)
+        return ListStoreFigures(merge: merge, again: again, sizeBefore: sizeBefore, sizeAfter: sizeAfter, converged: converged, segments: segments)
     }
 
     /// A store of `rows` rows in ``sections`` sections ("row 0", "row 1", … in each), written untracked

@@ -9,7 +9,7 @@ import StoreShorthands
 //   swift run -c release liststore-bench --litestream [--quick]   (write cost and replica lag with Litestream)
 //   swift run -c release liststore-bench --only observation|search [--quick | --large]   (only those rows)
 //   swift run -c release liststore-bench --search [--quick] [--repetitions N]   (only the index of titles against the scan: TitleWordsBench.swift)
-//   swift run -c release liststore-bench --merge [--quick]   (10,000 edits of a copy merged into 1,000,000 rows, beside Loro: MergeBench.swift)
+//   swift run -c release liststore-bench --merge [--quick]   (10,000 edits of a copy merged into 1,000,000 rows, beside Loro, and through segments: MergeBench.swift)
 //   swift run -c release liststore-bench --replicas [--quick]   (a copy of a list, which gives ids of its own range, against the original: ReplicaBench.swift)
 //   swift run -c release liststore-bench --adversarial [--quick | --large]   (100,000 inserts at one index: rows written by each, bounded; each timed, 5 runs)
 //   swift run -c release liststore-bench --loop hot-spot [ROWS] [COUNT]   (the same inserts, each by its thread's CPU time too)
@@ -38,6 +38,17 @@ if arguments.first == "--child-delete", arguments.count == 3, let n = Int(argume
 if arguments.first == "--child-merge", arguments.count == 3 {
     do {
         try MergeBench.child(arguments[1], peer: arguments[2])
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+// Child mode: one sync through a folder of segments in a fresh process, timed, with its peak memory (MergeSegments.swift).
+if arguments.first == "--child-sync", arguments.count == 3 {
+    do {
+        try MergeBench.childSync(arguments[1], folder: arguments[2])
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))

@@ -112,7 +112,7 @@ enum ListCommands {
 
     // MARK: Output
 
-    private static func json(_ list: ListSummary) -> JSONValue {
+    static func json(_ list: ListSummary) -> JSONValue {
         .object([
             ("name", .string(list.name)), ("index", .int(list.index)), ("default", .bool(list.isDefault)), ("sections", .int(list.sectionCount)),
             ("rows", .int(list.rowCount)),
@@ -125,10 +125,14 @@ enum ListCommands {
             try change(store)
             return try store.lists()
         }
-        let human = found.map {
+        return CommandOutput(human: "now " + text(found), json: .object([("lists", .array(found.map(json)))]))
+    }
+
+    /// `0 "Home" (default): 3 sections, 24 rows; 1 "Trip": …`.
+    static func text(_ lists: [ListSummary]) -> String {
+        lists.map {
             "\($0.index) \("\"" + visible($0.name) + "\"")\($0.isDefault ? " (default)" : ""): \(StoreCounts(sections: $0.sectionCount, rows: $0.rowCount).text)"
-        }
-        return CommandOutput(human: "now " + human.joined(separator: "; "), json: .object([("lists", .array(found.map(json)))]))
+        }.joined(separator: "; ")
     }
 
     private static func moveOutput(_ moved: ListMoveChanges) -> CommandOutput {

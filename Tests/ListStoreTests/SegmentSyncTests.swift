@@ -259,6 +259,23 @@ final class SegmentCarrier {
         #expect(try MergeTests.registers(laptop.path) == registers)
     }
 
+    @Test func aFileWithRowsMovedByAnotherProgramIsRefusedOnceUntilRepairAndWritesNothing() throws {
+        let directory = try TemporaryDirectory(prefix: "segments")
+        let (phone, _, phoneFolder, _) = try Self.twoDevices(directory)
+        let db = try Connection(path: phone.path, mode: .readWrite)
+        try db.run("UPDATE rows SET position = position + 1000000 WHERE id = (SELECT min(id) FROM rows)")
+        let before = try MergeTests.content(phone)
+        #expect {
+            _ = try phone.sync(throughFolder: phoneFolder)
+        } throws: { error in
+            "\(error)".contains("1 of this file's rows were inserted or moved by another program (they have no order key): run repair on ")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: phoneFolder.path).isEmpty)
+        #expect(try MergeTests.content(phone) == before)
+        _ = try phone.repair()
+        #expect(try phone.sync(throughFolder: phoneFolder).written != nil)
+    }
+
     @Test func aRemovedMirrorIsRebuiltFromTheSegmentsAndChangesNothing() throws {
         let directory = try TemporaryDirectory(prefix: "segments")
         let (phone, laptop, phoneFolder, laptopFolder) = try Self.twoDevices(directory)

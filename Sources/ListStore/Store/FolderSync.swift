@@ -98,7 +98,8 @@ extension ListStore {
     /// Call it after edits and when the file-sync engine reports new files; it reads only what is new.
     ///
     /// The first segment of a copy holds all of it; later ones, what changed since the one before.
-    /// Throws when this file cannot be written or read (nothing changed then); a problem with one other copy's
+    /// Throws when this file cannot be written or read, or holds rows, sections or lists another program
+    /// inserted or moved (run ``repair()`` first), with nothing merged then; a problem with one other copy's
     /// segments is that copy's ``FolderSync/Copy/problem``.
     public func sync(throughFolder folder: URL) throws -> FolderSync {
         guard folder.isFileURL else { throw ListStoreError.unusablePath(path: folder.absoluteString, reason: "it is not a file URL") }
@@ -111,6 +112,15 @@ extension ListStore {
             throw ListStoreError.cannotMerge(path: folderPath, reason: "an in-memory store has no file to keep the other copies' mirrors beside")
         }
         let identity = try claimReplicaNumber()
+        // This file's own elements placed by another program would refuse every merge and its segment: say so once.
+        let keyless = try reading { db, _ in
+            try db.readTransaction { try OrderKeyDamage.tables.map { (table: $0.rawValue, count: try OrderKeyDamage.keyless(in: $0, db)) } }
+        }
+        if let damaged = keyless.first(where: { $0.count > 0 }) {
+            throw ListStoreError.cannotMerge(
+                path: folderPath,
+                reason: "\(damaged.count) of this file's \(damaged.table) were inserted or moved by another program (they have no order key): run repair on \(path) first")
+        }
         let names = try FileManager.default.contentsOfDirectory(atPath: folderPath).compactMap(SegmentName.init)
         let others = Dictionary(grouping: names.filter { $0.replica != identity.replica }, by: \.replica)
         var copies: [FolderSync.Copy] = []

@@ -276,6 +276,36 @@ final class SegmentCarrier {
         #expect(try phone.sync(throughFolder: phoneFolder).written != nil)
     }
 
+    /// Past 64 segments after its whole one, a copy's next segment reaches back to the whole one and the
+    /// others go (then a new whole one, once they weigh as much): a copy that had read part of the chain, and
+    /// one that had read none of it, both end alike.
+    @Test func aCopysSegmentsAreCompactedAndEveryReaderStillConverges() throws {
+        let directory = try TemporaryDirectory(prefix: "segments")
+        let paths = try MergeTests.copies(3, in: directory)
+        let stores = try paths.map { try ListStore.open(at: $0) }
+        let shared = URL(fileURLWithPath: directory.path("shared"), isDirectory: true)
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        func own() throws -> [SegmentName] {
+            let replica = try ReplicaIdentityTests.replica(paths[0]).number
+            return try FileManager.default.contentsOfDirectory(atPath: shared.path).compactMap(SegmentName.init).filter { $0.replica == replica }
+        }
+        var most = 0
+        for step in 0..<200 {
+            let id = try stores[0].write { tx in try tx.insertRows(["step \(step)"], intoSection: step % 3, at: 0) }.value[0]
+            if step % 2 == 1 { try stores[0].write { tx in try tx.updateRow(id: id, title: "step \(step) again") } }
+            _ = try stores[0].sync(throughFolder: shared)
+            most = max(most, try own().count)
+            if step == 30 { _ = try stores[1].sync(throughFolder: shared) }
+        }
+        #expect(most <= 1 + SegmentName.compactingAfter, "\(most) segments of one copy at once")
+        #expect(try own().filter { $0.from == 0 }.count == 1)
+        for store in stores.dropFirst() {
+            let sync = try store.sync(throughFolder: shared)
+            #expect(sync.copies.allSatisfy { $0.problem == nil }, "\(sync.copies)")
+            #expect(try MergeTests.content(store) == MergeTests.content(stores[0]))
+        }
+    }
+
     @Test func aRemovedMirrorIsRebuiltFromTheSegmentsAndChangesNothing() throws {
         let directory = try TemporaryDirectory(prefix: "segments")
         let (phone, laptop, phoneFolder, laptopFolder) = try Self.twoDevices(directory)

@@ -27,6 +27,9 @@ public struct FolderSync: Sendable {
 /// The name of a segment file: `<replica>.<from>-<to>.liststore-segment` (Docs/Segments.md).
 struct SegmentName: Equatable {
     static let suffix = ".liststore-segment"
+    /// How many segments a copy keeps after its whole one before the next reaches back to it and they go: a
+    /// folder holds at most this many and one of each copy's (a file-sync engine carries files one by one).
+    static let compactingAfter = 64
     let replica: Int64
     let from: Int64
     let to: Int64
@@ -97,7 +100,9 @@ extension ListStore {
     /// registers are rebuilt beside this file (`<file>-mirrors/`), a cache that is rebuilt when removed.
     /// Call it after edits and when the file-sync engine reports new files; it reads only what is new.
     ///
-    /// The first segment of a copy holds all of it; later ones, what changed since the one before.
+    /// The first segment of a copy holds all of it; later ones, what changed since the one before. Past 64 of
+    /// them after its whole one, the next reaches back to the whole one and the others are removed (a new
+    /// whole one once they weigh as much), so a copy keeps at most 65 files in the folder.
     /// Throws when this file cannot be written or read, or holds rows, sections or lists another program
     /// inserted or moved (run ``repair()`` first), with nothing merged then; a problem with one other copy's
     /// segments is that copy's ``FolderSync/Copy/problem``.
@@ -127,8 +132,32 @@ extension ListStore {
         for (replica, segments) in others.sorted(by: { $0.key < $1.key }) {
             copies.append(try syncCopy(replica, segments, lineage: identity.lineage, folder: folderPath))
         }
-        let ownLast = names.filter { $0.replica == identity.replica }.map(\.to).max() ?? 0
-        return FolderSync(written: try writeSegment(after: ownLast, into: folderPath).map { URL(fileURLWithPath: $0) }, copies: copies)
+        let own = names.filter { $0.replica == identity.replica }
+        // Past a bound on this copy's segments after its whole one, the next one reaches back to the whole one
+        // (holding each element changed since once) and the others go: a copy that read some of them takes it
+        // up from where it is, one that read none takes the whole one first. A whole one is written anew when
+        // there is none, or when the others hold as many bytes.
+        let whole = own.filter { $0.from == 0 }.map(\.to).max()
+        let later = own.filter { $0.from > 0 && $0.from >= (whole ?? 0) }
+        let compacting = whole == nil ? !own.isEmpty : later.count >= SegmentName.compactingAfter
+        func bytes(_ names: [SegmentName]) -> Int {
+            names.reduce(0) { total, name in
+                let file = (folderPath as NSString).appendingPathComponent(name.fileName)
+                return total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
+            }
+        }
+        // Once they hold as many bytes as the whole one, a new whole one replaces them all.
+        let from =
+            compacting
+            ? (whole.map { whole in bytes(later) >= bytes(own.filter { $0.from == 0 && $0.to == whole }) ? 0 : whole } ?? 0)
+            : own.map(\.to).max() ?? 0
+        let written = try writeSegment(after: from, into: folderPath)
+        if compacting, let written, let name = SegmentName((written as NSString).lastPathComponent) {
+            for old in own where old != name && (old.from > 0 || name.from == 0) && old.to <= name.to {
+                try? FileManager.default.removeItem(atPath: (folderPath as NSString).appendingPathComponent(old.fileName))
+            }
+        }
+        return FolderSync(written: written.map { URL(fileURLWithPath: $0) }, copies: copies)
     }
 
     /// This file's replica number, claimed in a write when it has none yet or is a copy that has not written

@@ -8,11 +8,9 @@ import Testing
 /// inserted arriving, 300 it moved, 300 it retitled, 300 it deleted — leaves the file as it was, or with all
 /// of it merged and every row where its order key says; the peer is only read.
 @Suite struct MergeKillTests {
-    @Test func aKillDuringAMergeLeavesTheFileBeforeOrFullyMerged() throws {
-        let cli = try CLIHarness()
-        let binary = try #require(CLIHarness.binary)
-        let base = cli.directory.appendingPathComponent("base.sqlite").path
-        let peer = cli.directory.appendingPathComponent("peer.sqlite").path
+    /// A file of three sections of 1,000 rows at `base`, and a copy of it at `copy` that then inserts 1,000 rows in
+    /// the middle of each section, moves 300 of the base's rows, retitles 300 and deletes 300.
+    static func baseAndEditedCopy(base: String, copy: String) throws {
         do {
             let store = try ListStore.open(at: base)
             try store.write { tx in
@@ -22,20 +20,26 @@ import Testing
                 }
             }
         }
-        try FileManager.default.copyItem(atPath: base, toPath: peer)
-        let pristine = try #require(fileBytes(base))
-        do {
-            let store = try ListStore.open(at: peer)
-            try store.write { tx in
-                for section in 0..<3 { _ = try tx.insertRows((0..<1_000).map { "peer \(section).\($0)" }, intoSection: section, at: 500) }
-            }
-            let rows = try store.snapshot().sections.flatMap { $0.rows.filter { $0.title.hasPrefix("base") } }
-            try store.write { tx in
-                for row in rows.prefix(300) { try tx.moveRow(id: row.id, to: ListIndexPath(section: 2, row: 0)) }
-                for row in rows.dropFirst(300).prefix(300) { try tx.updateRow(id: row.id, title: "retitled \(row.title)") }
-                try tx.deleteRows(ids: Array(rows.dropFirst(600).prefix(300).map(\.id)))
-            }
+        try FileManager.default.copyItem(atPath: base, toPath: copy)
+        let store = try ListStore.open(at: copy)
+        try store.write { tx in
+            for section in 0..<3 { _ = try tx.insertRows((0..<1_000).map { "peer \(section).\($0)" }, intoSection: section, at: 500) }
         }
+        let rows = try store.snapshot().sections.flatMap { $0.rows.filter { $0.title.hasPrefix("base") } }
+        try store.write { tx in
+            for row in rows.prefix(300) { try tx.moveRow(id: row.id, to: ListIndexPath(section: 2, row: 0)) }
+            for row in rows.dropFirst(300).prefix(300) { try tx.updateRow(id: row.id, title: "retitled \(row.title)") }
+            try tx.deleteRows(ids: Array(rows.dropFirst(600).prefix(300).map(\.id)))
+        }
+    }
+
+    @Test func aKillDuringAMergeLeavesTheFileBeforeOrFullyMerged() throws {
+        let cli = try CLIHarness()
+        let binary = try #require(CLIHarness.binary)
+        let base = cli.directory.appendingPathComponent("base.sqlite").path
+        let peer = cli.directory.appendingPathComponent("peer.sqlite").path
+        try Self.baseAndEditedCopy(base: base, copy: peer)
+        let pristine = try #require(fileBytes(base))
         let expected = try ListStore.open(at: peer).snapshot().sections.map { $0.rows.map(\.id) }
         let peerBytes = try #require(fileBytes(peer))
         let kills = MigrationKills(binary: binary, database: cli.database, pristine: pristine, arguments: ["merge", peer], seed: 34_034)

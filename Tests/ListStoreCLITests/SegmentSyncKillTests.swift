@@ -17,27 +17,9 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let base = cli.directory.appendingPathComponent("base.sqlite").path
         let peer = cli.directory.appendingPathComponent("peer.sqlite").path
-        do {
-            let store = try ListStore.open(at: base)
-            try store.write { tx in
-                for section in 0..<3 {
-                    try tx.insertSection(title: "S\(section)")
-                    _ = try tx.insertRows((0..<1_000).map { "base \(section).\($0)" }, intoSection: section)
-                }
-            }
-        }
-        try FileManager.default.copyItem(atPath: base, toPath: peer)
+        try MergeKillTests.baseAndEditedCopy(base: base, copy: peer)
         let pristine = try #require(fileBytes(base))
         let peerStore = try ListStore.open(at: peer)
-        try peerStore.write { tx in
-            for section in 0..<3 { _ = try tx.insertRows((0..<1_000).map { "peer \(section).\($0)" }, intoSection: section, at: 500) }
-        }
-        let rows = try peerStore.snapshot().sections.flatMap { $0.rows.filter { $0.title.hasPrefix("base") } }
-        try peerStore.write { tx in
-            for row in rows.prefix(300) { try tx.moveRow(id: row.id, to: ListIndexPath(section: 2, row: 0)) }
-            for row in rows.dropFirst(300).prefix(300) { try tx.updateRow(id: row.id, title: "retitled \(row.title)") }
-            try tx.deleteRows(ids: Array(rows.dropFirst(600).prefix(300).map(\.id)))
-        }
         let peerSegment = try #require(try peerStore.sync(throughFolder: folder).written).lastPathComponent
         let expected = try peerStore.snapshot().sections.map { $0.rows.map(\.id) }
 

@@ -374,12 +374,9 @@ private struct MergeWrite {
                 guard row.revivedStamp < stamp else { continue }
                 try transaction(ofSection: row.section).deleteRows(ids: [RowID(rawValue: id)])
                 // The delete is the peer's: its stamp, not this write's.
-                try db.cached("UPDATE liststore_tombstones SET stamp = ?2, changed_stamp = ?3 WHERE kind = 'row' AND id = ?1")
-                    .bind([.integer(id), .integer(stamp), .integer(try MergeClock.stamp(db))]).run()
+                try keepTombstone(.rows, id, stamp: stamp)
             } else if local.tombstones[id].map({ $0 < stamp }) ?? true {
-                try db.cached(
-                    "INSERT INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES ('row', ?1, ?2, ?3) ON CONFLICT DO UPDATE SET stamp = ?2, changed_stamp = ?3"
-                ).bind([.integer(id), .integer(stamp), .integer(try MergeClock.stamp(db))]).run()
+                try keepTombstone(.rows, id, stamp: stamp)
                 notedRegisters = true
             }
         }
@@ -425,9 +422,7 @@ private struct MergeWrite {
         }
         for (id, stamp) in peer.listTombstones.sorted(by: { $0.key < $1.key })
         where local.lists[id] == nil && (local.listTombstones[id].map { $0 < stamp } ?? true) {
-            try db.cached(
-                "INSERT INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES ('list', ?1, ?2, ?3) ON CONFLICT DO UPDATE SET stamp = ?2, changed_stamp = ?3"
-            ).bind([.integer(id), .integer(stamp), .integer(try MergeClock.stamp(db))]).run()
+            try keepTombstone(.lists, id, stamp: stamp)
             notedRegisters = true
         }
     }
@@ -517,10 +512,15 @@ private struct MergeWrite {
 
     /// Notes list `id` as deleted by this write.
     private mutating func buryList(_ id: Int64) throws {
-        let stamp = try MergeClock.stamp(db)
-        try db.cached("INSERT OR REPLACE INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES ('list', ?1, ?2, ?2)")
-            .bind([.integer(id), .integer(stamp)]).run()
+        try keepTombstone(.lists, id, stamp: try MergeClock.stamp(db))
         notedRegisters = true
+    }
+
+    /// Notes element `id` of `table` as deleted at `stamp` (the peer's delete, or this write's), changed by this write.
+    private func keepTombstone(_ table: MergeRegisters.Table, _ id: Int64, stamp: Int64) throws {
+        try db.cached(
+            "INSERT INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO UPDATE SET stamp = ?3, changed_stamp = ?4"
+        ).bind([.text(table.kind), .integer(id), .integer(stamp), .integer(try MergeClock.stamp(db))]).run()
     }
 
     /// Removes empty list `id` from the file and from the lists' order.
@@ -556,9 +556,7 @@ private struct MergeWrite {
                 notedRegisters = true
             } else {
                 try removeList(id)
-                try db.cached(
-                    "INSERT INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES ('list', ?1, ?2, ?3) ON CONFLICT DO UPDATE SET stamp = ?2, changed_stamp = ?3"
-                ).bind([.integer(id), .integer(stamp), .integer(try MergeClock.stamp(db))]).run()
+                try keepTombstone(.lists, id, stamp: stamp)
             }
         }
     }
@@ -592,9 +590,7 @@ private struct MergeWrite {
         }
         for (id, stamp) in peer.sectionTombstones.sorted(by: { $0.key < $1.key })
         where local.sections[id] == nil && (local.sectionTombstones[id].map { $0 < stamp } ?? true) {
-            try db.cached(
-                "INSERT INTO liststore_tombstones (kind, id, stamp, changed_stamp) VALUES ('section', ?1, ?2, ?3) ON CONFLICT DO UPDATE SET stamp = ?2, changed_stamp = ?3"
-            ).bind([.integer(id), .integer(stamp), .integer(try MergeClock.stamp(db))]).run()
+            try keepTombstone(.sections, id, stamp: stamp)
             notedRegisters = true
         }
     }
@@ -650,8 +646,7 @@ private struct MergeWrite {
                 notedRegisters = true
             } else {
                 try transaction(ofSection: id).deleteSections(ids: [SectionID(rawValue: id)])
-                try db.cached("UPDATE liststore_tombstones SET stamp = ?2, changed_stamp = ?3 WHERE kind = 'section' AND id = ?1")
-                    .bind([.integer(id), .integer(stamp), .integer(try MergeClock.stamp(db))]).run()
+                try keepTombstone(.sections, id, stamp: stamp)
                 lists[id] = nil
             }
         }

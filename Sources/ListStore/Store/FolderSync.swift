@@ -132,32 +132,36 @@ extension ListStore {
         for (replica, segments) in others.sorted(by: { $0.key < $1.key }) {
             copies.append(try syncCopy(replica, segments, lineage: identity.lineage, folder: folderPath))
         }
-        let own = names.filter { $0.replica == identity.replica }
-        // Past a bound on this copy's segments after its whole one, the next one reaches back to the whole one
-        // (holding each element changed since once) and the others go: a copy that read some of them takes it
-        // up from where it is, one that read none takes the whole one first. A whole one is written anew when
-        // there is none, or when the others hold as many bytes.
+        let written = try writeOwnSegment(names.filter { $0.replica == identity.replica }, into: folderPath)
+        return FolderSync(written: written.map { URL(fileURLWithPath: $0) }, copies: copies)
+    }
+
+    /// Writes this file's next segment into `folder` (``writeSegment(after:into:)``), given its segments there,
+    /// `own`. Past a bound on them after its whole one, the next one reaches back to the whole one (holding each
+    /// element changed since once) and the others go: a copy that read some of them takes it up from where it
+    /// is, one that read none takes the whole one first. A whole one is written anew when there is none, or when
+    /// the others hold as many bytes. Returns its path, or nil when nothing changed.
+    private func writeOwnSegment(_ own: [SegmentName], into folder: String) throws -> String? {
         let whole = own.filter { $0.from == 0 }.map(\.to).max()
         let later = own.filter { $0.from > 0 && $0.from >= (whole ?? 0) }
         let compacting = whole == nil ? !own.isEmpty : later.count >= SegmentName.compactingAfter
         func bytes(_ names: [SegmentName]) -> Int {
             names.reduce(0) { total, name in
-                let file = (folderPath as NSString).appendingPathComponent(name.fileName)
+                let file = (folder as NSString).appendingPathComponent(name.fileName)
                 return total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
             }
         }
-        // Once they hold as many bytes as the whole one, a new whole one replaces them all.
         let from =
             compacting
             ? (whole.map { whole in bytes(later) >= bytes(own.filter { $0.from == 0 && $0.to == whole }) ? 0 : whole } ?? 0)
             : own.map(\.to).max() ?? 0
-        let written = try writeSegment(after: from, into: folderPath)
+        let written = try writeSegment(after: from, into: folder)
         if compacting, let written, let name = SegmentName((written as NSString).lastPathComponent) {
             for old in own where old != name && (old.from > 0 || name.from == 0) && old.to <= name.to {
-                try? FileManager.default.removeItem(atPath: (folderPath as NSString).appendingPathComponent(old.fileName))
+                try? FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(old.fileName))
             }
         }
-        return FolderSync(written: written.map { URL(fileURLWithPath: $0) }, copies: copies)
+        return written
     }
 
     /// This file's replica number, claimed in a write when it has none yet or is a copy that has not written

@@ -83,11 +83,7 @@ struct Segment: Equatable {
                 writer.stamp(list.nameStamp)
                 writer.stamp(list.revivedStamp)
             }
-            writer.count(listTombstones.count)
-            for tombstone in listTombstones {
-                writer.id(tombstone.id)
-                writer.stamp(tombstone.stamp)
-            }
+            writer.tombstones(listTombstones)
         }
         if !sections.isEmpty { writer.count(sections.count) }
         for section in sections {
@@ -98,7 +94,7 @@ struct Segment: Equatable {
             writer.stamp(section.titleStamp)
             writer.stamp(section.revivedStamp)
         }
-        writer.tombstones(sectionTombstones)
+        if !sectionTombstones.isEmpty { writer.tombstones(sectionTombstones) }
         if !rows.isEmpty { writer.count(rows.count) }
         for row in rows {
             writer.id(row.id)
@@ -115,7 +111,7 @@ struct Segment: Equatable {
             writer.stamp(row.payloadStamp)
             writer.stamp(row.revivedStamp)
         }
-        writer.tombstones(tombstones)
+        if !tombstones.isEmpty { writer.tombstones(tombstones) }
         var hash = Segment.hash(writer.bytes[...])
         for _ in 0..<8 {
             writer.bytes.append(UInt8(hash >> 56))
@@ -187,8 +183,8 @@ struct Segment: Equatable {
             for byte in key[(key.count - 5)..<(key.count - 1)] { ordinal = ordinal << 8 | UInt64(byte) }
             number(ordinal)
         }
+        /// A count, then each tombstone's id and stamp.
         mutating func tombstones(_ list: [(id: Int64, stamp: Int64)]) {
-            guard !list.isEmpty else { return }
             count(list.count)
             for tombstone in list {
                 id(tombstone.id)
